@@ -1,0 +1,49 @@
+import type { ChatMessage, ModelSlot } from '../core/llm-call.js';
+import type { Usage } from '../core/usage.js';
+
+/** A JSON-schema structured-output request (OpenAI `response_format: {type: 'json_schema'}`). */
+export interface JsonSchemaFormat {
+  type: 'json_schema';
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  /** Which configured model answers: the orchestrator, a worker, or the judge. */
+  slot: ModelSlot;
+  /** Overrides the slot's model (a plan node may name its own worker model). */
+  model?: string;
+  /** @default provider default */
+  temperature?: number;
+  maxTokens?: number;
+  seed?: number;
+  stop?: string[];
+  responseFormat?: JsonSchemaFormat;
+  /**
+   * Distinguishes repeated identical requests (self-consistency samples, several plans for one
+   * task) so the response cache keeps them apart while staying reproducible.
+   * @default 0
+   */
+  sampleIndex?: number;
+  signal?: AbortSignal;
+}
+
+export interface ChatResponse {
+  text: string;
+  usage: Usage;
+  /** `provider` when the server reported usage, `counted` when we tokenised it ourselves. */
+  usageSource: 'provider' | 'counted';
+  latencyMs: number;
+  model: string;
+  /** HTTP attempts spent, retries included. */
+  attempts: number;
+  cached: boolean;
+  finishReason?: string;
+}
+
+/** Anything that answers chat requests: an OpenAI-compatible server, the simulation, a script. */
+export interface ChatProvider {
+  readonly name: string;
+  chat(request: ChatRequest): Promise<ChatResponse>;
+}
