@@ -1,6 +1,7 @@
 export * from './artifacts.js';
 export * from './episode.js';
 export * from './errors.js';
+export * from './grader.js';
 export * from './hash.js';
 export * from './ids.js';
 export * from './llm-call.js';
@@ -9,3 +10,4 @@ export * from './retriever.js';
 export * from './rng.js';
 export * from './task.js';
 export * from './usage.js';
+export * from './version.js';

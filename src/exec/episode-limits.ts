@@ -1,0 +1,70 @@
+import { BudgetExceededError, TimeoutError } from '../core/errors.js';
+import type { Usage } from '../core/usage.js';
+
+/**
+ * The per-episode token budget and deadline. One instance is shared by every node of an
+ * episode; blocks reach it through their context's `chat`, which checks before and charges
+ * after each call. The abort signal fires on timeout, on budget exhaustion, or when the
+ * caller's own signal aborts, so calls in flight on parallel branches stop too.
+ */
+export class EpisodeLimits {
+  private spentTokens = 0;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout | undefined;
+  private failure: Error | undefined;
+
+  constructor(
+    readonly tokenBudget: number | undefined,
+    readonly timeoutMs: number | undefined,
+    parentSignal?: AbortSignal,
+  ) {
+    if (timeoutMs !== undefined) {
+      this.timer = setTimeout(() => this.fail(new TimeoutError(timeoutMs, 'episode')), timeoutMs);
+      this.timer.unref();
+    }
+    if (parentSignal) {
+      if (parentSignal.aborted) this.fail(new Error('episode aborted by caller'));
+      else parentSignal.addEventListener('abort', () => this.fail(new Error('episode aborted by caller')), { once: true });
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get spent(): number {
+    return this.spentTokens;
+  }
+
+  /** The error that stopped the episode, if any. */
+  get stoppedBy(): Error | undefined {
+    return this.failure;
+  }
+
+  /** Throws the stopping error when the episode may not make another call. */
+  ensureCanCall(): void {
+    if (this.failure) throw this.failure;
+    if (this.tokenBudget !== undefined && this.spentTokens >= this.tokenBudget) {
+      this.fail(new BudgetExceededError(this.tokenBudget, this.spentTokens));
+      throw this.failure;
+    }
+  }
+
+  /** Adds a finished call's tokens; a call that crosses the budget stops the episode. */
+  charge(usage: Usage): void {
+    this.spentTokens += usage.totalTokens;
+    if (this.tokenBudget !== undefined && this.spentTokens > this.tokenBudget) {
+      this.fail(new BudgetExceededError(this.tokenBudget, this.spentTokens));
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private fail(error: Error): void {
+    if (this.failure) return;
+    this.failure = error;
+    this.controller.abort(error);
+  }
+}

@@ -1,0 +1,7 @@
+import type { BlockDefinition } from '../agents/block.js';
+import type { BlockCatalog } from '../plan/block-specs.js';
+
+/** What the executor needs of a block registry: validation specs plus runnable blocks. */
+export interface ExecutableBlocks extends BlockCatalog {
+  get(name: string): BlockDefinition | undefined;
+}

@@ -1,0 +1,5 @@
+export { executePlan, type ExecutePlanOptions, type PlanExecution } from './execute-plan.js';
+export type { ExecutableBlocks } from './executable-blocks.js';
+export { EpisodeLimits } from './episode-limits.js';
+export { runEpisode, type RunEpisodeOptions } from './run-episode.js';
+export { referencedIds, substituteInput } from './substitute-input.js';

@@ -1,0 +1,89 @@
+import { sha256, stableStringify } from '../core/hash.js';
+import type { LlmCallRecord } from '../core/llm-call.js';
+import { deriveSeed } from '../core/rng.js';
+import type { BlockChatRequest } from '../agents/block.js';
+import type { ChatProvider, ChatRequest, ChatResponse } from '../llm/chat-provider.js';
+import type { EpisodeLimits } from './episode-limits.js';
+
+export interface NodeChatOptions {
+  provider: ChatProvider;
+  limits: EpisodeLimits;
+  nodeId: string;
+  /** Worker model override from the node's params. */
+  model: string | undefined;
+  episodeSeed: number;
+  /** Where the node's call records go, in call order. */
+  calls: LlmCallRecord[];
+}
+
+/**
+ * The `chat` function a block receives: fills in slot, model and a per-call seed, checks the
+ * episode's limits, and records every call (failed ones too, with their cause) in the trace.
+ */
+export function createNodeChat(options: NodeChatOptions): (request: BlockChatRequest) => Promise<ChatResponse> {
+  const { provider, limits, nodeId, model, episodeSeed, calls } = options;
+  let nextIndex = 0;
+  return async (blockRequest) => {
+    limits.ensureCanCall();
+    const index = nextIndex++;
+    const sampleIndex = blockRequest.sampleIndex ?? 0;
+    const request: ChatRequest = {
+      messages: blockRequest.messages,
+      slot: 'worker',
+      ...(model !== undefined && { model }),
+      ...(blockRequest.temperature !== undefined && { temperature: blockRequest.temperature }),
+      ...(blockRequest.maxTokens !== undefined && { maxTokens: blockRequest.maxTokens }),
+      ...(blockRequest.stop !== undefined && { stop: blockRequest.stop }),
+      seed: deriveSeed(episodeSeed, `${nodeId}:${index}`),
+      sampleIndex,
+      signal: limits.signal,
+    };
+    const record: LlmCallRecord = {
+      index,
+      role: 'execution',
+      slot: 'worker',
+      model: model ?? '',
+      messages: request.messages,
+      requestHash: hashChatRequest(request),
+      response: '',
+      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      usageSource: 'counted',
+      latencyMs: 0,
+      attempts: 1,
+      cached: false,
+      ...(request.temperature !== undefined && { temperature: request.temperature }),
+      sampleIndex,
+    };
+    calls.push(record);
+    const startedAt = performance.now();
+    try {
+      const response = await provider.chat(request);
+      Object.assign(record, {
+        model: response.model,
+        response: response.text,
+        usage: response.usage,
+        usageSource: response.usageSource,
+        latencyMs: response.latencyMs,
+        attempts: Math.max(1, response.attempts),
+        cached: response.cached,
+      });
+      limits.charge(response.usage);
+      return response;
+    } catch (error) {
+      record.latencyMs = performance.now() - startedAt;
+      record.error = limits.stoppedBy?.message ?? errorMessage(error);
+      throw limits.stoppedBy ?? error;
+    }
+  };
+}
+
+/** sha256 of a request's content (everything that decides the response, nothing else). */
+export function hashChatRequest(request: ChatRequest): string {
+  const { signal: _signal, ...content } = request;
+  return sha256(stableStringify(content));
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

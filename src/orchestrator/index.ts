@@ -1,0 +1,2 @@
+export type { Orchestrator, WritePlanOptions, WrittenPlan } from './orchestrator.js';
+export { createLlmOrchestrator, type LlmOrchestratorOptions } from './llm-orchestrator.js';

@@ -1,0 +1,79 @@
+import type { OrchestratorRef } from '../core/episode.js';
+import type { LlmCallRecord } from '../core/llm-call.js';
+import type { Dom } from '../core/plan.js';
+import type { ChatProvider, ChatRequest } from '../llm/chat-provider.js';
+import { buildOrchestratorMessages, planJsonSchema, type BlockCatalog } from '../plan/index.js';
+import { hashChatRequest } from '../exec/node-chat.js';
+import type { Orchestrator, WritePlanOptions, WrittenPlan } from './orchestrator.js';
+
+export interface LlmOrchestratorOptions {
+  provider: ChatProvider;
+  catalog: BlockCatalog;
+  /** @default 'json' */
+  format?: 'json' | 'xml';
+  /** Constrains the plans asked for; `auto` lets the model choose. @default 'auto' */
+  dom?: Dom | 'auto';
+  /** Sampling temperature for plans; Best-of-N needs diversity. @default 1.0 */
+  temperature?: number;
+  /** @default 4096 */
+  maxTokens?: number;
+  /** Ask for JSON-schema structured output (JSON format only; the server must support it). @default false */
+  structuredOutput?: boolean;
+  /** Name recorded in episodes. @default provider name */
+  name?: string;
+  checkpoint?: string;
+}
+
+/** An orchestrator that is an LLM: prompts from `plan/`, one call per plan, raw text kept. */
+export function createLlmOrchestrator(options: LlmOrchestratorOptions): Orchestrator {
+  const {
+    provider,
+    catalog,
+    format = 'json',
+    dom = 'auto',
+    temperature = 1.0,
+    maxTokens = 4096,
+    structuredOutput = false,
+  } = options;
+  const ref: OrchestratorRef = {
+    name: options.name ?? provider.name,
+    ...(options.checkpoint !== undefined && { checkpoint: options.checkpoint }),
+  };
+  return {
+    ref,
+    format,
+    dom: dom === 'auto' ? undefined : dom,
+    async writePlan(task, writeOptions: WritePlanOptions): Promise<WrittenPlan> {
+      const request: ChatRequest = {
+        messages: buildOrchestratorMessages(task.question, { catalog, format, dom }),
+        slot: 'orchestrator',
+        temperature,
+        maxTokens,
+        seed: writeOptions.seed,
+        sampleIndex: writeOptions.sampleIndex,
+        ...(structuredOutput && format === 'json' && {
+          responseFormat: { type: 'json_schema' as const, name: 'orchestration_plan', schema: planJsonSchema(catalog) },
+        }),
+        ...(writeOptions.signal !== undefined && { signal: writeOptions.signal }),
+      };
+      const response = await provider.chat(request);
+      const call: LlmCallRecord = {
+        index: 0,
+        role: 'orchestrator',
+        slot: 'orchestrator',
+        model: response.model,
+        messages: request.messages,
+        requestHash: hashChatRequest(request),
+        response: response.text,
+        usage: response.usage,
+        usageSource: response.usageSource,
+        latencyMs: response.latencyMs,
+        attempts: Math.max(1, response.attempts),
+        cached: response.cached,
+        temperature,
+        sampleIndex: writeOptions.sampleIndex,
+      };
+      return { text: response.text, call };
+    },
+  };
+}
