@@ -1,0 +1,52 @@
+export type { ChatProvider, ChatRequest, ChatResponse, JsonSchemaFormat } from './chat-provider.js';
+export { withConcurrencyLimit } from './concurrency-limit.js';
+export { createChatProvider, type ConfiguredChatProvider } from './create-chat-provider.js';
+export { createOpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
+export {
+  CacheConfigSchema,
+  ModelsConfigSchema,
+  OpenAiProviderConfigSchema,
+  ProviderConfigSchema,
+  loadProviderConfig,
+  parseProviderConfig,
+  type OpenAiProviderConfig,
+  type OpenAiProviderConfigInput,
+  type ProviderConfig,
+  type ProviderConfigInput,
+} from './provider-config.js';
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  MAX_RETRY_AFTER_MS,
+  MalformedResponseError,
+  ProviderError,
+  RateLimitError,
+  RequestTimeoutError,
+  ServerError,
+  parseRetryAfterMs,
+  providerErrorFromStatus,
+  toProviderError,
+  type ProviderErrorContext,
+} from './provider-errors.js';
+export {
+  RESPONSE_CACHE_FORMAT_VERSION,
+  requestHash,
+  withResponseCache,
+  type CachedChatProvider,
+  type ResponseCacheOptions,
+} from './response-cache.js';
+export {
+  RetryError,
+  abortableSleep,
+  isRetryableError,
+  retryDelayMs,
+  withRetry,
+  type AttemptError,
+  type RetryOptions,
+  type RetryReason,
+  type RetryResult,
+} from './retry.js';
+export { countMessageTokens, countTokens } from './token-counter.js';
+export { UsageMeter, type MeteredCall, type UsageAttribution } from './usage-meter.js';

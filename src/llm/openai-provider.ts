@@ -1,0 +1,128 @@
+import OpenAI, { type ClientOptions } from 'openai';
+import type { Usage } from '../core/usage.js';
+import type { ChatProvider, ChatRequest, ChatResponse } from './chat-provider.js';
+import { parseCompletion, type ParsedCompletion } from './openai-response.js';
+import { toChatCompletionParams } from './openai-request.js';
+import { OpenAiProviderConfigSchema, type OpenAiProviderConfigInput } from './provider-config.js';
+import { BadRequestError, RequestTimeoutError, toProviderError, type ProviderErrorContext } from './provider-errors.js';
+import { RetryError, withRetry, type RetryOptions } from './retry.js';
+import { countMessageTokens, countTokens } from './token-counter.js';
+
+/** Runtime dependencies of the OpenAI provider; tests inject them. */
+export interface OpenAiProviderOptions {
+  /** Where the API key is read from. @default process.env */
+  env?: Record<string, string | undefined>;
+  /** Passed to the `openai` client. @default globalThis.fetch */
+  fetch?: ClientOptions['fetch'];
+  /** Backoff settings and hooks for `withRetry`; `maxRetries` comes from the config. */
+  retry?: Omit<RetryOptions, 'maxRetries' | 'signal'>;
+}
+
+/**
+ * A ChatProvider for any OpenAI-compatible server, on the official `openai` client.
+ * Retries are ours (see retry.ts), so the client is built with `maxRetries: 0`.
+ *
+ * @example
+ * const provider = createOpenAiProvider({ baseURL: 'http://127.0.0.1:8000/v1', models: { orchestrator: 'qwen', worker: 'qwen', judge: 'qwen' } });
+ * const response = await provider.chat({ slot: 'worker', messages: [{ role: 'user', content: '2+2?' }] });
+ */
+export function createOpenAiProvider(
+  config: Omit<OpenAiProviderConfigInput, 'type'> & { type?: 'openai' },
+  options: OpenAiProviderOptions = {},
+): ChatProvider {
+  const { baseURL, apiKeyEnv, models, timeoutMs, maxRetries, structuredOutput } = OpenAiProviderConfigSchema.parse({ ...config, type: 'openai' });
+  const env = options.env ?? process.env;
+  // Local servers (vLLM, Ollama, llama.cpp) usually need no key, and the client refuses to start
+  // without one, so a missing key becomes a placeholder; a server that wants a real key answers
+  // 401, which names `apiKeyEnv`.
+  const apiKeyMissing = !env[apiKeyEnv];
+  const apiKey = env[apiKeyEnv] || 'no-key-set';
+  const clientOptions: ClientOptions = { baseURL, apiKey, timeout: timeoutMs, maxRetries: 0 };
+  if (options.fetch) clientOptions.fetch = options.fetch;
+  const client = new OpenAI(clientOptions);
+  const context: ProviderErrorContext = { baseURL, apiKeyEnv, timeoutMs, apiKeyMissing };
+  // Flipped off for the provider's lifetime once the server rejects json_schema but accepts the request without it.
+  let schemaSupported = structuredOutput;
+
+  async function attempt(request: ChatRequest, model: string, withSchema: boolean): Promise<ParsedCompletion> {
+    const controller = new AbortController();
+    let timedOut = false;
+    // Our own timer covers reading the body too; the client's `timeout` stops at the headers.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort(request.signal?.reason);
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const body: unknown = await client.chat.completions.create(toChatCompletionParams(request, model, withSchema), { signal: controller.signal });
+      return parseCompletion(body, baseURL);
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      if (timedOut) {
+        throw new RequestTimeoutError(`${baseURL} did not answer within ${timeoutMs} ms; raise "timeoutMs" in the provider config if the model is slow`, timeoutMs, { cause: error });
+      }
+      throw toProviderError(error, context);
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  function send(request: ChatRequest, model: string, withSchema: boolean) {
+    const retryOptions: RetryOptions = { ...options.retry, maxRetries };
+    if (request.signal) retryOptions.signal = request.signal;
+    return withRetry(() => attempt(request, model, withSchema), retryOptions);
+  }
+
+  return {
+    name: providerName(models),
+    async chat(request: ChatRequest): Promise<ChatResponse> {
+      const startedAt = performance.now();
+      const model = request.model ?? models[request.slot];
+      const withSchema = schemaSupported && request.responseFormat !== undefined;
+      let outcome: Awaited<ReturnType<typeof send>>;
+      let rejectedAttempts = 0;
+      try {
+        outcome = await send(request, model, withSchema);
+      } catch (error) {
+        // Many servers reject json_schema with a 4xx; fall back once without it.
+        if (!(withSchema && error instanceof RetryError && error.lastError instanceof BadRequestError)) throw error;
+        rejectedAttempts = error.attempts;
+        try {
+          outcome = await send(request, model, false);
+        } catch (fallbackError) {
+          if (fallbackError instanceof RetryError) throw new RetryError([...error.errors, ...fallbackError.errors], fallbackError.reason);
+          throw fallbackError;
+        }
+        schemaSupported = false;
+      }
+      const completion = outcome.result;
+      const response: ChatResponse = {
+        text: completion.text,
+        usage: completion.usage ?? countedUsage(request, completion.text),
+        usageSource: completion.usage ? 'provider' : 'counted',
+        latencyMs: performance.now() - startedAt,
+        model: completion.model ?? model,
+        attempts: rejectedAttempts + outcome.attempts,
+        cached: false,
+      };
+      if (completion.finishReason !== undefined) response.finishReason = completion.finishReason;
+      return response;
+    },
+  };
+}
+
+/** Usage for servers that report none, counted with `o200k_base` (an estimate for non-OpenAI models). */
+function countedUsage(request: ChatRequest, text: string): Usage {
+  const promptTokens = countMessageTokens(request.messages);
+  const completionTokens = countTokens(text);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}
+
+/** `openai(model)` when one model fills every slot, else each slot named; the cache keys on it. */
+function providerName(models: { orchestrator: string; worker: string; judge: string }): string {
+  const { orchestrator, worker, judge } = models;
+  if (orchestrator === worker && worker === judge) return `openai(${worker})`;
+  return `openai(orchestrator=${orchestrator}, worker=${worker}, judge=${judge})`;
+}

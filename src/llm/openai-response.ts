@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { Usage } from '../core/usage.js';
+import { MalformedResponseError } from './provider-errors.js';
+
+// Only what orchrm reads; servers add many more fields, all ignored.
+const CompletionSchema = z.object({
+  model: z.string().optional(),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1, 'the response has no choices'),
+  usage: z
+    .object({
+      prompt_tokens: z.number().int().nonnegative(),
+      completion_tokens: z.number().int().nonnegative(),
+      total_tokens: z.number().int().nonnegative().optional(),
+    })
+    .nullish(),
+});
+
+export interface ParsedCompletion {
+  text: string;
+  /** Undefined when the server did not report usage. */
+  usage?: Usage;
+  model?: string;
+  finishReason?: string;
+}
+
+/** Validates a chat completion body; a body that is JSON but not a completion is malformed (retried). */
+export function parseCompletion(body: unknown, baseURL: string): ParsedCompletion {
+  const result = CompletionSchema.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new MalformedResponseError(
+      `${baseURL} sent a body that is not a chat completion (${issue?.path.join('.') || 'body'}: ${issue?.message})`,
+      { cause: result.error },
+    );
+  }
+  const { model, choices, usage } = result.data;
+  const choice = choices[0];
+  const parsed: ParsedCompletion = { text: choice?.message.content ?? choice?.message.refusal ?? '' };
+  if (usage) {
+    parsed.usage = {
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+      totalTokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens,
+    };
+  }
+  if (model) parsed.model = model;
+  if (choice?.finish_reason) parsed.finishReason = choice.finish_reason;
+  return parsed;
+}

@@ -1,0 +1,143 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import { sha256, stableStringify } from '../core/hash.js';
+import type { ChatProvider, ChatRequest, ChatResponse } from './chat-provider.js';
+
+/** Bumped when the stored row format changes; rows of other versions are ignored (misses). */
+export const RESPONSE_CACHE_FORMAT_VERSION = 1;
+
+/**
+ * sha256 of the canonical request: everything that decides the answer (slot, model override,
+ * messages, sampling settings, response format, sample index) and nothing that does not (the
+ * abort signal). Object keys are sorted and absent fields dropped, so equal requests hash equal.
+ */
+export function requestHash(request: ChatRequest): string {
+  return sha256(
+    stableStringify({
+      slot: request.slot,
+      model: request.model,
+      messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+      temperature: request.temperature,
+      maxTokens: request.maxTokens,
+      seed: request.seed,
+      stop: request.stop,
+      responseFormat: request.responseFormat,
+      sampleIndex: request.sampleIndex ?? 0,
+    }),
+  );
+}
+
+export interface ResponseCacheOptions {
+  /** An open database (left open by `close`) or a file path (opened here in WAL mode, closed by `close`). */
+  database: Database.Database | string;
+  /**
+   * Keeps apart entries of providers that answer the same request differently, e.g. different
+   * slot-to-model mappings. @default provider.name
+   */
+  namespace?: string;
+}
+
+/** A cached provider; `close` releases the database when the cache opened it. */
+export interface CachedChatProvider extends ChatProvider {
+  close(): void;
+}
+
+const CachedRowSchema = z.object({
+  text: z.string(),
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  total_tokens: z.number().int().nonnegative(),
+  usage_source: z.enum(['provider', 'counted']),
+  model: z.string(),
+  finish_reason: z.string().nullable(),
+});
+
+/**
+ * Serves repeated requests from SQLite, so re-runs cost no tokens and give the same text. Only
+ * successful responses are stored. A hit returns `cached: true`, `attempts: 1` (LlmCallRecord
+ * requires a positive count) and the lookup time as `latencyMs`.
+ *
+ * @example
+ * const provider = withResponseCache(createOpenAiProvider(config), { database: 'runs/cache.sqlite' });
+ */
+export function withResponseCache(provider: ChatProvider, options: ResponseCacheOptions): CachedChatProvider {
+  const ownsDatabase = typeof options.database === 'string';
+  const database = typeof options.database === 'string' ? openDatabase(options.database) : options.database;
+  const namespace = options.namespace ?? provider.name;
+  database.exec(`CREATE TABLE IF NOT EXISTS response_cache (
+    namespace TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    format_version INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    total_tokens INTEGER NOT NULL,
+    usage_source TEXT NOT NULL,
+    model TEXT NOT NULL,
+    finish_reason TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (namespace, request_hash)
+  ) WITHOUT ROWID`);
+  const select = database.prepare(
+    `SELECT text, prompt_tokens, completion_tokens, total_tokens, usage_source, model, finish_reason
+     FROM response_cache WHERE namespace = ? AND request_hash = ? AND format_version = ?`,
+  );
+  const insert = database.prepare(
+    `INSERT OR REPLACE INTO response_cache (namespace, request_hash, format_version, text, prompt_tokens,
+       completion_tokens, total_tokens, usage_source, model, finish_reason, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+
+  return {
+    name: provider.name,
+    async chat(request: ChatRequest): Promise<ChatResponse> {
+      const startedAt = performance.now();
+      const hash = requestHash(request);
+      const row = CachedRowSchema.safeParse(select.get(namespace, hash, RESPONSE_CACHE_FORMAT_VERSION));
+      if (row.success) {
+        const hit = row.data;
+        const response: ChatResponse = {
+          text: hit.text,
+          usage: { promptTokens: hit.prompt_tokens, completionTokens: hit.completion_tokens, totalTokens: hit.total_tokens },
+          usageSource: hit.usage_source,
+          latencyMs: performance.now() - startedAt,
+          model: hit.model,
+          attempts: 1,
+          cached: true,
+        };
+        if (hit.finish_reason !== null) response.finishReason = hit.finish_reason;
+        return response;
+      }
+      const response = await provider.chat(request);
+      const { usage } = response;
+      insert.run(
+        namespace,
+        hash,
+        RESPONSE_CACHE_FORMAT_VERSION,
+        response.text,
+        usage.promptTokens,
+        usage.completionTokens,
+        usage.totalTokens,
+        response.usageSource,
+        response.model,
+        response.finishReason ?? null,
+        new Date().toISOString(),
+      );
+      return response;
+    },
+    close() {
+      if (ownsDatabase) database.close();
+    },
+  };
+}
+
+function openDatabase(path: string): Database.Database {
+  mkdirSync(dirname(path), { recursive: true });
+  const database = new Database(path);
+  // WAL lets a reader (a report, another run) use the file while a collection writes to it.
+  database.pragma('journal_mode = WAL');
+  database.pragma('busy_timeout = 5000');
+  return database;
+}

@@ -1,0 +1,269 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+
+/**
+ * A real OpenAI-compatible chat server on 127.0.0.1 for tests: it speaks
+ * `POST /v1/chat/completions` and `GET /v1/models`, and a handler scripts each answer,
+ * including faults (error statuses, dropped connections, garbled or truncated bodies, delays).
+ */
+
+const ContentPartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
+
+/** The request fields the server checks; anything else a client sends is kept as is. */
+export const ChatCompletionBodySchema = z.looseObject({
+  model: z.string().min(1),
+  messages: z
+    .array(
+      z.looseObject({
+        role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+        content: z.union([z.string(), z.array(ContentPartSchema), z.null()]),
+      }),
+    )
+    .min(1),
+  temperature: z.number().min(0).max(2).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  max_completion_tokens: z.number().int().positive().optional(),
+  seed: z.number().int().optional(),
+  stop: z.union([z.string(), z.array(z.string())]).optional(),
+  stream: z.literal(false, 'this test server does not stream; send stream: false').optional(),
+  response_format: z
+    .union([
+      z.object({ type: z.enum(['text', 'json_object']) }),
+      z.object({
+        type: z.literal('json_schema'),
+        json_schema: z.looseObject({ name: z.string(), schema: z.record(z.string(), z.unknown()).optional() }),
+      }),
+    ])
+    .optional(),
+});
+export type ChatCompletionBody = z.infer<typeof ChatCompletionBodySchema>;
+
+/** Token counts the server reports, in orchrm's naming; `totalTokens` defaults to the sum. */
+export interface ChatServerUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens?: number;
+}
+
+/** Wait before answering (any reply kind). @unit milliseconds */
+interface Delay {
+  delayMs?: number;
+}
+
+/** A normal completion. */
+export interface TextReply extends Delay {
+  text: string;
+  /**
+   * Reported usage. Omitted: the server reports a whitespace word count of prompt and reply.
+   * `null`: the response has no `usage` field (as some local servers do).
+   */
+  usage?: ChatServerUsage | null;
+  /** @default the requested model */
+  model?: string;
+  /** @default 'stop' */
+  finishReason?: string;
+}
+
+/** An HTTP error; `body` defaults to an OpenAI-style `{error: {message, type}}`. */
+export interface ErrorReply extends Delay {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** Drops the connection without answering. */
+export interface DestroyReply extends Delay {
+  destroy: true;
+}
+
+/**
+ * Sends `rawBody` verbatim as JSON (for garbled bodies). With `declaredLength` larger than the
+ * body, the server announces that length, sends the body, then closes: a truncated response.
+ */
+export interface RawReply extends Delay {
+  rawBody: string;
+  status?: number;
+  headers?: Record<string, string>;
+  declaredLength?: number;
+}
+
+export type ChatServerReply = TextReply | ErrorReply | DestroyReply | RawReply;
+
+/** Decides the answer to the `requestIndex`-th (0-based) valid chat request. */
+export type ChatServerHandler = (
+  body: ChatCompletionBody,
+  requestIndex: number,
+  context: { headers: IncomingHttpHeaders },
+) => ChatServerReply | Promise<ChatServerReply>;
+
+export interface ChatServerOptions {
+  /** @default echoes the last message: `{text: 'echo: <content>'}` */
+  handler?: ChatServerHandler;
+  /** Ids listed by `GET /v1/models`. @default ['test-model'] */
+  models?: string[];
+}
+
+export interface ChatServer {
+  /** Base URL to give an OpenAI client, ending in `/v1`. */
+  url: string;
+  /** Every valid chat request body, in arrival order (index = requestIndex). */
+  requests: ChatCompletionBody[];
+  /** Chat requests being answered right now. */
+  readonly inFlight: number;
+  /** Highest number of chat requests answered at the same time so far. */
+  readonly maxInFlight: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the server on 127.0.0.1 and a free port.
+ *
+ * @example
+ * const server = await startChatServer({ handler: (body, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '0' } } : { text: '42' }) });
+ * const client = new OpenAI({ baseURL: server.url, apiKey: 'test' });
+ * await server.close();
+ */
+export async function startChatServer(options: ChatServerOptions = {}): Promise<ChatServer> {
+  const { handler = echoHandler, models = ['test-model'] } = options;
+  const requests: ChatCompletionBody[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+
+  const server = createServer((request, response) => {
+    void route(request, response).catch((error: unknown) => {
+      // The handler threw: a bug in the test. `x-should-retry: false` keeps clients from hiding it.
+      sendJson(response, 500, errorBody(`chat-server handler threw: ${String(error)}`, 'server_error'), { 'x-should-retry': 'false' });
+    });
+  });
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '/').split('?')[0];
+    if (request.method === 'GET' && path === '/v1/models') {
+      sendJson(response, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'orchrm' })) });
+      return;
+    }
+    if (request.method !== 'POST' || path !== '/v1/chat/completions') {
+      sendJson(response, 404, errorBody(`no route for ${request.method} ${path}`, 'invalid_request_error'));
+      return;
+    }
+    const text = await readBody(request);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      sendJson(response, 400, errorBody('request body is not valid JSON', 'invalid_request_error'));
+      return;
+    }
+    const parsed = ChatCompletionBodySchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      sendJson(response, 400, errorBody(`${issue?.path.join('.') || 'body'}: ${issue?.message}`, 'invalid_request_error'));
+      return;
+    }
+    const requestIndex = requests.push(parsed.data) - 1;
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    let counted = true;
+    const release = () => {
+      if (counted) inFlight--;
+      counted = false;
+    };
+    response.once('close', release);
+    try {
+      const reply = await handler(parsed.data, requestIndex, { headers: request.headers });
+      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+      sendReply(response, reply, parsed.data, requestIndex);
+    } finally {
+      release();
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const echoHandler: ChatServerHandler = (body) => {
+  const last = body.messages.at(-1)?.content;
+  return { text: `echo: ${typeof last === 'string' ? last : JSON.stringify(last)}` };
+};
+
+function sendReply(response: ServerResponse, reply: ChatServerReply, body: ChatCompletionBody, requestIndex: number): void {
+  // The client may have given up while we waited (timeout tests): nothing left to answer.
+  if (response.destroyed) return;
+  if ('destroy' in reply) {
+    response.socket?.destroy();
+    return;
+  }
+  if ('rawBody' in reply) {
+    const headers: Record<string, string | number> = { 'content-type': 'application/json', ...reply.headers };
+    if (reply.declaredLength !== undefined) {
+      headers['content-length'] = reply.declaredLength;
+      response.writeHead(reply.status ?? 200, headers);
+      response.write(reply.rawBody, () => response.socket?.destroy());
+      return;
+    }
+    response.writeHead(reply.status ?? 200, headers);
+    response.end(reply.rawBody);
+    return;
+  }
+  if ('status' in reply) {
+    sendJson(response, reply.status, reply.body ?? errorBody(`scripted ${reply.status}`, 'scripted_error'), reply.headers);
+    return;
+  }
+  sendJson(response, 200, completionBody(reply, body, requestIndex));
+}
+
+function completionBody(reply: TextReply, body: ChatCompletionBody, requestIndex: number): Record<string, unknown> {
+  const completion: Record<string, unknown> = {
+    id: `chatcmpl-test-${requestIndex}`,
+    object: 'chat.completion',
+    created: 0,
+    model: reply.model ?? body.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: reply.finishReason ?? 'stop' }],
+  };
+  if (reply.usage === null) return completion;
+  const usage = reply.usage ?? { promptTokens: countWords(body.messages.map((message) => JSON.stringify(message.content)).join(' ')), completionTokens: countWords(reply.text) };
+  completion.usage = {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.totalTokens ?? usage.promptTokens + usage.completionTokens,
+  };
+  return completion;
+}
+
+function countWords(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== '').length;
+}
+
+function errorBody(message: string, type: string): { error: { message: string; type: string } } {
+  return { error: { message, type } };
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (response.destroyed || response.headersSent) return;
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
