@@ -1,0 +1,48 @@
+import type { ReflexionArtifacts } from '../core/artifacts.js';
+import type { ReflexionParams } from '../plan/block-specs.js';
+import type { BlockDefinition } from './block.js';
+import { builtinSpec } from './builtin-spec.js';
+import { extractAnswer } from './extract-answer.js';
+import { answerPrompt, critiquePrompt, refinePrompt } from './prompts.js';
+
+type Verdict = ReflexionArtifacts['rounds'][number]['verdict'];
+
+const VERDICT_TAG = /<verdict>([^<]*)<\/verdict>/gi;
+
+/**
+ * Reflexion: a first answer, then up to `params.maxRounds` rounds of critic call and refine
+ * call. A round whose critic says `<verdict>correct</verdict>` ends the block without refining;
+ * `incorrect` and a missing or unreadable verdict (`unclear`) both lead to a refine call.
+ */
+export const reflexionBlock: BlockDefinition<ReflexionParams> = {
+  ...builtinSpec('reflexion'),
+  async run(context) {
+    const { maxRounds, temperature, maxTokens } = context.params;
+    const first = await context.chat({ messages: answerPrompt(context), temperature, maxTokens });
+    let output = first.text;
+    let answer = extractAnswer(output).answer;
+    const artifacts: ReflexionArtifacts = { kind: 'reflexion', initialAnswer: answer, rounds: [] };
+    for (let round = 0; round < maxRounds; round++) {
+      const critique = await context.chat({ messages: critiquePrompt(context, output), temperature, maxTokens });
+      const verdict = parseVerdict(critique.text);
+      if (verdict === 'correct') {
+        artifacts.rounds.push({ critique: critique.text, verdict });
+        artifacts.acceptedAtRound = round;
+        break;
+      }
+      const refined = await context.chat({ messages: refinePrompt(context, output, critique.text), temperature, maxTokens });
+      output = refined.text;
+      answer = extractAnswer(output).answer;
+      artifacts.rounds.push({ critique: critique.text, verdict, revisedAnswer: answer });
+    }
+    return { output, answer, artifacts };
+  },
+};
+
+/** The last `<verdict>` tag decides; anything but correct/incorrect is `unclear`. */
+function parseVerdict(text: string): Verdict {
+  let last: string | undefined;
+  for (const match of text.matchAll(VERDICT_TAG)) last = match[1];
+  const verdict = last?.trim().toLowerCase();
+  return verdict === 'correct' || verdict === 'incorrect' ? verdict : 'unclear';
+}

@@ -1,0 +1,91 @@
+import type { SearchArtifacts } from '../core/artifacts.js';
+import { UserError } from '../core/errors.js';
+import type { RetrievedDocument } from '../core/retriever.js';
+import type { SearchParams } from '../plan/block-specs.js';
+import type { BlockDefinition } from './block.js';
+import { builtinSpec } from './builtin-spec.js';
+import { extractAnswer } from './extract-answer.js';
+import { searchFeedbackMessage, searchStartPrompt } from './prompts.js';
+
+/** Longer queries are cut: a model that dumps its reasoning into a query should not stall BM25. */
+export const MAX_QUERY_CHARS = 500;
+
+type SearchAction = { kind: 'search'; query: string } | { kind: 'answer' } | { kind: 'none' };
+
+/**
+ * Search: a tool loop over `context.retriever`. Each iteration the model writes either
+ * `<search>query</search>` (the block runs `retriever.search(query, {topK})` and feeds back the
+ * numbered results) or `<answer>...</answer>` (the loop ends). After `params.maxIterations`
+ * iterations without an answer, one more call is told to answer. Every query is recorded with
+ * the ids it retrieved, or the error it met: a failing retriever is reported to the model and
+ * recorded, not thrown, so one bad query does not sink the node.
+ */
+export const searchBlock: BlockDefinition<SearchParams> = {
+  ...builtinSpec('search'),
+  async run(context) {
+    const { retriever } = context;
+    if (retriever === undefined) {
+      throw new UserError(
+        `node "${context.nodeId}" uses the search block but the run has no retriever; configure one (e.g. a BM25 corpus via createBm25Retriever) or plan without search`,
+      );
+    }
+    const { maxIterations, topK, temperature, maxTokens } = context.params;
+    const messages = searchStartPrompt(context, maxIterations);
+    const steps: SearchArtifacts['steps'] = [];
+    const foundIds = new Set<string>();
+    const finish = (output: string): { output: string; answer: string; artifacts: SearchArtifacts } => ({
+      output,
+      answer: extractAnswer(output).answer,
+      artifacts: { kind: 'search', steps, documentsFound: foundIds.size },
+    });
+
+    for (let iteration = 0; iteration < maxIterations; iteration++) {
+      const response = await context.chat({ messages: [...messages], temperature, maxTokens });
+      messages.push({ role: 'assistant', content: response.text });
+      const action = parseSearchAction(response.text);
+      if (action.kind === 'answer') return finish(response.text);
+      const iterationsLeft = maxIterations - iteration - 1;
+      if (action.kind === 'none') {
+        messages.push(searchFeedbackMessage({ iterationsLeft }));
+        continue;
+      }
+      const { query } = action;
+      let documents: RetrievedDocument[] = [];
+      let error: string | undefined;
+      if (query === '') {
+        error = 'empty query';
+      } else {
+        try {
+          documents = await retriever.search(query, { topK, signal: context.signal });
+          documents = documents.slice(0, topK);
+        } catch (cause) {
+          if (context.signal.aborted) throw cause;
+          error = cause instanceof Error ? cause.message : String(cause);
+        }
+      }
+      for (const document of documents) foundIds.add(document.id);
+      steps.push({ query, docIds: documents.map((document) => document.id), ...(error === undefined ? {} : { error }) });
+      messages.push(searchFeedbackMessage({ query, documents, error, iterationsLeft }));
+    }
+    // The last feedback message already says no searches are left and asks for the answer.
+    const final = await context.chat({ messages: [...messages], temperature, maxTokens });
+    return finish(final.text);
+  },
+};
+
+/** Whichever of `<search>` and `<answer>` the model wrote first is what it meant to do. */
+function parseSearchAction(text: string): SearchAction {
+  // Regexes rather than indexOf on a lowercased copy: lowercasing can change string length.
+  const searchAt = /<search>/i.exec(text)?.index ?? -1;
+  const answerAt = /<answer>/i.exec(text)?.index ?? -1;
+  if (searchAt === -1 && answerAt === -1) return { kind: 'none' };
+  if (searchAt === -1 || (answerAt !== -1 && answerAt < searchAt)) return { kind: 'answer' };
+  const start = searchAt + '<search>'.length;
+  const closing = /<\/search>/gi;
+  closing.lastIndex = start;
+  const close = closing.exec(text)?.index ?? -1;
+  // A stop sequence may have cut the closing tag; the query then runs to the end of the line.
+  const lineEnd = text.indexOf('\n', start);
+  const end = close !== -1 ? close : lineEnd !== -1 ? lineEnd : text.length;
+  return { kind: 'search', query: text.slice(start, end).trim().replace(/\s+/g, ' ').slice(0, MAX_QUERY_CHARS) };
+}
