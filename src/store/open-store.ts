@@ -1,0 +1,107 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { UserError } from '../core/errors.js';
+import { assertNotNewer, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
+import { Store } from './store.js';
+
+export interface StoreOptions {
+  /** Open for reading only: no migration, no writes. The file must exist. @default false */
+  readonly?: boolean;
+  /**
+   * Keep the full prompt messages of every LLM call. Prompts repeat the task and upstream answers
+   * in every call, so they are most of a trace's size; responses are always kept.
+   * @default false
+   */
+  keepPrompts?: boolean;
+  /**
+   * Longest prompt message, response, node output or plan text stored; longer texts keep their
+   * first `maxStoredTextChars` characters plus a `[orchrm: truncated, ...]` marker.
+   * @default 262144 (twice the longest response a node may request, 32,768 tokens at ~4 chars each)
+   */
+  maxStoredTextChars?: number;
+  /** How long a write waits for another process's lock before failing. @unit milliseconds @default 5000 */
+  busyTimeoutMs?: number;
+  /** Clock for run timestamps (tests inject a fixed one). @default () => new Date() */
+  now?: () => Date;
+}
+
+export const DEFAULT_MAX_STORED_TEXT_CHARS = 262_144;
+
+/**
+ * Opens (creating and migrating when needed) the SQLite artifact store at `path`.
+ *
+ * Durability: WAL journal with `synchronous=NORMAL`. A commit appends the transaction to the WAL
+ * file before returning, and the WAL is only fsynced at checkpoints. A committed transaction is
+ * therefore in the operating system's hands the moment `insertEpisode` returns, and survives the
+ * process being killed (SIGKILL included); only an OS crash or power loss can roll back the last
+ * few commits, and even then the database stays consistent (never corrupt). That is the promise:
+ * a killed run loses at most the episodes in flight. `synchronous=FULL` would fsync every commit
+ * and cost a disk flush per episode for protection against power loss only.
+ * @example
+ * const store = openStore('orchrm.db', { keepPrompts: true });
+ * store.insertEpisode(episode);
+ * store.close();
+ */
+export function openStore(path: string, options: StoreOptions = {}): Store {
+  const {
+    readonly = false,
+    keepPrompts = false,
+    maxStoredTextChars = DEFAULT_MAX_STORED_TEXT_CHARS,
+    busyTimeoutMs = 5000,
+    now = () => new Date(),
+  } = options;
+  if (!Number.isInteger(maxStoredTextChars) || maxStoredTextChars < 1) {
+    throw new UserError(`maxStoredTextChars must be a positive integer, got ${maxStoredTextChars}`);
+  }
+  const inMemory = path === ':memory:';
+  if (readonly && !inMemory && !existsSync(path)) {
+    throw new UserError(`no orchrm database at ${path}; pass --db with the path of an existing database`);
+  }
+  if (!readonly && !inMemory) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly, fileMustExist: readonly });
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    db.pragma('foreign_keys = ON');
+    if (readonly) {
+      checkReadableVersion(db, path);
+    } else {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      migrateOrExplain(db, path);
+    }
+  } catch (error) {
+    db.close();
+    throw explainOpenError(error, path);
+  }
+  return new Store(db, path, { readonly, keepPrompts, maxStoredTextChars, now });
+}
+
+function checkReadableVersion(db: Database.Database, path: string): void {
+  const version = readSchemaVersion(db);
+  assertNotNewer(version, path);
+  if (version < SCHEMA_VERSION) {
+    throw new UserError(
+      `database ${path} has schema version ${version}, older than ${SCHEMA_VERSION}; open it once for writing (any writing command) to migrate it`,
+    );
+  }
+}
+
+function migrateOrExplain(db: Database.Database, path: string): void {
+  try {
+    migrate(db, path);
+  } catch (error) {
+    if (!(error instanceof Database.SqliteError)) throw error;
+    throw new UserError(
+      `could not bring ${path} to schema version ${SCHEMA_VERSION}: ${error.message}; is it a database written by another program?`,
+      { cause: error },
+    );
+  }
+}
+
+function explainOpenError(error: unknown, path: string): unknown {
+  if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
+    return new UserError(`${path} is not an SQLite database; pass --db with an orchrm database or a new file name`, { cause: error });
+  }
+  return error;
+}

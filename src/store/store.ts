@@ -1,0 +1,154 @@
+import Database from 'better-sqlite3';
+import { EpisodeSchema, type Episode } from '../core/episode.js';
+import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
+import { TaskSchema, type Task, type TaskInput } from '../core/task.js';
+import type { StoredTextOptions } from './episode-to-rows.js';
+import { filterToSql, parseListOptions, type EpisodeFilter, type EpisodeListOptions } from './episode-filter.js';
+import { EpisodeReader, type EpisodeReadOptions } from './episode-reader.js';
+import { rowToSummary, SUMMARY_COLUMNS, type EpisodeSummary, type SummaryRow } from './episode-summary.js';
+import { DuplicateEpisodeError } from './duplicate-episode-error.js';
+import { EpisodeWriter } from './episode-writer.js';
+import { RunStore, type RunInput, type RunRecord, type RunStatus } from './run-store.js';
+import { TaskWriter } from './task-writer.js';
+
+/** The resume key: at most one episode per run, task, sample and orchestrator checkpoint. */
+export interface EpisodeKey {
+  runId: string;
+  taskId: string;
+  sampleIndex: number;
+  orchestrator: string;
+  checkpoint?: string;
+}
+
+/**
+ * The artifact store over one SQLite file. Open it with `openStore`. Every episode is written in
+ * one transaction, so a killed process loses at most the episodes it had not committed.
+ * `db` is exposed for the stages that own the other tables (pairs, models, results, checkpoints).
+ */
+export class Store {
+  private readonly reader: EpisodeReader;
+  private readonly tasks: TaskWriter;
+  private readonly writer: EpisodeWriter | undefined;
+  private readonly runs: RunStore;
+  private readonly selectByKey: Database.Statement<[Record<string, unknown>]>;
+  private readonly selectById: Database.Statement<[string]>;
+
+  /** @internal Use `openStore`. */
+  constructor(
+    readonly db: Database.Database,
+    readonly path: string,
+    readonly options: StoredTextOptions & { readonly: boolean; now: () => Date },
+  ) {
+    this.reader = new EpisodeReader(db);
+    this.tasks = new TaskWriter(db);
+    this.runs = new RunStore(db, options.now);
+    this.selectByKey = db.prepare(
+      `SELECT 1 FROM episodes WHERE run_id = @runId AND task_id = @taskId AND sample_index = @sampleIndex
+       AND orchestrator = @orchestrator AND ifnull(checkpoint, x'') = ifnull(@checkpoint, x'')`,
+    );
+    this.selectById = db.prepare('SELECT 1 FROM episodes WHERE id = ?');
+    // Insert statements cannot be prepared on a read-only connection.
+    this.writer = options.readonly ? undefined : new EpisodeWriter(db, this.tasks, options);
+  }
+
+  /** Validates and writes an episode with all its node traces and calls, in one transaction. */
+  insertEpisode(episode: Episode): void {
+    const writer = this.requireWriter();
+    const parsed = EpisodeSchema.safeParse(episode);
+    if (!parsed.success) throw new InvalidInputError(`episode ${episode.id}`, zodIssues(parsed.error));
+    try {
+      this.db.transaction(() => writer.write(parsed.data)).immediate();
+    } catch (error) {
+      throw describeConflict(error, parsed.data);
+    }
+  }
+
+  /** Reads one episode back exactly as inserted (prompts only when kept, long texts truncated). */
+  getEpisode(id: string, options?: EpisodeReadOptions): Episode | undefined {
+    return this.reader.get(id, options);
+  }
+
+  /** Summaries of matching episodes in insertion order, one page at a time. */
+  listEpisodes(options: EpisodeListOptions = {}): EpisodeSummary[] {
+    const { filter, limit, offset } = parseListOptions(options);
+    const { where, params } = filterToSql(filter);
+    const sql = `SELECT ${SUMMARY_COLUMNS} FROM episodes WHERE ${where} ORDER BY rowid LIMIT @limit OFFSET @offset`;
+    return this.db.prepare<[Record<string, unknown>], SummaryRow>(sql).all({ ...params, limit, offset }).map(rowToSummary);
+  }
+
+  /**
+   * Every matching episode, in insertion order, in constant memory (a page at a time); the
+   * consumer may write to the store between items.
+   * @example for (const episode of store.iterateEpisodes({ runId })) mine(episode);
+   */
+  iterateEpisodes(filter: EpisodeFilter = {}, options?: EpisodeReadOptions): Generator<Episode, void, undefined> {
+    return this.reader.iterate(filter, options);
+  }
+
+  countEpisodes(filter: EpisodeFilter = {}): number {
+    const { where, params } = filterToSql(filter);
+    return this.db.prepare<[Record<string, string>], { count: number }>(`SELECT count(*) AS count FROM episodes WHERE ${where}`).get(params)
+      ?.count as number;
+  }
+
+  /** Whether this run already stored this sample, so a resumed run can skip it. */
+  hasEpisode(key: EpisodeKey): boolean {
+    const { runId, taskId, sampleIndex, orchestrator, checkpoint = null } = key;
+    return this.selectByKey.get({ runId, taskId, sampleIndex, orchestrator, checkpoint }) !== undefined;
+  }
+
+  hasEpisodeId(id: string): boolean {
+    return this.selectById.get(id) !== undefined;
+  }
+
+  /** Records a new run with status `running`. */
+  createRun(input: RunInput): RunRecord {
+    return this.runs.create(input);
+  }
+
+  finishRun(id: string, status: Exclude<RunStatus, 'running'>): void {
+    this.runs.finish(id, status);
+  }
+
+  getRun(id: string): RunRecord | undefined {
+    return this.runs.get(id);
+  }
+
+  /** Inserts or updates tasks in one transaction; stored episodes keep the task they ran on. */
+  upsertTasks(tasks: readonly TaskInput[]): void {
+    const parsed: Task[] = tasks.map((task, index) => {
+      const result = TaskSchema.safeParse(task);
+      if (!result.success) throw new InvalidInputError(`task [${index}]`, zodIssues(result.error));
+      return result.data;
+    });
+    this.requireWriter();
+    this.db.transaction(() => parsed.forEach((task) => this.tasks.upsert(task))).immediate();
+  }
+
+  /** Runs `work` in one immediate transaction (for the stages that write other tables). */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work).immediate();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private requireWriter(): EpisodeWriter {
+    if (this.writer === undefined) throw new UserError(`store ${this.path} was opened read-only; open it without readonly to write`);
+    return this.writer;
+  }
+}
+
+/** Turns a resume-key conflict into an error that says which episode collided and why. */
+function describeConflict(error: unknown, episode: Episode): unknown {
+  if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    const { name, checkpoint } = episode.orchestrator;
+    return new DuplicateEpisodeError(
+      `run ${episode.runId} already has sample ${episode.sampleIndex} of task ${episode.task.id} from ${name}` +
+        `${checkpoint === undefined ? '' : ` checkpoint ${checkpoint}`}; check store.hasEpisode before running a sample on resume`,
+      { cause: error },
+    );
+  }
+  return error;
+}
