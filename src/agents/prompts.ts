@@ -1,7 +1,9 @@
 /**
  * Prompt templates of the built-in blocks.
  *
- * A user message is a list of sections separated by one blank line. The wording is kept stable
+ * A user message is a list of sections separated by one blank line; a section is either inline
+ * header lines (`Role: Economist` / `Round: 2 of 5` share one section) or a block header line
+ * followed by its content. The wording is kept stable
  * because the simulated worker model (`sim/`) recognises prompts by these headers, so every
  * header sits on its own line, spelled exactly as below.
  *

@@ -1,0 +1,8 @@
+export { startChatServer } from './chat-server.js';
+export {
+  createFunctionProvider,
+  createScriptedProvider,
+  type RecordingProvider,
+  type ScriptedProvider,
+  type ScriptedStep,
+} from './scripted-provider.js';
