@@ -5,14 +5,20 @@ import { InvalidInputError, zodIssues } from '../core/errors.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** A model id the server serves (`GET /v1/models` lists them). */
+const modelName = (what: string) => {
+  const message = `name the model that ${what}, as the server lists it at GET /v1/models`;
+  return z.string(message).min(1, message);
+};
+
 /** Which model answers each slot. */
 export const ModelsConfigSchema = z.strictObject({
   /** Writes plans. */
-  orchestrator: z.string().min(1, 'name the model that writes plans'),
+  orchestrator: modelName('writes plans'),
   /** Runs sub-agent blocks (a plan node may override it). */
-  worker: z.string().min(1, 'name the model that runs sub-agents'),
+  worker: modelName('runs sub-agents'),
   /** Verifies or judges (reward model baselines, LLM judges). */
-  judge: z.string().min(1, 'name the judge model'),
+  judge: modelName('judges'),
 });
 
 /** SQLite response cache (see `withResponseCache`). */

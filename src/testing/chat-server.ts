@@ -113,6 +113,7 @@ export interface ChatServer {
   readonly inFlight: number;
   /** Highest number of chat requests answered at the same time so far. */
   readonly maxInFlight: number;
+  /** Stops listening and drops open connections; calling it again does nothing. */
   close(): Promise<void>;
 }
 
@@ -190,8 +191,10 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
     get maxInFlight() {
       return maxInFlight;
     },
+    // Idempotent, so tests may close in both the test and afterEach.
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (!server.listening) return resolve();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
