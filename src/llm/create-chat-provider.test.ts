@@ -33,4 +33,18 @@ describe('createChatProvider', () => {
     expect(server.requests).toHaveLength(6);
     provider.close();
   });
+
+  it('uses a cache database given by the caller, and none when neither is set', async () => {
+    server = await startChatServer();
+    directory = mkdtempSync(join(tmpdir(), 'orchrm-provider-'));
+    const config = parseProviderConfig({ type: 'openai', baseURL: server.url, models: { orchestrator: 'm', worker: 'm', judge: 'm' } });
+    const request = { slot: 'worker' as const, messages: [{ role: 'user' as const, content: 'hi' }] };
+    const uncached = createChatProvider(config, { env: {} });
+    await uncached.chat(request);
+    expect((await uncached.chat(request)).cached).toBe(false);
+    const cached = createChatProvider(config, { env: {}, cacheDatabase: join(directory, 'run.db') });
+    await cached.chat(request);
+    expect((await cached.chat(request)).cached).toBe(true);
+    cached.close();
+  });
 });

@@ -1,6 +1,6 @@
 export type { ChatProvider, ChatRequest, ChatResponse, JsonSchemaFormat } from './chat-provider.js';
 export { withConcurrencyLimit } from './concurrency-limit.js';
-export { createChatProvider, type ConfiguredChatProvider } from './create-chat-provider.js';
+export { createChatProvider, type ConfiguredChatProvider, type CreateChatProviderOptions } from './create-chat-provider.js';
 export { createOpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
 export {
   CacheConfigSchema,
