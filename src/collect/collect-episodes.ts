@@ -61,7 +61,7 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectS
       timeoutMs: options.timeoutMs ?? null,
       tasks: tasks.length,
     },
-  });
+  }).id;
   const limit = pLimit(concurrency);
   const total = tasks.length * plansPerTask;
   const episodes: Episode[] = [];
@@ -77,7 +77,7 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectS
   );
   try {
     await Promise.all(jobs);
-    store.finishRun(runId, 'done');
+    store.finishRun(runId, 'completed');
   } catch (error) {
     store.finishRun(runId, 'failed');
     throw error;

@@ -1,5 +1,5 @@
 import { BudgetExceededError, TimeoutError } from '../core/errors.js';
-import type { EpisodeStatus, NodeTrace } from '../core/episode.js';
+import type { EpisodeStatus, NodeStatus, NodeTrace } from '../core/episode.js';
 import type { Plan, PlanNode } from '../core/plan.js';
 import type { Retriever } from '../core/retriever.js';
 import type { Task } from '../core/task.js';
@@ -110,7 +110,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanExec
   let reason: string | undefined;
   if (stoppedBy instanceof BudgetExceededError) [status, reason] = ['budget_exceeded', stoppedBy.message];
   else if (stoppedBy instanceof TimeoutError) [status, reason] = ['timeout', stoppedBy.message];
-  else if (failed) [status, reason] = [failed.status === 'runtime_error' ? 'runtime_error' : failed.status, `node ${failed.nodeId}: ${failed.reason ?? failed.status}`];
+  else if (failed) [status, reason] = [episodeStatusOf(failed.status), `node ${failed.nodeId}: ${failed.reason ?? failed.status}`];
   else if (finalTrace?.status !== 'ok') [status, reason] = ['runtime_error', `answer node ${answerNode} did not finish`];
   return {
     nodes,
@@ -118,6 +118,10 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanExec
     status,
     reason,
   };
+}
+
+function episodeStatusOf(status: NodeStatus): EpisodeStatus {
+  return status === 'timeout' || status === 'budget_exceeded' ? status : 'runtime_error';
 }
 
 function parentsByNode(plan: Plan): Map<string, string[]> {

@@ -66,7 +66,7 @@ async function collect(flags: CollectFlags): Promise<void> {
       structuredOutput: providerConfig.structuredOutput,
       name: providerConfig.models.orchestrator,
     });
-    const retriever = flags.corpus ? createBm25Retriever(loadCorpus(flags.corpus)) : undefined;
+    const retriever = flags.corpus ? createBm25Retriever(await loadCorpus(flags.corpus)) : undefined;
     const progress = createProgress('collect', tasks.length * flags.plansPerTask);
     const summary = await collectEpisodes({
       tasks,

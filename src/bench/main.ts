@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: performance figures, printed as one JSON object on stdout. Kept apart from
+ * the tests so that no unit test depends on the speed of the machine it runs on.
+ */
+import { benchCallThroughput } from './call-throughput.js';
+import { benchExecOverhead } from './exec-overhead.js';
+
+const suites: Record<string, () => Promise<unknown>> = {
+  execOverhead: () => benchExecOverhead(),
+  callThroughput: () => benchCallThroughput(),
+};
+
+const only = process.argv.slice(2);
+const results: Record<string, unknown> = { node: process.version, startedAt: new Date().toISOString() };
+for (const [name, run] of Object.entries(suites)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  process.stderr.write(`bench: ${name}...\n`);
+  results[name] = await run();
+}
+process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
