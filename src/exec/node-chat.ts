@@ -1,8 +1,8 @@
-import { sha256, stableStringify } from '../core/hash.js';
 import type { LlmCallRecord } from '../core/llm-call.js';
 import { deriveSeed } from '../core/rng.js';
 import type { BlockChatRequest } from '../agents/block.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from '../llm/chat-provider.js';
+import { requestHash } from '../llm/index.js';
 import type { EpisodeLimits } from './episode-limits.js';
 
 export interface NodeChatOptions {
@@ -44,7 +44,7 @@ export function createNodeChat(options: NodeChatOptions): (request: BlockChatReq
       slot: 'worker',
       model: model ?? '',
       messages: request.messages,
-      requestHash: hashChatRequest(request),
+      requestHash: requestHash(request),
       response: '',
       usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
       usageSource: 'counted',
@@ -75,12 +75,6 @@ export function createNodeChat(options: NodeChatOptions): (request: BlockChatReq
       throw limits.stoppedBy ?? error;
     }
   };
-}
-
-/** sha256 of a request's content (everything that decides the response, nothing else). */
-export function hashChatRequest(request: ChatRequest): string {
-  const { signal: _signal, ...content } = request;
-  return sha256(stableStringify(content));
 }
 
 export function errorMessage(error: unknown): string {

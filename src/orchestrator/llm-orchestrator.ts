@@ -3,7 +3,7 @@ import type { LlmCallRecord } from '../core/llm-call.js';
 import type { Dom } from '../core/plan.js';
 import type { ChatProvider, ChatRequest } from '../llm/chat-provider.js';
 import { buildOrchestratorMessages, planJsonSchema, type BlockCatalog } from '../plan/index.js';
-import { hashChatRequest } from '../exec/node-chat.js';
+import { requestHash } from '../llm/index.js';
 import type { Orchestrator, WritePlanOptions, WrittenPlan } from './orchestrator.js';
 
 export interface LlmOrchestratorOptions {
@@ -63,7 +63,7 @@ export function createLlmOrchestrator(options: LlmOrchestratorOptions): Orchestr
         slot: 'orchestrator',
         model: response.model,
         messages: request.messages,
-        requestHash: hashChatRequest(request),
+        requestHash: requestHash(request),
         response: response.text,
         usage: response.usage,
         usageSource: response.usageSource,

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { collectEpisodes, type CollectSummary } from '../../collect/index.js';
 import { createBlockRegistry } from '../../agents/index.js';
-import { buildProvider, loadProviderConfig } from '../../llm/index.js';
+import { createChatProvider, loadProviderConfig } from '../../llm/index.js';
+import { UserError } from '../../core/errors.js';
 import { createLlmOrchestrator } from '../../orchestrator/index.js';
 import { openStore } from '../../store/index.js';
 import { createBm25Retriever, exactMatchGrader, loadCorpus, loadTaskFile } from '../../tasks/index.js';
@@ -51,12 +52,13 @@ export function registerCollectCommand(program: Command): void {
 }
 
 async function collect(flags: CollectFlags): Promise<void> {
-  if (flags.format !== 'json' && flags.format !== 'xml') throw new Error(`--format must be json or xml, got "${flags.format}"`);
+  if (flags.format !== 'json' && flags.format !== 'xml') throw new UserError(`--format must be json or xml, got "${flags.format}"`);
   const tasks = loadTaskFile(flags.tasks);
   const providerConfig = loadProviderConfig(flags.provider);
+  if (!['low', 'high', 'auto'].includes(flags.dom)) throw new UserError(`--dom must be low, high or auto, got "${flags.dom}"`);
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
+  const provider = createChatProvider(providerConfig, { ...(flags.cache && { cacheDatabase: flags.db }) });
   try {
-    const provider = buildProvider(providerConfig, { ...(flags.cache && { cacheDatabase: flags.db }) });
     const blocks = createBlockRegistry();
     const orchestrator = createLlmOrchestrator({
       provider,
@@ -87,6 +89,7 @@ async function collect(flags: CollectFlags): Promise<void> {
     progress.stop();
     process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, flags.db));
   } finally {
+    provider.close();
     store.close();
   }
 }
