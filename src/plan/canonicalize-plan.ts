@@ -1,0 +1,68 @@
+import type { Plan, PlanEdge, PlanNode } from '../core/plan.js';
+import { applyParamDefaults } from './apply-param-defaults.js';
+import type { BlockCatalog } from './block-specs.js';
+import { buildGraph, topologicalOrder } from './plan-graph.js';
+
+export interface CanonicalPlanOptions {
+  /** Keep the orchestrator's free-text reasoning. @default false */
+  includeThinking?: boolean;
+  /** Keep node descriptions. @default true */
+  includeDescriptions?: boolean;
+}
+
+/** Collapses runs of whitespace to one space and trims: layout is not content. */
+export function normalizeWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function sortedParams(params: Record<string, unknown>): Record<string, unknown> {
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(params).sort()) if (params[key] !== undefined) sorted[key] = params[key];
+  return sorted;
+}
+
+/**
+ * The canonical form of a plan: canonical agent names, params with defaults applied in key
+ * order, nodes in layered topological order (ids sorted within a layer), edges deduplicated
+ * and sorted, whitespace normalised, the answer node made explicit, thinking dropped unless
+ * asked for. Two plans that differ only in formatting have equal canonical forms, and
+ * `renderPlan` prints exactly this.
+ */
+export function canonicalizePlan(plan: Plan, catalog: BlockCatalog, options: CanonicalPlanOptions = {}): Plan {
+  const { includeThinking = false, includeDescriptions = true } = options;
+  const nodesById = new Map<string, PlanNode>();
+  for (const node of applyParamDefaults(plan, catalog)) {
+    if (nodesById.has(node.id)) continue;
+    const canonical: PlanNode = { id: node.id, agent: node.agent, input: normalizeWhitespace(node.input), params: sortedParams(node.params) };
+    const description = includeDescriptions && node.description !== undefined ? normalizeWhitespace(node.description) : '';
+    if (description !== '') canonical.description = description;
+    nodesById.set(node.id, canonical);
+  }
+  const graph = buildGraph([...nodesById.keys()], plan.edges);
+  const { order, blocked } = topologicalOrder(graph);
+  const ordered = [...order, ...blocked];
+  const rank = new Map(ordered.map((id, index) => [id, index]));
+
+  const edgeKeys = new Set<string>();
+  const edges: PlanEdge[] = [];
+  for (const edge of plan.edges) {
+    const key = JSON.stringify([edge.from, edge.to]);
+    if (!edgeKeys.has(key)) {
+      edgeKeys.add(key);
+      edges.push({ from: edge.from, to: edge.to });
+    }
+  }
+  const position = (id: string) => rank.get(id) ?? Number.MAX_SAFE_INTEGER;
+  edges.sort((a, b) => position(a.from) - position(b.from) || position(a.to) - position(b.to) || compare(a.from, b.from) || compare(a.to, b.to));
+
+  const canonical: Plan = { dom: plan.dom, nodes: ordered.map((id) => nodesById.get(id)!), edges };
+  const thinking = includeThinking && plan.thinking !== undefined ? normalizeWhitespace(plan.thinking) : '';
+  if (thinking !== '') canonical.thinking = thinking;
+  const sinks = ordered.filter((id) => (graph.successors.get(id) ?? []).length === 0);
+  const answer = plan.answer ?? (sinks.length === 1 ? sinks[0] : undefined);
+  if (answer !== undefined && canonical.nodes.length > 0) canonical.answer = answer;
+  if (plan.directAnswer !== undefined && canonical.nodes.length === 0) canonical.directAnswer = normalizeWhitespace(plan.directAnswer);
+  return canonical;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,17 @@
+export { applyParamDefaults } from './apply-param-defaults.js';
+export { blockParamInfo, type ParamInfo, type ParamKind } from './block-params.js';
+export * from './block-specs.js';
+export { canonicalizePlan, normalizeWhitespace, type CanonicalPlanOptions } from './canonicalize-plan.js';
+export { checkPlanText, type PlanCheckResult } from './check-plan-text.js';
+export { describeBlocks } from './describe-blocks.js';
+export { detectPlanFormat, type FormatGuess, type PlanTextFormat } from './detect-plan-format.js';
+export { buildOrchestratorMessages, type OrchestratorPromptOptions } from './orchestrator-prompts.js';
+export { parseJsonPlan } from './parse-json-plan.js';
+export { DEFAULT_MAX_PLAN_CHARS, parsePlan, type ParsePlanOptions, type PlanParseOutcome } from './parse-plan.js';
+export { parseXmlPlan } from './parse-xml-plan.js';
+export { PLAN_WARNING_CODES, type PlanWarningCode } from './plan-diagnostic.js';
+export { extractReferences, topologicalOrder, buildGraph, type PlanGraph } from './plan-graph.js';
+export { PLAN_SCHEMA_NAME, planJsonSchema } from './plan-json-schema.js';
+export { defaultBlockCatalog, type PlanTextOptions } from './plan-text-options.js';
+export { formatPlanXml, renderInvalidPlan, renderParseResult, renderPlan } from './render-plan.js';
+export { validatePlan, type ValidatePlanOptions } from './validate-plan.js';

@@ -1,0 +1,77 @@
+import { jsonrepair } from 'jsonrepair';
+import type { Diagnostic, PlanParseResult, PlanWarning } from '../core/plan.js';
+import { findJsonCandidates, type JsonCandidate } from './find-json-candidates.js';
+import { finishPlan } from './finish-plan.js';
+import { isRecord } from './json-keys.js';
+import { isPlanLike, mapJsonPlan, unwrapPlanObject } from './map-json-plan.js';
+import { planDiagnostic, planWarning } from './plan-diagnostic.js';
+import { defaultBlockCatalog, type PlanTextOptions } from './plan-text-options.js';
+
+/** Candidates beyond this many (counted from the end of the text) are not tried. */
+const MAX_CANDIDATES = 64;
+
+interface ReadCandidate {
+  candidate: JsonCandidate;
+  value?: unknown;
+  repaired: boolean;
+  error?: string;
+}
+
+function readCandidate(candidate: JsonCandidate): ReadCandidate {
+  try {
+    return { candidate, value: JSON.parse(candidate.text), repaired: false };
+  } catch {
+    try {
+      return { candidate, value: JSON.parse(jsonrepair(candidate.text)), repaired: true };
+    } catch (error) {
+      return { candidate, repaired: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}
+
+/**
+ * Parses a JSON plan from model output: the object may sit in a ``` fence or in prose, and
+ * small syntax slips (trailing commas, single quotes, comments, a missing closing brace) are
+ * repaired with `jsonrepair` (warning `json_repaired`). When several objects are present the
+ * last complete plan-like one wins. Key variants are accepted with `key_variant` warnings; a
+ * plan without nodes (`{"dom": "low", "answer": "42"}`) is a direct answer. Only reads the
+ * plan; `parsePlan` also validates the graph. Never throws.
+ *
+ * @example
+ * parseJsonPlan('Plan:\n```json\n{"nodes": [{"id": "A", "agent": "cot", "input": ""}],}\n```')
+ * // { ok: true, plan: { dom: 'low', nodes: [...], edges: [], answer: 'A' }, warnings: [json_repaired, dom_inferred] }
+ */
+export function parseJsonPlan(text: string, options: PlanTextOptions = {}): PlanParseResult {
+  const warnings: PlanWarning[] = [];
+  if (text.trim() === '') {
+    return { ok: false, diagnostics: [planDiagnostic('empty_output', '', 'the output is empty; write a plan')], warnings };
+  }
+  const ordered = findJsonCandidates(text)
+    .sort((a, b) => Number(b.complete) - Number(a.complete) || b.end - a.end || Number(b.fenced) - Number(a.fenced))
+    .slice(0, MAX_CANDIDATES);
+  if (ordered.length === 0) {
+    const message = 'no JSON object was found; write the plan as {"dom": ..., "nodes": [...], "edges": [...], "answer": ...}';
+    return { ok: false, diagnostics: [planDiagnostic('no_plan_found', '', message)], warnings };
+  }
+  const read = ordered.map(readCandidate);
+  const planLike = read.filter((entry) => entry.value !== undefined && isPlanLike(entry.value));
+  const chosen = planLike[0];
+  if (!chosen || !isRecord(chosen.value)) {
+    const failed = read.find((entry) => entry.error !== undefined);
+    const diagnostic = failed
+      ? planDiagnostic('json_syntax', '', `the JSON could not be read even after repair (${failed.error}); check brackets, quotes and commas`)
+      : planDiagnostic('no_plan_found', '', 'JSON was found but none of it is a plan; use the keys "dom", "nodes", "edges" and "answer"');
+    return { ok: false, diagnostics: [diagnostic], warnings };
+  }
+  if (new Set(planLike.map((entry) => entry.candidate.text.trim())).size > 1) {
+    warnings.push(planWarning('multiple_plans', '', `${planLike.length} plan-like JSON objects were found; the last complete one was used`));
+  }
+  if (chosen.repaired) {
+    warnings.push(planWarning('json_repaired', '', 'the JSON had syntax errors (e.g. trailing commas, single quotes, comments) that were repaired; write strict JSON'));
+  }
+  const diagnostics: Diagnostic[] = [];
+  const catalog = options.catalog ?? defaultBlockCatalog();
+  const draft = mapJsonPlan(unwrapPlanObject(chosen.value, warnings), catalog, warnings, diagnostics);
+  if (diagnostics.length > 0) return { ok: false, diagnostics, warnings };
+  return { ok: true, plan: finishPlan(draft, options.dom, warnings), warnings };
+}

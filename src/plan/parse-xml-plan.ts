@@ -1,0 +1,145 @@
+import type { Diagnostic, Dom, PlanEdge, PlanNode, PlanParseResult, PlanWarning } from '../core/plan.js';
+import { collectParams, type WrittenParam } from './collect-params.js';
+import { finishPlan } from './finish-plan.js';
+import { readDom, readNodeId } from './plan-values.js';
+import { nodePath, planDiagnostic, planWarning } from './plan-diagnostic.js';
+import { defaultBlockCatalog, type PlanTextOptions } from './plan-text-options.js';
+import { elementText, findElements, parseXmlTree, type XmlElement, type XmlTree } from './xml-tree.js';
+
+const names = (...list: string[]) => new Set(list);
+/** Tags whose content is text, never structure: the parser does not look inside them. */
+const TEXT_TAGS = names('agent_input', 'input', 'agent_description', 'description', 'thinking', 'think', 'answer', 'final_answer', 'direct_answer');
+const AGENT_TAGS = names('agent');
+const EDGE_TAGS = names('edge');
+const FROM_TO_TAGS = names('from', 'to', 'source', 'target');
+const DOM_TAGS = names('dom', 'degree_of_mas', 'degree');
+const THINKING_TAGS = names('thinking', 'think');
+const ANSWER_NODE_TAGS = names('answer_node', 'final_agent', 'final_node', 'output_node');
+const DIRECT_ANSWER_TAGS = names('answer', 'final_answer', 'direct_answer');
+const ID_TAGS = names('agent_id', 'id', 'node_id');
+const NAME_TAGS = names('agent_name', 'name', 'agent_type', 'block');
+const DESCRIPTION_TAGS = names('agent_description', 'description');
+const INPUT_TAGS = names('agent_input', 'input');
+const ARGUMENT_TAGS = names('required_arguments', 'arguments', 'params', 'parameters');
+const STRUCTURE_STOP = new Set([...TEXT_TAGS, 'agent']);
+
+/**
+ * Parses the MAS-Orchestra XML plan format (`<agent>`, `<edge>`, `<dom>`, `<thinking>`) with a
+ * real tokenizer. Tolerant: prose around the plan is ignored, text inside tags may hold `<`,
+ * `&` and `${id}`, several `<edge>` blocks are merged, `<from>/<to>` pairs are matched in
+ * order (`unbalanced_edge` when counts differ) and may stand without an `<edge>` wrapper
+ * (warning `edge_without_wrapper`). Agent names resolve through the catalog's aliases.
+ * Only reads the plan; `parsePlan` also validates the graph. Never throws.
+ *
+ * @example
+ * parseXmlPlan('<agent><agent_id>A</agent_id><agent_name>CoTAgent</agent_name></agent>')
+ * // { ok: true, plan: { dom: 'low', nodes: [{ id: 'A', agent: 'cot', input: '', params: {} }], ... } }
+ */
+export function parseXmlPlan(text: string, options: PlanTextOptions = {}): PlanParseResult {
+  const warnings: PlanWarning[] = [];
+  const diagnostics: Diagnostic[] = [];
+  if (text.trim() === '') {
+    return { ok: false, diagnostics: [planDiagnostic('empty_output', '', 'the output is empty; write a plan')], warnings };
+  }
+  const tree = parseXmlTree(text);
+  const catalog = options.catalog ?? defaultBlockCatalog();
+  const read = (element: XmlElement) => elementText(tree, element);
+  const first = (set: ReadonlySet<string>, within: XmlElement = tree.root) => findElements(within, set, STRUCTURE_STOP)[0];
+
+  const nodes = findElements(tree.root, AGENT_TAGS, TEXT_TAGS).map((agent, index) =>
+    readAgent(tree, agent, index, { catalog, warnings, diagnostics }),
+  );
+  const edges = readEdges(tree, diagnostics, warnings);
+
+  const domElement = first(DOM_TAGS);
+  let dom: Dom | undefined;
+  if (domElement) dom = readDom(read(domElement), 'dom', diagnostics);
+  const thinkingElement = first(THINKING_TAGS);
+  const answerNodeElement = first(ANSWER_NODE_TAGS);
+  let answer = answerNodeElement ? readNodeId(read(answerNodeElement)) : undefined;
+  const directAnswerElement = first(DIRECT_ANSWER_TAGS);
+  let directAnswer = directAnswerElement ? read(directAnswerElement) : undefined;
+  if (directAnswer !== undefined && nodes.length > 0 && answer === undefined && nodes.some((node) => node.id === readNodeId(directAnswer!))) {
+    warnings.push(planWarning('key_variant', 'answer', '<answer> names an agent; read it as <answer_node>'));
+    answer = readNodeId(directAnswer);
+    directAnswer = undefined;
+  }
+
+  if (nodes.length === 0 && edges.length === 0 && directAnswer === undefined && diagnostics.length === 0) {
+    const message = 'no <agent> blocks and no <answer> were found; write agents as <agent><agent_id>..</agent_id><agent_name>..</agent_name>..</agent>, or a direct answer as <answer>..</answer>';
+    return { ok: false, diagnostics: [planDiagnostic('no_plan_found', '', message)], warnings };
+  }
+  if (diagnostics.length > 0) return { ok: false, diagnostics, warnings };
+  const plan = finishPlan(
+    { dom, thinking: thinkingElement ? read(thinkingElement) : undefined, nodes, edges, answer, directAnswer },
+    options.dom,
+    warnings,
+  );
+  return { ok: true, plan, warnings };
+}
+
+interface AgentContext {
+  catalog: NonNullable<PlanTextOptions['catalog']>;
+  warnings: PlanWarning[];
+  diagnostics: Diagnostic[];
+}
+
+function readAgent(tree: XmlTree, agent: XmlElement, index: number, context: AgentContext): PlanNode {
+  const { catalog, warnings, diagnostics } = context;
+  const read = (element: XmlElement) => elementText(tree, element);
+  const idElement = findElements(agent, ID_TAGS, STRUCTURE_STOP)[0];
+  const nameElement = findElements(agent, NAME_TAGS, STRUCTURE_STOP)[0];
+  if (!idElement) diagnostics.push(planDiagnostic('schema', nodePath(index, 'id'), `agent ${index + 1} has no <agent_id>; give every agent a short unique id`));
+  if (!nameElement) diagnostics.push(planDiagnostic('schema', nodePath(index, 'agent'), `agent ${index + 1} has no <agent_name>; name one of the available blocks`));
+  const writtenName = nameElement ? read(nameElement) : '';
+  const spec = catalog.resolve(writtenName);
+
+  let input = '';
+  let description: string | undefined;
+  const params: WrittenParam[] = [];
+  const readSlot = (child: XmlElement) => {
+    if (ID_TAGS.has(child.name) || NAME_TAGS.has(child.name)) return;
+    if (INPUT_TAGS.has(child.name)) input = read(child);
+    else if (DESCRIPTION_TAGS.has(child.name)) description = read(child);
+    else params.push({ key: child.name, value: paramText(tree, child), fromText: true });
+  };
+  for (const child of agent.children) {
+    if (ARGUMENT_TAGS.has(child.name)) child.children.forEach(readSlot);
+    else readSlot(child);
+  }
+  const node: PlanNode = {
+    id: idElement ? readNodeId(read(idElement)) : '',
+    agent: spec?.name ?? writtenName,
+    input,
+    params: collectParams(params, spec, nodePath(index, 'params'), warnings),
+  };
+  if (description !== undefined && description !== '') node.description = description;
+  return node;
+}
+
+/** A param's text, or the texts of its children for list-shaped params (`<role>..</role>` items). */
+function paramText(tree: XmlTree, element: XmlElement): string | string[] {
+  return element.children.length > 0 ? element.children.map((child) => elementText(tree, child)) : elementText(tree, element);
+}
+
+function readEdges(tree: XmlTree, diagnostics: Diagnostic[], warnings: PlanWarning[]): PlanEdge[] {
+  const edges: PlanEdge[] = [];
+  const pair = (ends: XmlElement[], label: string) => {
+    const froms = ends.filter((end) => end.name === 'from' || end.name === 'source').map((end) => readNodeId(elementText(tree, end)));
+    const tos = ends.filter((end) => end.name === 'to' || end.name === 'target').map((end) => readNodeId(elementText(tree, end)));
+    if (froms.length !== tos.length) {
+      const message = `${label} has ${froms.length} <from> but ${tos.length} <to>; write exactly one <from> and one <to> per edge`;
+      diagnostics.push(planDiagnostic('unbalanced_edge', 'edges', message));
+    }
+    for (let index = 0; index < Math.min(froms.length, tos.length); index++) edges.push({ from: froms[index]!, to: tos[index]! });
+  };
+  findElements(tree.root, EDGE_TAGS, STRUCTURE_STOP).forEach((block, index) => {
+    pair(findElements(block, FROM_TO_TAGS, STRUCTURE_STOP), `<edge> block ${index + 1}`);
+  });
+  const loose = findElements(tree.root, FROM_TO_TAGS, new Set([...STRUCTURE_STOP, 'edge']));
+  if (loose.length > 0) {
+    warnings.push(planWarning('edge_without_wrapper', 'edges', `${loose.length} <from>/<to> tag(s) stand outside an <edge> block; read them as edges in order`));
+    pair(loose, 'the <from>/<to> tags outside <edge> blocks');
+  }
+  return edges;
+}

@@ -1,0 +1,38 @@
+import type { Diagnostic, DiagnosticCode, PlanWarning } from '../core/plan.js';
+
+/**
+ * Codes of non-fatal observations. Unlike diagnostic codes they are not part of the core
+ * contract, but they are stable so callers can filter on them.
+ */
+export const PLAN_WARNING_CODES = [
+  /** The JSON had syntax slips (trailing commas, single quotes, comments) that were repaired. */
+  'json_repaired',
+  /** A non-canonical key or shape was read (e.g. `agents` for `nodes`, `source/target` edges). */
+  'key_variant',
+  /** `<from>/<to>` written outside an `<edge>` block (the reference's own diamond example). */
+  'edge_without_wrapper',
+  /** The same edge was written twice; kept once. */
+  'duplicate_edge',
+  /** A key or tag with no meaning in a plan was ignored. */
+  'ignored_key',
+  /** A param value was converted to the type its block expects (e.g. `"5"` to `5`). */
+  'param_coerced',
+  /** No DoM was written; it was taken from the options or inferred from the node count. */
+  'dom_inferred',
+  /** Several plans were found in the text; the last complete one was used. */
+  'multiple_plans',
+] as const;
+export type PlanWarningCode = (typeof PLAN_WARNING_CODES)[number];
+
+export function planDiagnostic(code: DiagnosticCode, path: string, message: string): Diagnostic {
+  return { code, message, path };
+}
+
+export function planWarning(code: PlanWarningCode, path: string, message: string): PlanWarning {
+  return { code, message, path };
+}
+
+/** `nodes[2].params.roles`-style paths, shared by both parsers and the validator. */
+export function nodePath(index: number, field?: string): string {
+  return field === undefined ? `nodes[${index}]` : `nodes[${index}].${field}`;
+}

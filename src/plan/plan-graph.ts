@@ -1,0 +1,106 @@
+import type { PlanEdge } from '../core/plan.js';
+
+/** Longest `${...}` body looked at; references are short ids, so the scan stays linear. */
+const MAX_REFERENCE_LENGTH = 128;
+
+/** Every `${id}` in an input, in order of appearance, bodies trimmed. */
+export function extractReferences(input: string): string[] {
+  const references: string[] = [];
+  for (let start = input.indexOf('${'); start !== -1; start = input.indexOf('${', start + 2)) {
+    const close = input.slice(start + 2, start + 2 + MAX_REFERENCE_LENGTH).indexOf('}');
+    if (close !== -1) references.push(input.slice(start + 2, start + 2 + close).trim());
+  }
+  return references;
+}
+
+/** Adjacency over distinct node ids; edges to unknown ids are left out. */
+export interface PlanGraph {
+  ids: readonly string[];
+  successors: ReadonlyMap<string, readonly string[]>;
+  inDegree: ReadonlyMap<string, number>;
+}
+
+export function buildGraph(ids: readonly string[], edges: readonly PlanEdge[]): PlanGraph {
+  const known = new Set(ids);
+  const successors = new Map<string, string[]>(ids.map((id) => [id, []]));
+  const inDegree = new Map<string, number>(ids.map((id) => [id, 0]));
+  for (const edge of edges) {
+    if (!known.has(edge.from) || !known.has(edge.to)) continue;
+    successors.get(edge.from)!.push(edge.to);
+    inDegree.set(edge.to, (inDegree.get(edge.to) ?? 0) + 1);
+  }
+  return { ids, successors, inDegree };
+}
+
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Kahn's algorithm in layers: sources first, then everything whose inputs are done, ids sorted
+ * within a layer. The order therefore depends only on the graph, never on how it was written.
+ * Nodes on or behind a cycle are returned in `blocked`.
+ */
+export function topologicalOrder(graph: PlanGraph): { order: string[]; blocked: string[] } {
+  const remaining = new Map(graph.inDegree);
+  const order: string[] = [];
+  let layer = graph.ids.filter((id) => remaining.get(id) === 0).sort(byCodePoint);
+  while (layer.length > 0) {
+    order.push(...layer);
+    const next: string[] = [];
+    for (const id of layer) {
+      for (const successor of graph.successors.get(id) ?? []) {
+        const degree = (remaining.get(successor) ?? 0) - 1;
+        remaining.set(successor, degree);
+        if (degree === 0) next.push(successor);
+      }
+    }
+    layer = next.sort(byCodePoint);
+  }
+  const placed = new Set(order);
+  return { order, blocked: graph.ids.filter((id) => !placed.has(id)).sort(byCodePoint) };
+}
+
+/** Ids reachable from `starts` (the starts included). */
+export function reachableFrom(graph: PlanGraph, starts: readonly string[]): Set<string> {
+  const reached = new Set(starts);
+  const pending = [...starts];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    for (const successor of graph.successors.get(id) ?? []) {
+      if (!reached.has(successor)) {
+        reached.add(successor);
+        pending.push(successor);
+      }
+    }
+  }
+  return reached;
+}
+
+/**
+ * Cycles among the `blocked` nodes of a topological sort. Every blocked node has a blocked
+ * predecessor, so walking predecessors must revisit a node; each walk reports the loop it
+ * closes, and nodes seen by earlier walks are not walked again (linear overall).
+ */
+export function findCycles(graph: PlanGraph, blocked: readonly string[]): string[][] {
+  const blockedSet = new Set(blocked);
+  const predecessor = new Map<string, string>();
+  for (const [from, successors] of graph.successors) {
+    if (!blockedSet.has(from)) continue;
+    for (const to of successors) if (blockedSet.has(to) && !predecessor.has(to)) predecessor.set(to, from);
+  }
+  const visited = new Set<string>();
+  const cycles: string[][] = [];
+  for (const start of blocked) {
+    if (visited.has(start)) continue;
+    const walk: string[] = [];
+    const positionInWalk = new Map<string, number>();
+    let current: string | undefined = start;
+    while (current !== undefined && !visited.has(current)) {
+      visited.add(current);
+      positionInWalk.set(current, walk.length);
+      walk.push(current);
+      current = predecessor.get(current);
+    }
+    const loopStart = current === undefined ? undefined : positionInWalk.get(current);
+    if (loopStart !== undefined) cycles.push(walk.slice(loopStart).reverse());
+  }
+  return cycles;
+}

@@ -1,0 +1,124 @@
+import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan } from '../core/plan.js';
+import type { BlockCatalog } from './block-specs.js';
+import { nodePath, planDiagnostic } from './plan-diagnostic.js';
+import { buildGraph, extractReferences, findCycles, reachableFrom, topologicalOrder } from './plan-graph.js';
+import { validateNodeParams } from './validate-node-params.js';
+
+export interface ValidatePlanOptions {
+  /** The DoM the plan was asked for; `low` allows at most one agent even if the plan says `high`. */
+  dom?: Dom | undefined;
+}
+
+/**
+ * Checks a plan against the MAS-Orchestra graph rules and the block catalog, collecting every
+ * problem (not just the first): ids, agent names, params, edges, start and sink, reachability,
+ * cycles, `${id}` references versus edges, the answer node and the DoM. Each diagnostic has a
+ * stable code, a path such as `nodes[2].agent` and a message that says how to fix it.
+ *
+ * @example
+ * validatePlan({ dom: 'low', nodes: [], edges: [], directAnswer: '42' }, catalog) // []
+ */
+export function validatePlan(plan: Plan, catalog: BlockCatalog, options: ValidatePlanOptions = {}): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const push = (code: Diagnostic['code'], path: string, message: string) => diagnostics.push(planDiagnostic(code, path, message));
+  const firstIndex = new Map<string, number>();
+
+  plan.nodes.forEach((node, index) => {
+    if (!NODE_ID_PATTERN.test(node.id)) {
+      push('schema', nodePath(index, 'id'), `node id ${JSON.stringify(node.id)} is not valid; use a letter followed by letters, digits, "_" or "-" (e.g. "A", "solve_1")`);
+    } else if (firstIndex.has(node.id)) {
+      push('duplicate_id', nodePath(index, 'id'), `node id "${node.id}" is also used by nodes[${firstIndex.get(node.id)}]; give every node a unique id`);
+    } else firstIndex.set(node.id, index);
+    const spec = catalog.resolve(node.agent);
+    if (!spec) {
+      const names = catalog.specs().map((known) => known.name).join(', ');
+      push('unknown_agent', nodePath(index, 'agent'), `no block is named "${node.agent}"; use one of: ${names}`);
+    } else diagnostics.push(...validateNodeParams(node, index, spec));
+  });
+
+  if (plan.nodes.length === 0 && (plan.directAnswer === undefined || plan.directAnswer.trim() === '')) {
+    push('schema', 'directAnswer', 'the plan has no nodes and no direct answer; add agents or answer directly');
+  }
+  plan.edges.forEach((edge, index) => {
+    for (const end of ['from', 'to'] as const) {
+      if (!firstIndex.has(edge[end])) {
+        push('dangling_edge', `edges[${index}].${end}`, `edge ${edge.from} -> ${edge.to} names "${edge[end]}", which is not a node; declare it or fix the id`);
+      }
+    }
+  });
+
+  const edgeIndex = new Map<string, number>();
+  plan.edges.forEach((edge, index) => {
+    const key = edgeKey(edge.from, edge.to);
+    if (!edgeIndex.has(key)) edgeIndex.set(key, index);
+  });
+  const edgePath = (from: string, to: string) => `edges[${edgeIndex.get(edgeKey(from, to)) ?? -1}]`;
+  const ids = [...firstIndex.keys()];
+  const graph = buildGraph(ids, plan.edges);
+  if (ids.length > 0) checkShape(plan, graph, edgePath, push);
+  checkReferences(plan, firstIndex, edgePath, push);
+
+  const askedLow = plan.dom === 'low' || options.dom === 'low';
+  if (askedLow && plan.nodes.length > 1) {
+    const why = plan.dom === 'low' ? 'the plan says low DoM' : 'a low-DoM plan was asked for';
+    push('dom_violation', 'dom', `${why}, which allows at most one agent, but the plan has ${plan.nodes.length}; answer directly or keep a single agent`);
+  }
+  return diagnostics;
+}
+
+type Push = (code: Diagnostic['code'], path: string, message: string) => void;
+type EdgePath = (from: string, to: string) => string;
+const edgeKey = (from: string, to: string) => JSON.stringify([from, to]);
+
+function checkShape(plan: Plan, graph: ReturnType<typeof buildGraph>, edgePath: EdgePath, push: Push): void {
+  const starts = graph.ids.filter((id) => graph.inDegree.get(id) === 0);
+  if (starts.length === 0) push('no_start_node', 'edges', 'every node has an incoming edge, so nothing can run first; remove an edge so some node starts from the question');
+  const sinks = graph.ids.filter((id) => (graph.successors.get(id) ?? []).length === 0);
+  if (sinks.length > 1) {
+    push('multiple_sinks', 'edges', `nodes ${sinks.join(', ')} have no outgoing edge; a plan has exactly one final node, so route the others into it`);
+  }
+  if (starts.length > 0) {
+    const reached = reachableFrom(graph, starts);
+    plan.nodes.forEach((node, index) => {
+      if (graph.inDegree.has(node.id) && !reached.has(node.id)) {
+        push('unreachable_node', nodePath(index), `node "${node.id}" cannot be reached from any start node (it sits on or behind a cycle); remove the loop feeding it`);
+      }
+    });
+  }
+  const { blocked } = topologicalOrder(graph);
+  for (const cycle of findCycles(graph, blocked)) {
+    push('cycle', edgePath(cycle[cycle.length - 1]!, cycle[0]!), `the edges form a cycle ${[...cycle, cycle[0]].join(' -> ')}; plans must be acyclic, so remove one of these edges`);
+  }
+  if (plan.answer !== undefined) {
+    if (!graph.inDegree.has(plan.answer)) push('answer_not_sink', 'answer', `the answer names "${plan.answer}", which is not a node; name the final node`);
+    else if (!sinks.includes(plan.answer)) push('answer_not_sink', 'answer', `the answer node "${plan.answer}" has outgoing edges; the answer must be the final node (${sinks.join(', ') || 'none'})`);
+  }
+}
+
+function checkReferences(plan: Plan, declared: ReadonlyMap<string, number>, edgePath: EdgePath, push: Push): void {
+  const incoming = new Map<string, Set<string>>();
+  for (const edge of plan.edges) {
+    if (declared.has(edge.from) && declared.has(edge.to)) {
+      let sources = incoming.get(edge.to);
+      if (!sources) incoming.set(edge.to, (sources = new Set()));
+      sources.add(edge.from);
+    }
+  }
+  plan.nodes.forEach((node, index) => {
+    if (declared.get(node.id) !== index) return;
+    const references = new Set(extractReferences(node.input));
+    const sources = incoming.get(node.id) ?? new Set<string>();
+    for (const reference of references) {
+      if (!declared.has(reference)) {
+        push('dangling_ref', nodePath(index, 'input'), `the input uses \${${reference}}, but no node has id "${reference}"; reference a declared node`);
+      } else if (!sources.has(reference)) {
+        push('ref_edge_mismatch', nodePath(index, 'input'), `the input uses \${${reference}} but there is no edge ${reference} -> ${node.id}; add that edge`);
+      }
+    }
+    for (const source of sources) {
+      if (!references.has(source)) {
+        push('ref_edge_mismatch', edgePath(source, node.id), `edge ${source} -> ${node.id} exists but the input of "${node.id}" never uses \${${source}}; reference it in the input or remove the edge`);
+      }
+    }
+  });
+}
