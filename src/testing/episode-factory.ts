@@ -54,7 +54,7 @@ export function createRichEpisode(options: EpisodeFactoryOptions = {}): Episode 
       })),
       documentsFound: searchSteps === 1 ? 0 : searchSteps,
     }, 'found 3 facts'),
-    node('B', 'cot', `Use: found 3 facts`, { temperature: 0.5 }, calls.many(1), { kind: 'cot' }, answer),
+    node('B', 'cot', 'Use: found 3 facts', { temperature: 0.5 }, calls.many(1), { kind: 'cot' }, answer),
     node('C', 'sc', task.question, { temperature: 0.7, samples: scSamples }, calls.many(scSamples), {
       kind: 'sc',
       samples: Array.from({ length: scSamples }, (_, sample) => (sample === 1 ? '' : answer)),
@@ -62,7 +62,7 @@ export function createRichEpisode(options: EpisodeFactoryOptions = {}): Episode 
       winner: answer,
       voteShare: scSamples === 1 ? 1 : (scSamples - 1) / scSamples,
     }, answer),
-    node('D', 'reflexion', `Check ${answer}`, { temperature: 0.5, maxRounds: 3 }, calls.many(1 + 2 * reflexionRounds), {
+    node('D', 'reflexion', task.question, { temperature: 0.5, maxRounds: 3 }, calls.many(1 + 2 * reflexionRounds), {
       kind: 'reflexion',
       initialAnswer: String(Number(answer) - 1),
       rounds: Array.from({ length: reflexionRounds }, (_, round) =>
@@ -72,7 +72,7 @@ export function createRichEpisode(options: EpisodeFactoryOptions = {}): Episode 
       ),
       ...(reflexionRounds > 0 && { acceptedAtRound: reflexionRounds - 1 }),
     }, answer),
-    node('E', 'debate', `Decide between ${answer} and 0`, { roles: debateRoles, rounds: debateRounds }, calls.many(debateRoles.length * debateRounds + 1), {
+    node('E', 'debate', `Decide from ${answer}, ${answer} and ${answer}`, { roles: debateRoles, rounds: debateRounds }, calls.many(debateRoles.length * debateRounds + 1), {
       kind: 'debate',
       roles: debateRoles,
       rounds: Array.from({ length: debateRounds }, () => ({ turns: debateRoles.map((role) => ({ role, answer })) })),
@@ -80,7 +80,7 @@ export function createRichEpisode(options: EpisodeFactoryOptions = {}): Episode 
       converged: true,
     }, answer),
     {
-      ...node('F', 'verifier', answer, { strict: true, weights: [0.5, 0.5] }, calls.failed(), { kind: 'verifier', checks: 2, passed: false }),
+      ...node('F', 'verifier', task.question, { strict: true, weights: [0.5, 0.5] }, calls.failed(), { kind: 'verifier', checks: 2, passed: false }),
       status: 'runtime_error' as NodeStatus,
       reason: 'verifier call failed after 3 attempts: HTTP 500',
       output: undefined,

@@ -1,0 +1,1 @@
+export { formatEpisodeTrace, type TraceFormatOptions } from './format-episode-trace.js';
