@@ -1,0 +1,50 @@
+import type { ScenarioInput } from './scenario-schema.js';
+
+/**
+ * The built-in scenarios. `default` mixes the generated families; one scenario per family
+ * isolates it; `control` makes every block and decomposition equally competent, so plan
+ * choice cannot change accuracy (a scientific control for later experiments).
+ */
+export const BUILTIN_SCENARIOS: Readonly<Record<string, ScenarioInput>> = {
+  default: {
+    name: 'default',
+    description: 'Mixed families: iGSM-like arithmetic and multi-hop QA over a generated knowledge base.',
+    families: { arith: { weight: 1 }, multihop: { weight: 1 } },
+  },
+  arith: {
+    name: 'arith',
+    description: 'Arithmetic only: dependency graphs of quantities with distractors and misleading statements.',
+    families: { arith: { weight: 1 } },
+  },
+  multihop: {
+    name: 'multihop',
+    description: 'Multi-hop QA only, over a generated knowledge base with real BM25 retrieval.',
+    families: { multihop: { weight: 1 } },
+  },
+  hotpot: {
+    name: 'hotpot',
+    description: 'Real HotpotQA questions and paragraphs (needs the data file); reading is simulated.',
+    families: { hotpot: { weight: 1 } },
+  },
+  control: {
+    name: 'control',
+    description:
+      'Control: one success latent per task shared by every call, no difficulty, fatigue, distraction or evidence effects, so every plan is equally accurate.',
+    families: { arith: { weight: 1 }, multihop: { weight: 1 } },
+    worker: {
+      stepDifficulty: 0,
+      chainFatigue: 0,
+      distractorPenalty: 0,
+      misleadPenalty: 0,
+      temperatureSlope: 0,
+      noEvidencePenalty: 0,
+      correlation: 1,
+      correlationScope: 'task',
+      sharedWrongAnswer: 1,
+      critic: { detect: 0, falseAlarm: 0 },
+      refineBonus: 0,
+      persuasion: 0,
+    },
+    orchestrator: { directAnswerSkill: 3.2 },
+  },
+};

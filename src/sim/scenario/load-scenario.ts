@@ -1,0 +1,31 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
+import { BUILTIN_SCENARIOS } from './builtin-scenarios.js';
+import { ScenarioSchema, type Scenario } from './scenario-schema.js';
+
+/** Names of the built-in scenarios. */
+export function scenarioNames(): string[] {
+  return Object.keys(BUILTIN_SCENARIOS);
+}
+
+/** A built-in scenario by name, or a scenario JSON file by path; validated either way. */
+export function loadScenario(nameOrPath: string): Scenario {
+  const builtin = BUILTIN_SCENARIOS[nameOrPath];
+  if (builtin) return ScenarioSchema.parse(builtin);
+  if (!existsSync(nameOrPath)) {
+    throw new UserError(
+      `no scenario named "${nameOrPath}" and no such file; use one of ${scenarioNames().join(', ')} or a path to a scenario JSON file (orchrm sim scenarios lists them)`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(nameOrPath, 'utf8'));
+  } catch (error) {
+    throw new UserError(`scenario file ${nameOrPath} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = ScenarioSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidInputError(`scenario file ${nameOrPath}`, zodIssues(parsed.error), 'See docs/sim.md for every knob and its default.');
+  }
+  return parsed.data;
+}

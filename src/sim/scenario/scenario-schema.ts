@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+/** An inclusive integer range `[min, max]` from which a generator draws uniformly. */
+const IntRange = (min: number, max: number) =>
+  z
+    .tuple([z.number().int().min(min).max(max), z.number().int().min(min).max(max)])
+    .refine(([low, high]) => low <= high, 'range must be [min, max] with min <= max');
+
+/** `arith`: iGSM-like problems over a random dependency graph of quantities (docs/sim.md). */
+export const ArithFamilySchema = z.strictObject({
+  /** Share of generated tasks. @default 1 */
+  weight: z.number().min(0).default(1),
+  /** Longest chain of relations from a given value to the asked quantity. */
+  depth: IntRange(1, 12).default([2, 6]),
+  /** Fan-in: quantities combined by one relation. */
+  breadth: IntRange(1, 4).default([1, 3]),
+  /** Independent sub-problems combined at the end. */
+  parallel: IntRange(1, 4).default([1, 2]),
+  /** Quantities asked for, answered in order as a comma-separated list. */
+  horizon: IntRange(1, 4).default([1, 1]),
+  /** Relations that play no part in the answer. */
+  distractors: IntRange(0, 20).default([1, 4]),
+  /** Planted misleading statements about quantities on the answer's path. */
+  misleading: IntRange(0, 4).default([0, 1]),
+});
+
+/** `multihop`: questions chaining facts over a generated knowledge base, answered from its corpus. */
+export const MultihopFamilySchema = z.strictObject({
+  weight: z.number().min(0).default(1),
+  /** Facts chained by one question. */
+  hops: IntRange(1, 4).default([2, 4]),
+  /** People in the knowledge base (companies and cities scale with it). */
+  entities: z.number().int().min(20).max(100_000).default(300),
+});
+
+/** `hotpot`: real HotpotQA questions with BM25 over their real paragraphs (only when the file exists). */
+export const HotpotFamilySchema = z.strictObject({
+  weight: z.number().min(0).default(0),
+  /** HotpotQA distractor-format JSONL. @default ../shared/data/hotpotqa-dev-distractor-200.jsonl */
+  path: z.string().optional(),
+  /** Its corpus JSONL (`id`, `title`, `text`). @default the path with `-corpus` before `.jsonl` */
+  corpusPath: z.string().optional(),
+});
+
+/** The simulated worker's competence model. Logits add up; see docs/sim.md for the formula. */
+export const WorkerSchema = z.strictObject({
+  /** Model tiers: a model name maps to a skill logit. */
+  tiers: z
+    .record(z.string(), z.strictObject({ skill: z.number() }))
+    .default({ 'sim-worker-small': { skill: 2.0 }, 'sim-worker': { skill: 3.2 }, 'sim-worker-large': { skill: 4.2 } }),
+  /** Model used when a call names none. */
+  defaultModel: z.string().default('sim-worker'),
+  /** Logit cost per unit of step difficulty. */
+  stepDifficulty: z.number().min(0).default(0.7),
+  /** Logit cost per step already taken in the same call: long chains in one call fail more. */
+  chainFatigue: z.number().min(0).default(0.3),
+  /** Logit cost per ln(1 + distracting statements in context). */
+  distractorPenalty: z.number().min(0).default(0.4),
+  /** Logit cost on a step a misleading statement is about; its failure then gives the planted value. */
+  misleadPenalty: z.number().min(0).default(1.5),
+  /** Logit cost per unit of sampling temperature above `referenceTemperature`. */
+  temperatureSlope: z.number().min(0).default(0.8),
+  referenceTemperature: z.number().min(0).default(0.3),
+  /** Logit cost of a lookup/read step whose fact is not in the context (the model must recall it). */
+  noEvidencePenalty: z.number().min(0).default(4.5),
+  /** Share (rho) of a step's success latent common to every call on the same task step. */
+  correlation: z.number().min(0).max(1).default(0.5),
+  /** `step`: one shared latent per task step; `task`: one per task (every step fails together). */
+  correlationScope: z.enum(['step', 'task']).default('step'),
+  /** Probability that a failing call gives the step's shared wrong value rather than its own. */
+  sharedWrongAnswer: z.number().min(0).max(1).default(0.6),
+  /** Critic: P(says incorrect | answer wrong) and P(says incorrect | answer right). */
+  critic: z.strictObject({ detect: z.number().min(0).max(1), falseAlarm: z.number().min(0).max(1) }).default({ detect: 0.6, falseAlarm: 0.1 }),
+  /** Logit bonus of a refine call (it sees the critique). */
+  refineBonus: z.number().min(0).default(0.5),
+  /** Debate: P(adopting the other agents' plurality answer when it differs from one's own). */
+  persuasion: z.number().min(0).max(1).default(0.5),
+});
+
+/** Token costs that the texts alone do not show. */
+export const TokensSchema = z.strictObject({
+  /**
+   * Hidden reasoning tokens billed per reasoning step, as reasoning models bill tokens they do
+   * not return. Keeps stored responses short while execution costs stay realistic.
+   */
+  reasoningTokensPerStep: z.number().int().min(0).default(350),
+  /** Hidden reasoning tokens billed per plan the orchestrator writes. */
+  orchestratorReasoningTokens: z.number().int().min(0).default(150),
+});
+
+export const OrchestratorSchema = z.strictObject({
+  /** Share of plans written in the MAS-Orchestra XML format rather than JSON. */
+  xmlShare: z.number().min(0).max(1).default(0.25),
+  /** Malformed-output rate per checkpoint name; checkpoints not listed use `defaultMalformedRate`. */
+  malformedRate: z.record(z.string(), z.number().min(0).max(1)).default({ base: 0.1 }),
+  defaultMalformedRate: z.number().min(0).max(1).default(0.03),
+  /** Skill logit of the orchestrator when it answers directly (DoM low, no agent). */
+  directAnswerSkill: z.number().default(2.4),
+});
+
+export const ScenarioSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().default(''),
+  /** Seed of everything the scenario generates (knowledge base, tasks, latent draws). */
+  seed: z.number().int().default(1),
+  families: z.strictObject({
+    arith: ArithFamilySchema.optional(),
+    multihop: MultihopFamilySchema.optional(),
+    hotpot: HotpotFamilySchema.optional(),
+  }),
+  worker: WorkerSchema.default(WorkerSchema.parse({})),
+  tokens: TokensSchema.default(TokensSchema.parse({})),
+  orchestrator: OrchestratorSchema.default(OrchestratorSchema.parse({})),
+});
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type ScenarioInput = z.input<typeof ScenarioSchema>;
+export type ArithFamilyConfig = z.infer<typeof ArithFamilySchema>;
+export type MultihopFamilyConfig = z.infer<typeof MultihopFamilySchema>;
+export type HotpotFamilyConfig = z.infer<typeof HotpotFamilySchema>;
+export type WorkerConfig = z.infer<typeof WorkerSchema>;
+export type TokensConfig = z.infer<typeof TokensSchema>;
+export type OrchestratorConfig = z.infer<typeof OrchestratorSchema>;
