@@ -7,3 +7,6 @@ export type { EpisodeSummary } from './episode-summary.js';
 export { RunInputSchema, RunStatusSchema, type RunInput, type RunRecord, type RunStatus } from './run-store.js';
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 export { TRUNCATION_MARKER } from './truncate-text.js';
+export { exportEpisodesJsonl } from './export-episodes-jsonl.js';
+export { importEpisodesJsonl, type ImportEpisodesOptions, type ImportEpisodesSummary } from './import-episodes-jsonl.js';
+export { formatEpisodeTrace, type TraceFormatOptions } from './trace-format/index.js';
