@@ -30,11 +30,23 @@ export async function exportEpisodesJsonl(store: Store, output: Writable | strin
 }
 
 async function writeEpisodes(store: Store, stream: Writable, filter: EpisodeFilter): Promise<number> {
-  let exported = 0;
-  for (const episode of store.iterateEpisodes(filter)) {
-    // Respect backpressure so a slow consumer (a pipe) never makes us buffer the whole store.
-    if (!stream.write(`${JSON.stringify(episode)}\n`)) await once(stream, 'drain');
-    exported += 1;
+  // A failed stream (a closed pipe, a full disk) never drains: remember its error and stop.
+  let failure: Error | undefined;
+  const onError = (error: Error) => {
+    failure ??= error;
+  };
+  stream.on('error', onError);
+  try {
+    let exported = 0;
+    for (const episode of store.iterateEpisodes(filter)) {
+      if (failure !== undefined || stream.destroyed) throw failure ?? new Error('the output stream was closed during the export');
+      // Respect backpressure so a slow consumer (a pipe) never makes us buffer the whole store.
+      if (!stream.write(`${JSON.stringify(episode)}\n`)) await once(stream, 'drain');
+      exported += 1;
+    }
+    if (failure !== undefined) throw failure;
+    return exported;
+  } finally {
+    stream.off('error', onError);
   }
-  return exported;
 }

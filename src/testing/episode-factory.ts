@@ -5,7 +5,7 @@ import type { LlmCallRecord } from '../core/llm-call.js';
 import type { Plan } from '../core/plan.js';
 import { Rng } from '../core/rng.js';
 import type { Task } from '../core/task.js';
-import { addUsage, type Usage } from '../core/usage.js';
+import { addUsage, emptyUsage } from '../core/usage.js';
 
 /** Choices for a synthetic episode; everything else follows from `seed`. */
 export interface EpisodeFactoryOptions {
@@ -129,7 +129,7 @@ export function createParseErrorEpisode(options: EpisodeFactoryOptions = {}): Ep
     planFormat: 'unknown',
     diagnostics: [{ code: 'json_syntax', message: 'unexpected end of JSON input', path: '' }],
     orchestratorCall,
-    usage: { orchestrator: orchestratorCall.usage, execution: zeroUsage(), verification: zeroUsage() },
+    usage: { orchestrator: orchestratorCall.usage, execution: emptyUsage(), verification: emptyUsage() },
     wallTimeMs: 12,
     reason: 'plan text did not parse: unexpected end of JSON input',
   };
@@ -197,10 +197,6 @@ function node(
 /** Drops keys whose value is undefined, as a stored-and-read episode has them. */
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
-}
-
-function zeroUsage(): Usage {
-  return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 }
 
 /** Makes call records with deterministic usage and texts. */

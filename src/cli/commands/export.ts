@@ -49,6 +49,10 @@ export function registerExportCommand(program: Command, streams: CommandStreams 
           const filter = { ...(run && { runId: run }), ...(task && { taskId: task }), ...(status && { status }) };
           const { exported } = await exportEpisodesJsonl(store, out === '-' ? streams.stdout : out, filter);
           streams.stderr.write(`exported ${exported} episode(s) from ${db} to ${out === '-' ? 'stdout' : out}\n`);
+        } catch (error) {
+          // The reader closed the pipe (`orchrm export | head`): it has what it wanted, so stop quietly.
+          if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+          streams.stdout.on('error', () => undefined);
         } finally {
           store.close();
         }
