@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Episode } from '../core/episode.js';
 import { createParseErrorEpisode, createRichEpisode } from '../testing/episode-factory.js';
@@ -65,6 +65,20 @@ it('exports a filtered selection to a stream and leaves it open', async () => {
   expect(await exportEpisodesJsonl(source, stream, { status: 'parse_error' })).toEqual({ exported: 1 });
   expect(stream.writableEnded).toBe(false);
   expect(JSON.parse(chunks.join(''))).toStrictEqual(episodes[4]);
+});
+
+it('stops with the stream error when the reader goes away instead of waiting for a drain', async () => {
+  const source = open('source.db');
+  fill(source);
+  let writes = 0;
+  const closing = new Writable({
+    write(_chunk, _encoding, callback) {
+      writes += 1;
+      callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    },
+  });
+  await expect(exportEpisodesJsonl(source, closing)).rejects.toThrow('write EPIPE');
+  expect(writes).toBe(1);
 });
 
 it('files imported episodes under a chosen run and skips resume-key duplicates', async () => {
