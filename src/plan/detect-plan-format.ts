@@ -2,9 +2,9 @@
 export type PlanTextFormat = 'json' | 'xml' | 'unknown';
 
 /** Tags only an XML plan has. */
-const STRONG_XML_MARKERS = ['<agent>', '<agent_id>', '<agent_name>', '<edge>', '<from>', '<required_arguments>'];
-/** Tags a direct-answer XML plan may consist of, but which prose might also contain. */
-const WEAK_XML_MARKERS = ['<dom>', '<answer>', '<final_answer>', '<direct_answer>', '<answer_node>', '<thinking>'];
+const STRONG_XML_MARKERS = ['<agent>', '<agent_id>', '<agent_name>', '<edge>', '<from>', '<required_arguments>', '<dom>', '<answer_node>'];
+/** Tags a direct-answer XML plan may consist of, but which prose or JSON strings might also contain. */
+const WEAK_XML_MARKERS = ['<answer>', '<final_answer>', '<direct_answer>', '<thinking>'];
 
 export interface FormatGuess {
   /** The format to try first. */

@@ -4,7 +4,7 @@ import { finishPlan } from './finish-plan.js';
 import { readDom, readNodeId } from './plan-values.js';
 import { nodePath, planDiagnostic, planWarning } from './plan-diagnostic.js';
 import { defaultBlockCatalog, type PlanTextOptions } from './plan-text-options.js';
-import { elementText, findElements, parseXmlTree, type XmlElement, type XmlTree } from './xml-tree.js';
+import { elementText, findElements, MAX_XML_DEPTH, parseXmlTree, type XmlElement, type XmlTree } from './xml-tree.js';
 
 const names = (...list: string[]) => new Set(list);
 /** Tags whose content is text, never structure: the parser does not look inside them. */
@@ -20,8 +20,11 @@ const ID_TAGS = names('agent_id', 'id', 'node_id');
 const NAME_TAGS = names('agent_name', 'name', 'agent_type', 'block');
 const DESCRIPTION_TAGS = names('agent_description', 'description');
 const INPUT_TAGS = names('agent_input', 'input');
+const STRAY_AGENT_FIELDS = names('agent_id', 'agent_name');
 const ARGUMENT_TAGS = names('required_arguments', 'arguments', 'params', 'parameters');
 const STRUCTURE_STOP = new Set([...TEXT_TAGS, 'agent']);
+/** Tags that are never params, even when found inside an `<agent>` (e.g. after a missing `</agent>`). */
+const NOT_PARAMS = new Set(['agent', 'edge', 'edges', 'agents', ...FROM_TO_TAGS, ...DOM_TAGS, ...THINKING_TAGS, ...ANSWER_NODE_TAGS, ...DIRECT_ANSWER_TAGS]);
 
 /**
  * Parses the MAS-Orchestra XML plan format (`<agent>`, `<edge>`, `<dom>`, `<thinking>`) with a
@@ -42,14 +45,24 @@ export function parseXmlPlan(text: string, options: PlanTextOptions = {}): PlanP
     return { ok: false, diagnostics: [planDiagnostic('empty_output', '', 'the output is empty; write a plan')], warnings };
   }
   const tree = parseXmlTree(text);
+  if (tree.tooDeep) {
+    const message = `tags are nested more than ${MAX_XML_DEPTH} levels deep, so closing tags are missing; close every <agent> with </agent>`;
+    return { ok: false, diagnostics: [planDiagnostic('xml_syntax', '', message)], warnings };
+  }
   const catalog = options.catalog ?? defaultBlockCatalog();
   const read = (element: XmlElement) => elementText(tree, element);
-  const first = (set: ReadonlySet<string>, within: XmlElement = tree.root) => findElements(within, set, STRUCTURE_STOP)[0];
+  // Plan-level tags are looked for inside agents too: after a missing </agent> the tokenizer nests what follows.
+  const first = (set: ReadonlySet<string>) => findElements(tree.root, set, TEXT_TAGS)[0];
 
   const nodes = findElements(tree.root, AGENT_TAGS, TEXT_TAGS).map((agent, index) =>
     readAgent(tree, agent, index, { catalog, warnings, diagnostics }),
   );
   const edges = readEdges(tree, diagnostics, warnings);
+  const strayFields = findElements(tree.root, STRAY_AGENT_FIELDS, STRUCTURE_STOP);
+  if (strayFields.length > 0) {
+    const message = `${strayFields.length} <agent_id>/<agent_name> tag(s) stand outside any <agent> block; wrap each agent in <agent>...</agent>`;
+    diagnostics.push(planDiagnostic('xml_syntax', 'nodes', message));
+  }
 
   const domElement = first(DOM_TAGS);
   let dom: Dom | undefined;
@@ -89,6 +102,7 @@ function readAgent(tree: XmlTree, agent: XmlElement, index: number, context: Age
   const read = (element: XmlElement) => elementText(tree, element);
   const idElement = findElements(agent, ID_TAGS, STRUCTURE_STOP)[0];
   const nameElement = findElements(agent, NAME_TAGS, STRUCTURE_STOP)[0];
+  // STRUCTURE_STOP includes 'agent', so an unclosed agent's nested successor is not read as its own.
   if (!idElement) diagnostics.push(planDiagnostic('schema', nodePath(index, 'id'), `agent ${index + 1} has no <agent_id>; give every agent a short unique id`));
   if (!nameElement) diagnostics.push(planDiagnostic('schema', nodePath(index, 'agent'), `agent ${index + 1} has no <agent_name>; name one of the available blocks`));
   const writtenName = nameElement ? read(nameElement) : '';
@@ -98,7 +112,7 @@ function readAgent(tree: XmlTree, agent: XmlElement, index: number, context: Age
   let description: string | undefined;
   const params: WrittenParam[] = [];
   const readSlot = (child: XmlElement) => {
-    if (ID_TAGS.has(child.name) || NAME_TAGS.has(child.name)) return;
+    if (ID_TAGS.has(child.name) || NAME_TAGS.has(child.name) || NOT_PARAMS.has(child.name)) return;
     if (INPUT_TAGS.has(child.name)) input = read(child);
     else if (DESCRIPTION_TAGS.has(child.name)) description = read(child);
     else params.push({ key: child.name, value: paramText(tree, child), fromText: true });
@@ -133,10 +147,10 @@ function readEdges(tree: XmlTree, diagnostics: Diagnostic[], warnings: PlanWarni
     }
     for (let index = 0; index < Math.min(froms.length, tos.length); index++) edges.push({ from: froms[index]!, to: tos[index]! });
   };
-  findElements(tree.root, EDGE_TAGS, STRUCTURE_STOP).forEach((block, index) => {
-    pair(findElements(block, FROM_TO_TAGS, STRUCTURE_STOP), `<edge> block ${index + 1}`);
+  findElements(tree.root, EDGE_TAGS, TEXT_TAGS).forEach((block, index) => {
+    pair(findElements(block, FROM_TO_TAGS, new Set([...STRUCTURE_STOP, 'edge'])), `<edge> block ${index + 1}`);
   });
-  const loose = findElements(tree.root, FROM_TO_TAGS, new Set([...STRUCTURE_STOP, 'edge']));
+  const loose = findElements(tree.root, FROM_TO_TAGS, new Set([...TEXT_TAGS, 'edge']));
   if (loose.length > 0) {
     warnings.push(planWarning('edge_without_wrapper', 'edges', `${loose.length} <from>/<to> tag(s) stand outside an <edge> block; read them as edges in order`));
     pair(loose, 'the <from>/<to> tags outside <edge> blocks');

@@ -10,7 +10,8 @@ function paramHint(spec: BlockSpec, key: string): string {
     const minimum = typeof info.schema.minItems === 'number' ? ` of at least ${info.schema.minItems} items` : '';
     return key === 'roles' ? `a list${minimum} such as ["Optimist", "Skeptic"]` : `a list${minimum}`;
   }
-  return info ? `a ${info.kind}` : 'a value';
+  if (!info || info.kind === 'unknown') return 'a valid value';
+  return `${/^[aeiou]/.test(info.kind) ? 'an' : 'a'} ${info.kind}`;
 }
 
 /**

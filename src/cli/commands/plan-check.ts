@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import type { Diagnostic, Dom, PlanWarning } from '../../core/plan.js';
+import { checkPlanText, type PlanCheckResult } from '../../plan/index.js';
+
+/** Where the command writes; tests pass collectors, the CLI uses the process streams. */
+export interface PlanCheckOutput {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+interface PlanCheckFlags {
+  json: boolean;
+  format: 'auto' | 'json' | 'xml';
+  dom?: Dom;
+}
+
+const processOutput: PlanCheckOutput = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/**
+ * Adds `orchrm plan check <file> [--json] [--format auto|json|xml] [--dom low|high]`: parses and
+ * validates a plan file, prints its canonical rendering or the diagnostics. Exit code 0 when
+ * valid, 1 when not, 2 when the file cannot be read.
+ */
+export function registerPlanCheckCommand(program: Command, output: PlanCheckOutput = processOutput): void {
+  const plan = program.commands.find((command) => command.name() === 'plan') ?? program.command('plan').description('Work with orchestration plans.');
+  plan
+    .command('check <file>')
+    .description('Parse and validate a plan (JSON or MAS-Orchestra XML); print its canonical form or what is wrong.')
+    .option('--json', 'print {"ok", "plan", "diagnostics", "warnings", "format"} as JSON', false)
+    .addOption(new Option('--format <format>', 'plan format').choices(['auto', 'json', 'xml']).default('auto'))
+    .addOption(new Option('--dom <dom>', 'degree of MAS the plan must respect').choices(['low', 'high']))
+    .action(async (file: string, flags: PlanCheckFlags) => {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        output.stderr(`orchrm: cannot read plan file "${file}" (${reason}); check the path and permissions\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const result = checkPlanText(text, { format: flags.format, ...(flags.dom !== undefined && { dom: flags.dom }) });
+      output.stdout(flags.json ? `${JSON.stringify(toJson(result))}\n` : formatReport(result));
+      process.exitCode = result.ok ? 0 : 1;
+    });
+}
+
+function toJson(result: PlanCheckResult) {
+  const { ok, plan, diagnostics, warnings, format } = result;
+  return { ok, plan, diagnostics, warnings, format };
+}
+
+const line = (item: Diagnostic | PlanWarning) => `  - [${item.code}] ${item.path || '(plan)'}: ${item.message}\n`;
+
+function formatReport(result: PlanCheckResult): string {
+  const header = result.ok
+    ? `valid plan (${result.format})\n\n${result.rendered}\n`
+    : `invalid plan (${result.format}): ${result.diagnostics.length} problem(s)\n${result.diagnostics.map(line).join('')}`;
+  const warnings = result.warnings.length > 0 ? `\nwarnings:\n${result.warnings.map(line).join('')}` : '';
+  return header + warnings;
+}
