@@ -1,8 +1,19 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { ORCHRM_VERSION } from '../core/version.js';
+import { registerCollectCommand } from './commands/collect.js';
+import { registerExportCommand } from './commands/export.js';
+import { registerImportCommand } from './commands/import.js';
+import { registerInspectCommand } from './commands/inspect.js';
 
 const program = new Command('orchrm')
   .description('Reward models over multi-agent orchestration plans, learned from execution artifacts without labels.')
-  .version('0.1.0');
+  .version(ORCHRM_VERSION)
+  .showHelpAfterError();
+
+registerCollectCommand(program);
+registerInspectCommand(program);
+registerExportCommand(program);
+registerImportCommand(program);
 
 await program.parseAsync(process.argv);

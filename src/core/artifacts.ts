@@ -51,8 +51,14 @@ export const SearchArtifactsSchema = z.object({
   documentsFound: z.number().int().nonnegative(),
 });
 
-/** Artifacts of a user-registered block: any object with a `kind`. */
-export const CustomArtifactsSchema = z.object({ kind: z.string() }).catchall(z.unknown());
+const BUILTIN_KINDS: readonly string[] = ['cot', 'sc', 'reflexion', 'debate', 'search'];
+
+/** Artifacts of a user-registered block: any object with a `kind` that is not a built-in kind. */
+export const CustomArtifactsSchema = z
+  .object({
+    kind: z.string().refine((kind) => !BUILTIN_KINDS.includes(kind), 'built-in artifact kinds must have their own fields'),
+  })
+  .catchall(z.unknown());
 
 export const BlockArtifactsSchema = z.union([
   CotArtifactsSchema,

@@ -1,18 +1,10 @@
-import type { Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { EpisodeStatusSchema } from '../../core/episode.js';
 import { InvalidInputError, zodIssues } from '../../core/errors.js';
 import { exportEpisodesJsonl, openStore } from '../../store/index.js';
 import { runAction } from '../run-action.js';
-
-/** Where the store commands write; tests pass their own streams. */
-export interface CommandStreams {
-  stdout: Writable;
-  stderr: Writable;
-}
-
-const processStreams: CommandStreams = { stdout: process.stdout, stderr: process.stderr };
+import { processStreams, type CommandStreams } from '../command-streams.js';
 
 const ExportFlagsSchema = z.object({
   db: z.string().min(1),

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { importEpisodesJsonl, openStore } from '../../store/index.js';
 import { runAction } from '../run-action.js';
-import type { CommandStreams } from './export.js';
+import { processStreams, type CommandStreams } from '../command-streams.js';
 
 interface ImportFlags {
   db: string;
@@ -10,7 +10,6 @@ interface ImportFlags {
   json: boolean;
 }
 
-const processStreams: CommandStreams = { stdout: process.stdout, stderr: process.stderr };
 
 /**
  * Adds `orchrm import <file.jsonl> --db <path> [--run id] [--keep-prompts] [--json]`: validates

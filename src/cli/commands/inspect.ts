@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 import { formatEpisodeTrace, openStore } from '../../store/index.js';
 import { runAction } from '../run-action.js';
-import type { CommandStreams } from './export.js';
+import { processStreams, type CommandStreams } from '../command-streams.js';
 
 interface InspectFlags {
   db: string;
@@ -10,7 +10,6 @@ interface InspectFlags {
   full: boolean;
 }
 
-const processStreams: CommandStreams = { stdout: process.stdout, stderr: process.stderr };
 
 /**
  * Adds `orchrm inspect <episode-id> --db <path> [--json] [--full]`: a readable trace of one
