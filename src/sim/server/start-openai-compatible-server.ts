@@ -1,0 +1,236 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ModelSlot } from '../../core/llm-call.js';
+import type { ChatProvider } from '../../llm/chat-provider.js';
+import { ChatCompletionBodySchema, toChatRequest } from './chat-completion-body.js';
+import { chatCompletionResponse } from './chat-completion-response.js';
+import { defaultModelSlot } from './default-model-slot.js';
+import { EmbeddingsBodySchema } from './embeddings-body.js';
+import { embeddingsResponse } from './embeddings-response.js';
+import type { FaultConfigInput } from './fault-config.js';
+import { createFaultInjector } from './fault-injector.js';
+import { DEFAULT_EMBEDDING_DIMENSIONS } from './hashed-embedding.js';
+import { HttpError, sendJson, sendJsonText } from './http-error.js';
+import { parseRequestBody } from './parse-request-body.js';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
+import { sendFault } from './send-fault.js';
+import { emptyServerStats, type ServerStats } from './server-stats.js';
+import { toHttpError } from './to-http-error.js';
+
+export interface OpenAiCompatibleServerOptions {
+  /** Answers every chat completion. */
+  provider: ChatProvider;
+  /** Chat models served: listed by `GET /v1/models`, and the only ones chat completions accept. */
+  models: readonly string[];
+  /** The slot a model answers as. @default `defaultModelSlot` (sim-orchestrator*, sim-judge*, else worker) */
+  modelSlot?: (model: string) => ModelSlot;
+  /** @default '127.0.0.1' (loopback: the server has no authentication) */
+  host?: string;
+  /** @default 0 (an ephemeral port; read it from `server.port`) */
+  port?: number;
+  /** Faults injected into chat completions and embeddings. @default none */
+  faults?: FaultConfigInput;
+  /** Seed of the fault decisions. @default 0 */
+  faultSeed?: number;
+  /** Model name of the hashed embeddings. @default 'sim-embedding' */
+  embeddingModel?: string;
+  /** Embedding width when a request names none. @default 256 */
+  embeddingDimensions?: number;
+  /** Largest request body accepted (413 beyond). @default 4 MiB @unit bytes */
+  maxBodyBytes?: number;
+  /** How long `close()` lets in-flight requests finish before dropping them. @default 10000 @unit milliseconds */
+  closeTimeoutMs?: number;
+}
+
+export interface OpenAiCompatibleServer {
+  /** Base URL for an OpenAI client, ending in `/v1`. */
+  url: string;
+  host: string;
+  port: number;
+  /** A snapshot of what the server has done so far. */
+  readonly stats: ServerStats;
+  /** Stops accepting connections, lets in-flight requests finish, then closes; idempotent. */
+  close(): Promise<void>;
+}
+
+type Route = 'models' | 'model' | 'chatCompletions' | 'embeddings';
+const ROUTE_METHODS: Record<Route, string> = { models: 'GET', model: 'GET', chatCompletions: 'POST', embeddings: 'POST' };
+
+/**
+ * Serves any ChatProvider over the OpenAI HTTP API: `POST /v1/chat/completions`,
+ * `GET /v1/models`, `GET /v1/models/{id}` and `POST /v1/embeddings` (deterministic hashed
+ * embeddings), with seeded fault injection so clients' retry paths can be exercised for real.
+ *
+ * @example
+ * const server = await startOpenAiCompatibleServer({ provider, models: ['sim-worker'], faults: { rateLimitRate: 0.1, retryAfterS: 0 } });
+ * const client = new OpenAI({ baseURL: server.url, apiKey: 'unused' });
+ * await server.close();
+ */
+export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServerOptions): Promise<OpenAiCompatibleServer> {
+  const {
+    provider,
+    models,
+    modelSlot = defaultModelSlot,
+    host = '127.0.0.1',
+    port = 0,
+    faults = {},
+    faultSeed = 0,
+    embeddingModel = 'sim-embedding',
+    embeddingDimensions = DEFAULT_EMBEDDING_DIMENSIONS,
+    maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
+    closeTimeoutMs = 10_000,
+  } = options;
+  const injector = createFaultInjector(faults, faultSeed);
+  const retryAfterS = injector.config.retryAfterS;
+  const chatModels = new Set(models);
+  const stats = emptyServerStats();
+  let faultableRequests = 0;
+  let inFlight = 0;
+  let closing: Promise<void> | undefined;
+  let onIdle: (() => void) | undefined;
+
+  const server = createServer((request, response) => {
+    inFlight++;
+    // A request that arrives while closing gets its answer, but the connection is not kept.
+    if (closing) response.setHeader('connection', 'close');
+    response.once('close', () => {
+      inFlight--;
+      if (inFlight === 0) onIdle?.();
+    });
+    handle(request, response).catch((error: unknown) => {
+      const httpError = toHttpError(error);
+      if (httpError.status < 500) stats.invalid++;
+      else stats.failed++;
+      httpError.send(response);
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const route = routeOf(path);
+    if (!route) throw new HttpError(404, `no route for ${request.method} ${path}; this server serves GET /v1/models, POST /v1/chat/completions and POST /v1/embeddings`, { type: 'invalid_request_error', code: 'unknown_url' });
+    const method = ROUTE_METHODS[route];
+    if (request.method !== method) {
+      throw new HttpError(405, `${request.method} is not allowed on ${path}; use ${method}`, { type: 'invalid_request_error', code: 'method_not_allowed', headers: { allow: method } });
+    }
+    if (route === 'models' || route === 'model') {
+      const listed = [...models, embeddingModel].map((id) => ({ id, object: 'model', created: 0, owned_by: 'orchrm-sim' }));
+      if (route === 'models') {
+        stats.requests.models++;
+        sendJson(response, 200, { object: 'list', data: listed });
+        return;
+      }
+      const id = decodePathSegment(path.slice('/v1/models/'.length));
+      const model = listed.find((entry) => entry.id === id);
+      if (!model) throw unknownModel(id, [...models, embeddingModel]);
+      stats.requests.models++;
+      sendJson(response, 200, model);
+      return;
+    }
+    // Abort the provider's work when the client goes away before the answer is written.
+    const controller = new AbortController();
+    response.once('close', () => {
+      if (!response.writableFinished) controller.abort(new Error('the client closed the connection'));
+    });
+    const json = await readJsonBody(request, maxBodyBytes);
+    if (route === 'embeddings') {
+      const body = parseRequestBody(EmbeddingsBodySchema, json);
+      if (body.model !== embeddingModel) throw unknownModel(body.model, [embeddingModel], 'embedding ');
+      stats.requests.embeddings++;
+      await answerWithFaults(response, async () => JSON.stringify(embeddingsResponse(body, embeddingDimensions)));
+      return;
+    }
+    const body = parseRequestBody(ChatCompletionBodySchema, json);
+    if (!chatModels.has(body.model)) throw unknownModel(body.model, models);
+    const completionIndex = stats.requests.chatCompletions++;
+    await answerWithFaults(response, async () => {
+      const answer = await provider.chat(toChatRequest(body, modelSlot(body.model), controller.signal));
+      return JSON.stringify(chatCompletionResponse(answer, body.model, completionIndex));
+    });
+  }
+
+  /** Draws this request's fault and delay, then answers normally or with the fault. */
+  async function answerWithFaults(response: ServerResponse, answer: () => Promise<string>): Promise<void> {
+    const { fault, delayMs, cutFraction } = injector.decide(faultableRequests++);
+    if (fault) stats.faults[fault]++;
+    if (delayMs > 0) {
+      stats.latency.delayedRequests++;
+      stats.latency.totalDelayMs += delayMs;
+      stats.latency.maxDelayMs = Math.max(stats.latency.maxDelayMs, delayMs);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+    if (response.destroyed) return;
+    // Rejections and drops happen before the model runs, as a rate limiter or a dying proxy would.
+    if (fault === 'rateLimit' || fault === 'serverError' || fault === 'drop') {
+      sendFault(response, fault, { retryAfterS, bodyText: '', cutFraction });
+      return;
+    }
+    const bodyText = await answer();
+    if (fault) sendFault(response, fault, { retryAfterS, bodyText, cutFraction });
+    else sendJsonText(response, 200, bodyText);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  async function shutDown(): Promise<void> {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, closeTimeoutMs);
+        onIdle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    // Whatever is left is idle keep-alive sockets, or requests that overran the grace period.
+    server.closeAllConnections();
+    await closed;
+  }
+
+  return {
+    url: `http://${urlHost}:${address.port}/v1`,
+    host: address.address,
+    port: address.port,
+    get stats() {
+      return structuredClone(stats);
+    },
+    close() {
+      closing ??= shutDown();
+      return closing;
+    },
+  };
+}
+
+function routeOf(path: string): Route | undefined {
+  if (path === '/v1/models') return 'models';
+  if (path.startsWith('/v1/models/') && path.length > '/v1/models/'.length) return 'model';
+  if (path === '/v1/chat/completions') return 'chatCompletions';
+  if (path === '/v1/embeddings') return 'embeddings';
+  return undefined;
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, `the model id in the path is not valid percent-encoding: ${segment}`, { type: 'invalid_request_error' });
+  }
+}
+
+function unknownModel(model: string, served: readonly string[], kind = ''): HttpError {
+  return new HttpError(404, `The ${kind}model '${model}' does not exist on this server; it serves ${served.join(', ')} (GET /v1/models)`, {
+    type: 'invalid_request_error',
+    param: 'model',
+    code: 'model_not_found',
+  });
+}

@@ -1,0 +1,22 @@
+import { UserError } from '../../core/errors.js';
+import { ProviderError } from '../../llm/provider-errors.js';
+import { HttpError } from './http-error.js';
+
+/**
+ * The answer for anything a request handler threw: HttpErrors as they are, a UserError from the
+ * provider (a request it cannot serve) as 400, a ProviderError with a status as that status, and
+ * anything else as a 500 that clients must not retry (`x-should-retry: false`), since repeating
+ * a request the simulation fails on deterministically cannot help.
+ */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UserError) return new HttpError(400, message, { type: 'invalid_request_error' });
+  if (error instanceof ProviderError && error.status !== undefined) {
+    return new HttpError(error.status, message, { type: error.status >= 500 ? 'server_error' : 'invalid_request_error' });
+  }
+  return new HttpError(500, `the simulated model failed on this request (${message}); this is a bug in orchrm, please report it`, {
+    type: 'server_error',
+    headers: { 'x-should-retry': 'false' },
+  });
+}
