@@ -1,0 +1,136 @@
+import type { PromptStep } from '../../agents/prompts.js';
+import type { ChatMessage } from '../../core/llm-call.js';
+import type { PromptView } from '../families/family.js';
+import { parseSearchResults } from './parse-search-results.js';
+import { parseSections, type MessageSections } from './parse-sections.js';
+
+/** A debate answer line: `- <role>: <answer>` or `- Round <r>, <role>: <answer>`. */
+export interface DebateAnswerLine {
+  /** 1-based round; 0 when the line names none (other agents' answers). */
+  round: number;
+  role: string;
+  answer: string;
+}
+
+/** Everything the simulated worker reads out of one block call's messages. */
+export interface ParsedPrompt {
+  /** From the `Step:` line of the last user message; `unknown` when it has none or an unknown kind. */
+  step: PromptStep | 'unknown';
+  /** What families read: sub-task, original question, every document shown so far. */
+  view: PromptView;
+  /** `Previous answer:` (critique, refine): the full text under review. */
+  previousAnswer?: string;
+  /** `Critique:` (refine). */
+  critique?: string;
+  /** `Role:` (debate turns). */
+  role?: string;
+  /** `Round: <r> of <n>` (debate turns), 1-based. */
+  round?: number;
+  rounds?: number;
+  /** `Your previous answer:` (debate turns after round 1). */
+  ownPreviousAnswer?: string;
+  /** `Other agents' answers:` (debate turns after round 1), in prompt order. */
+  otherAnswers: DebateAnswerLine[];
+  /** `Debate answers:` (debate-final), in prompt order. */
+  debateAnswers: DebateAnswerLine[];
+  /** `Iterations left:` of the last user message (search loop). */
+  iterationsLeft?: number;
+}
+
+const STEPS: ReadonlySet<string> = new Set<PromptStep>(['answer', 'critique', 'refine', 'debate-turn', 'debate-final', 'search', 'search-final']);
+
+/**
+ * Parses the messages of a block call by the headers documented in src/agents/prompts.ts. The
+ * step kind and the per-step sections come from the last user message; the sub-task and
+ * original question from the last user message that has them (the search loop states them
+ * only in its first message); documents from every `Search results:` section of the
+ * conversation, deduplicated by id, first-seen order. Runs in time linear in the total text.
+ * Never throws: a prompt without a readable `Sub-task:` gets its whole last user message as
+ * both sub-task and question, so an unexpected prompt still gets an answer.
+ *
+ * @example
+ * parsePrompt(answerPrompt({task, input: task.question})).step; // 'answer'
+ */
+export function parsePrompt(messages: readonly ChatMessage[]): ParsedPrompt {
+  let last: MessageSections | undefined;
+  let lastContent = '';
+  let subTask: string | undefined;
+  let originalQuestion: string | undefined;
+  const documents: PromptView['documents'][number][] = [];
+  const seenIds = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'user') continue;
+    const sections = parseSections(message.content);
+    last = sections;
+    lastContent = message.content;
+    const messageSubTask = sections.blocks.get('Sub-task:');
+    if (messageSubTask !== undefined) {
+      subTask = messageSubTask;
+      originalQuestion = sections.blocks.get('Original question:');
+    }
+    for (const results of sections.searchResults) {
+      for (const document of parseSearchResults(results)) {
+        if (seenIds.has(document.id)) continue;
+        seenIds.add(document.id);
+        documents.push(document);
+      }
+    }
+  }
+  const fallback = lastContent.trim();
+  const resolvedSubTask = subTask ?? fallback;
+  const stepValue = last?.inline.get('Step');
+  const step = stepValue !== undefined && STEPS.has(stepValue) && subTask !== undefined ? (stepValue as PromptStep) : 'unknown';
+  const parsed: ParsedPrompt = {
+    step,
+    view: { subTask: resolvedSubTask, originalQuestion: originalQuestion ?? resolvedSubTask, documents },
+    otherAnswers: parseAnswerLines(last?.blocks.get("Other agents' answers:")),
+    debateAnswers: parseAnswerLines(last?.blocks.get('Debate answers:')),
+  };
+  if (last === undefined) return parsed;
+  assignDefined(parsed, 'previousAnswer', last.blocks.get('Previous answer:'));
+  assignDefined(parsed, 'critique', last.blocks.get('Critique:'));
+  assignDefined(parsed, 'ownPreviousAnswer', last.blocks.get('Your previous answer:'));
+  assignDefined(parsed, 'role', last.inline.get('Role'));
+  const round = /^(\d+) of (\d+)$/.exec(last.inline.get('Round') ?? '');
+  if (round !== null) {
+    parsed.round = Number(round[1]);
+    parsed.rounds = Number(round[2]);
+  }
+  const iterationsLeft = /^\d+$/.exec(last.inline.get('Iterations left') ?? '');
+  if (iterationsLeft !== null) parsed.iterationsLeft = Number(iterationsLeft[0]);
+  return parsed;
+}
+
+function assignDefined<K extends 'previousAnswer' | 'critique' | 'ownPreviousAnswer' | 'role'>(
+  target: ParsedPrompt,
+  key: K,
+  value: string | undefined,
+): void {
+  if (value !== undefined) target[key] = value;
+}
+
+const ROUND_PREFIX = /^Round (\d+), /;
+
+/** `- <role>: <answer>` lines, optionally `- Round <r>, <role>: <answer>`; other lines are skipped. */
+function parseAnswerLines(content: string | undefined): DebateAnswerLine[] {
+  if (content === undefined) return [];
+  const lines: DebateAnswerLine[] = [];
+  for (const rawLine of content.split('\n')) {
+    if (!rawLine.startsWith('- ')) continue;
+    let rest = rawLine.slice(2);
+    let round = 0;
+    const prefix = ROUND_PREFIX.exec(rest);
+    if (prefix !== null) {
+      round = Number(prefix[1]);
+      rest = rest.slice(prefix[0].length);
+    }
+    // Roles are short names; the answer may itself contain ': ' so split at the first one.
+    const colon = rest.indexOf(': ');
+    if (colon === -1) {
+      if (rest.endsWith(':')) lines.push({ round, role: rest.slice(0, -1), answer: '' });
+      continue;
+    }
+    lines.push({ round, role: rest.slice(0, colon), answer: rest.slice(colon + 2).trim() });
+  }
+  return lines;
+}
