@@ -11,7 +11,9 @@ function describeParam(key: string, info: ParamInfo, required: boolean): string 
     const items = (schema.items as { type?: unknown } | undefined)?.type;
     type = `list of ${typeof items === 'string' ? items : 'value'}s${range(schema.minItems, schema.maxItems)}`;
   } else if (info.kind === 'number' || info.kind === 'integer') {
-    type += range(schema.minimum ?? schema.exclusiveMinimum, schema.maximum);
+    const exclusive = schema.exclusiveMinimum;
+    const low = schema.minimum ?? (typeof exclusive === 'number' && info.kind === 'integer' ? exclusive + 1 : exclusive);
+    type += range(low, schema.maximum);
   }
   const extra = required ? ', required' : 'default' in schema ? `, default ${JSON.stringify(schema.default)}` : ', optional';
   return `${key} (${type}${extra})`;

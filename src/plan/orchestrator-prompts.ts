@@ -63,7 +63,7 @@ function jsonFormat(catalog: BlockCatalog, dom: Dom | 'auto'): string {
   const lines = [
     'Output format: one JSON object in a ```json fence, with keys "thinking" (brief reasoning), "dom" ("low" or "high"), "nodes" (list of {"id", "agent", "input", "params"}), "edges" (list of {"from", "to"}) and "answer" (id of the final node). Params left out take their defaults.',
   ];
-  if (dom !== 'low') lines.push('Example for "Which is larger: the population of Norway or the number of seconds in 60 days?":', '```json', JSON.stringify(examplePlan(catalog), null, 1), '```');
+  if (dom !== 'low') lines.push('Example for "Which is larger: the population of Norway or the number of seconds in 60 days?":', '```json', compactJson(examplePlan(catalog)), '```');
   if (dom !== 'high') lines.push('A direct answer has no nodes: {"dom": "low", "nodes": [], "edges": [], "directAnswer": "42"}');
   return lines.join('\n');
 }
@@ -75,6 +75,14 @@ function xmlFormat(catalog: BlockCatalog, dom: Dom | 'auto'): string {
   if (dom !== 'low') lines.push('Example for "Which is larger: the population of Norway or the number of seconds in 60 days?":', formatPlanXml(examplePlan(catalog)));
   if (dom !== 'high') lines.push('A direct answer has no agents: <dom>low</dom><answer>42</answer>');
   return lines.join('\n');
+}
+
+/** JSON with one node per line: readable, and fewer prompt tokens than indenting every key. */
+function compactJson(plan: Plan): string {
+  const { nodes, edges, answer, ...head } = plan;
+  const headText = JSON.stringify(head).slice(1, -1);
+  const nodeLines = nodes.map((node) => `  ${JSON.stringify(node)}`).join(',\n');
+  return `{${headText},\n "nodes": [\n${nodeLines}\n ],\n "edges": ${JSON.stringify(edges)},\n "answer": ${JSON.stringify(answer)}}`;
 }
 
 /** A three-node example built from the catalog, so it only ever names blocks that exist. */
