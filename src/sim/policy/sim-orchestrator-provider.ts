@@ -1,0 +1,77 @@
+import { UserError } from '../../core/errors.js';
+import { fnv1a32 } from '../../core/hash.js';
+import { deriveSeed, Rng } from '../../core/rng.js';
+import type { ChatProvider, ChatRequest, ChatResponse } from '../../llm/chat-provider.js';
+import type { SimFamily } from '../families/family.js';
+import type { Scenario } from '../scenario/scenario-schema.js';
+import { countMessageTokensFast, countTokensFast } from '../worker/index.js';
+import type { PolicyCheckpoint } from './policy-checkpoint.js';
+import { readOrchestratorPrompt } from './read-orchestrator-prompt.js';
+import type { AnswerDirectly } from './sample-plan.js';
+import { createSimPolicy } from './sim-policy.js';
+
+/** Model names are this prefix plus the checkpoint name. */
+export const SIM_ORCHESTRATOR_MODEL_PREFIX = 'sim-orchestrator-';
+
+export interface SimOrchestratorProviderOptions {
+  scenario: Scenario;
+  families: readonly SimFamily[];
+  /** Checkpoints by name; each is served as `sim-orchestrator-<name>`. */
+  checkpoints: ReadonlyMap<string, PolicyCheckpoint>;
+  answerDirectly: AnswerDirectly;
+}
+
+/** A provider that also lists the models it serves. */
+export interface SimOrchestratorProvider extends ChatProvider {
+  models(): string[];
+}
+
+/**
+ * The simulated orchestrator behind the `ChatProvider` interface. It reads the task question
+ * from the prompt (`readOrchestratorPrompt`), draws a plan from the named checkpoint and
+ * returns its text. Format: JSON when structured output is requested, XML when the prompt
+ * asks for XML, and otherwise XML with probability `scenario.orchestrator.xmlShare` (like an
+ * orchestrator trained on MAS-Orchestra's XML that does not always follow a JSON
+ * instruction). A DoM the prompt imposes is respected. The draw depends only on the
+ * scenario seed, `request.seed`, the checkpoint and the question, never on
+ * `request.sampleIndex` (absent over HTTP), so the same request gives the same text
+ * in-process and through `orchrm sim serve`. A request without a model uses `base`.
+ * Usage: prompt and response tokens (the worker's fast approximate count) plus `tokens.orchestratorReasoningTokens`
+ * of hidden reasoning, reported as `usageSource: 'provider'`.
+ */
+export function createSimOrchestratorProvider(options: SimOrchestratorProviderOptions): SimOrchestratorProvider {
+  const { scenario, checkpoints } = options;
+  const policy = createSimPolicy(options);
+  const models = () => [...checkpoints.keys()].map((name) => `${SIM_ORCHESTRATOR_MODEL_PREFIX}${name}`);
+  const checkpointFor = (model: string | undefined): { name: string; checkpoint: PolicyCheckpoint } => {
+    const name = model === undefined ? 'base' : model.startsWith(SIM_ORCHESTRATOR_MODEL_PREFIX) ? model.slice(SIM_ORCHESTRATOR_MODEL_PREFIX.length) : '';
+    const checkpoint = checkpoints.get(name);
+    if (!checkpoint) throw new UserError(`the simulated orchestrator has no model "${model ?? 'sim-orchestrator-base'}"; use one of: ${models().join(', ') || '(no checkpoints loaded)'}`);
+    return { name, checkpoint };
+  };
+
+  return {
+    name: 'sim-orchestrator',
+    models,
+    async chat(request: ChatRequest): Promise<ChatResponse> {
+      request.signal?.throwIfAborted();
+      const { name, checkpoint } = checkpointFor(request.model);
+      const prompt = readOrchestratorPrompt(request.messages);
+      const seed = deriveSeed(request.seed ?? 0, `sim-orchestrator:${scenario.seed}:${checkpoint.name}:${fnv1a32(prompt.question)}`);
+      const format = request.responseFormat?.type === 'json_schema' ? 'json' : prompt.format === 'xml' ? 'xml' : undefined;
+      const sampled = policy.sample(prompt.question, new Rng(seed), checkpoint, { dom: prompt.dom, format });
+      const promptTokens = countMessageTokensFast(request.messages);
+      const completionTokens = countTokensFast(sampled.text) + scenario.tokens.orchestratorReasoningTokens;
+      return {
+        text: sampled.text,
+        usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
+        usageSource: 'provider',
+        latencyMs: 0,
+        model: `${SIM_ORCHESTRATOR_MODEL_PREFIX}${name}`,
+        attempts: 1,
+        cached: false,
+        finishReason: sampled.malformation === 'truncated' ? 'length' : 'stop',
+      };
+    },
+  };
+}
