@@ -62,6 +62,8 @@ const PARAM_ALIASES: Readonly<Record<string, readonly string[]>> = {
 };
 
 const foldKey = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
+/** Built-in param names, folded: recognised on nodes whose block is unknown. */
+const KNOWN_FOLDED_KEYS = new Set(['temperature', 'samples', 'roles', 'rounds', 'maxrounds', 'topk', 'maxiterations', 'model', 'maxtokens']);
 
 /**
  * Maps a param spelling to the block's key: exact, then case/underscore-insensitive
@@ -81,8 +83,6 @@ export function resolveParamKey(key: string, spec: BlockSpec | undefined): strin
   for (const candidate of PARAM_ALIASES[folded] ?? []) if (info.has(candidate)) return candidate;
   return undefined;
 }
-
-const KNOWN_FOLDED_KEYS = new Set(['temperature', 'samples', 'roles', 'rounds', 'maxrounds', 'topk', 'maxiterations', 'model', 'maxtokens']);
 
 /** Parses text written as a param value: JSON when it is JSON (or nearly), else the trimmed text. */
 export function parseParamText(text: string, kind: ParamKind): unknown {
