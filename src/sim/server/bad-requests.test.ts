@@ -22,9 +22,11 @@ async function start(options: Partial<OpenAiCompatibleServerOptions> = {}) {
   return server;
 }
 
-async function post(path: string, body: unknown): Promise<{ status: number; headers: Headers; json: { error: { message: string; type: string; code: string | null; param: string | null } } }> {
+type ErrorJson = { error: { message: string; type: string; code: string | null; param: string | null } };
+
+async function post(path: string, body: unknown): Promise<{ status: number; headers: Headers; json: ErrorJson }> {
   const response = await fetch(`${server?.url}${path}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
-  return { status: response.status, headers: response.headers, json: await response.json() };
+  return { status: response.status, headers: response.headers, json: (await response.json()) as ErrorJson };
 }
 
 const chat = (extra: Record<string, unknown>) => ({ model: 'sim-worker', messages: [{ role: 'user', content: 'hi' }], ...extra });
