@@ -5,6 +5,7 @@ import { registerCollectCommand } from './commands/collect.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerInspectCommand } from './commands/inspect.js';
+import { registerPlanCheckCommand } from './commands/plan-check.js';
 
 const program = new Command('orchrm')
   .description('Reward models over multi-agent orchestration plans, learned from execution artifacts without labels.')
@@ -15,5 +16,6 @@ registerCollectCommand(program);
 registerInspectCommand(program);
 registerExportCommand(program);
 registerImportCommand(program);
+registerPlanCheckCommand(program);
 
 await program.parseAsync(process.argv);

@@ -7,12 +7,12 @@ import { deriveSeed } from '../core/rng.js';
 import type { Task } from '../core/task.js';
 import { ORCHRM_VERSION } from '../core/version.js';
 import type { ExecutableBlocks } from '../exec/index.js';
-import type { ChatProvider } from '../llm/chat-provider.js';
+import { UsageMeter, type ChatProvider } from '../llm/index.js';
 import { runEpisode } from '../exec/run-episode.js';
 import { errorMessage } from '../exec/node-chat.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { Store } from '../store/index.js';
-import { summarizeEpisodes, type CollectSummary } from './collect-summary.js';
+import { CollectTally, type CollectSummary } from './collect-summary.js';
 
 export interface CollectOptions {
   tasks: readonly Task[];
@@ -64,14 +64,16 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectS
   }).id;
   const limit = pLimit(concurrency);
   const total = tasks.length * plansPerTask;
-  const episodes: Episode[] = [];
+  const meter = new UsageMeter();
+  const tally = new CollectTally(runId, meter);
+  let done = 0;
   const jobs = tasks.flatMap((task) =>
     Array.from({ length: plansPerTask }, (_, sampleIndex) =>
       limit(async () => {
-        const episode = await collectOne(options, runId, task, sampleIndex, seed);
+        const episode = await collectOne(options, meter, runId, task, sampleIndex, seed);
         store.insertEpisode(episode);
-        episodes.push(episode);
-        options.onEpisode?.(episode, episodes.length, total);
+        tally.add(episode);
+        options.onEpisode?.(episode, ++done, total);
       }),
     ),
   );
@@ -82,11 +84,12 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectS
     store.finishRun(runId, 'failed');
     throw error;
   }
-  return summarizeEpisodes(runId, episodes, performance.now() - startedAt);
+  return tally.summary(performance.now() - startedAt);
 }
 
 async function collectOne(
   options: CollectOptions,
+  meter: UsageMeter,
   runId: string,
   task: Task,
   sampleIndex: number,
@@ -102,6 +105,7 @@ async function collectOne(
     seed,
     sampleIndex,
     orchestrator: orchestrator.ref,
+    meter: { meter, episodeId: id },
     blocks: options.blocks,
     provider: options.provider,
     planFormat: orchestrator.format,
@@ -112,6 +116,7 @@ async function collectOne(
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.signal !== undefined && { signal: options.signal }),
   };
+  const orchestratorAttribution = { episodeId: id, role: 'orchestrator' as const };
   let written;
   try {
     written = await orchestrator.writePlan(task, {
@@ -119,7 +124,9 @@ async function collectOne(
       seed,
       ...(options.signal !== undefined && { signal: options.signal }),
     });
+    if (written.call) meter.record({ ...orchestratorAttribution, usage: written.call.usage, attempts: written.call.attempts, cached: written.call.cached });
   } catch (error) {
+    meter.recordFailure(orchestratorAttribution, error);
     // The orchestrator's server failed after its retries: keep the failure as an episode.
     const episode = await runEpisode({ ...common, planText: '' });
     return { ...episode, status: 'runtime_error', reason: `orchestrator call failed: ${errorMessage(error)}`, diagnostics: [] };

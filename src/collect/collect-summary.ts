@@ -1,5 +1,6 @@
 import type { Episode, EpisodeStatus } from '../core/episode.js';
-import { addUsage, type UsageByRole } from '../core/usage.js';
+import type { UsageByRole } from '../core/usage.js';
+import type { UsageMeter } from '../llm/index.js';
 
 /** What a collection run produced, as printed by `orchrm collect`. */
 export interface CollectSummary {
@@ -11,38 +12,50 @@ export interface CollectSummary {
   correct: number;
   /** correct / graded, or null when nothing was graded. */
   accuracy: number | null;
+  /** Every token of the run, cached responses included at their original cost. */
   tokens: UsageByRole;
   /** Mean total tokens per episode, all roles. */
   meanTokensPerEpisode: number;
+  /** Model calls made, failed calls, attempts beyond the first, and calls served from the cache. */
+  calls: { total: number; failed: number; retries: number; cached: number };
   wallTimeMs: number;
 }
 
-export function summarizeEpisodes(runId: string, episodes: readonly Episode[], wallTimeMs: number): CollectSummary {
-  const byStatus: Partial<Record<EpisodeStatus, number>> = {};
-  let graded = 0;
-  let correct = 0;
-  for (const episode of episodes) {
-    byStatus[episode.status] = (byStatus[episode.status] ?? 0) + 1;
+/** Counts episodes as they finish, so a long run never holds them all in memory. */
+export class CollectTally {
+  private readonly byStatus: Partial<Record<EpisodeStatus, number>> = {};
+  private episodes = 0;
+  private graded = 0;
+  private correct = 0;
+
+  constructor(
+    private readonly runId: string,
+    private readonly meter: UsageMeter,
+  ) {}
+
+  add(episode: Episode): void {
+    this.episodes++;
+    this.byStatus[episode.status] = (this.byStatus[episode.status] ?? 0) + 1;
     if (episode.grade) {
-      graded++;
-      if (episode.grade.correct) correct++;
+      this.graded++;
+      if (episode.grade.correct) this.correct++;
     }
   }
-  const tokens: UsageByRole = {
-    orchestrator: addUsage(...episodes.map((episode) => episode.usage.orchestrator)),
-    execution: addUsage(...episodes.map((episode) => episode.usage.execution)),
-    verification: addUsage(...episodes.map((episode) => episode.usage.verification)),
-  };
-  const totalTokens = tokens.orchestrator.totalTokens + tokens.execution.totalTokens + tokens.verification.totalTokens;
-  return {
-    runId,
-    episodes: episodes.length,
-    byStatus,
-    graded,
-    correct,
-    accuracy: graded > 0 ? correct / graded : null,
-    tokens,
-    meanTokensPerEpisode: episodes.length > 0 ? totalTokens / episodes.length : 0,
-    wallTimeMs,
-  };
+
+  summary(wallTimeMs: number): CollectSummary {
+    const tokens = this.meter.byRole();
+    const totalTokens = tokens.orchestrator.totalTokens + tokens.execution.totalTokens + tokens.verification.totalTokens;
+    return {
+      runId: this.runId,
+      episodes: this.episodes,
+      byStatus: { ...this.byStatus },
+      graded: this.graded,
+      correct: this.correct,
+      accuracy: this.graded > 0 ? this.correct / this.graded : null,
+      tokens,
+      meanTokensPerEpisode: this.episodes > 0 ? totalTokens / this.episodes : 0,
+      calls: { total: this.meter.calls, failed: this.meter.failedCalls, retries: this.meter.retries, cached: this.meter.cachedCalls },
+      wallTimeMs,
+    };
+  }
 }

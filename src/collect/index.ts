@@ -1,2 +1,2 @@
 export { collectEpisodes, type CollectOptions } from './collect-episodes.js';
-export { summarizeEpisodes, type CollectSummary } from './collect-summary.js';
+export { CollectTally, type CollectSummary } from './collect-summary.js';

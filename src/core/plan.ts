@@ -62,6 +62,8 @@ export const DiagnosticCodeSchema = z.enum([
   'missing_param',
   'dom_violation',
   'too_large',
+  /** A bug in orchrm while reading the plan; never the model's fault. */
+  'internal_error',
 ]);
 export type DiagnosticCode = z.infer<typeof DiagnosticCodeSchema>;
 

@@ -6,6 +6,7 @@ import type { Task } from '../core/task.js';
 import type { ExecutableBlocks } from './executable-blocks.js';
 import type { ChatProvider } from '../llm/chat-provider.js';
 import { EpisodeLimits } from './episode-limits.js';
+import type { EpisodeMeter } from './node-chat.js';
 import { runNode } from './run-node.js';
 import { substituteInput } from './substitute-input.js';
 
@@ -23,6 +24,8 @@ export interface ExecutePlanOptions {
   timeoutMs?: number;
   /** Seed from which every call's seed is derived. */
   seed: number;
+  /** Attributes every call's tokens to the episode and node. */
+  meter?: EpisodeMeter;
   signal?: AbortSignal;
 }
 
@@ -75,6 +78,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanExec
       limits,
       episodeSeed: options.seed,
       episodeStartMs,
+      meter: options.meter,
     }).then(finish);
     running.set(node.id, promise);
   };

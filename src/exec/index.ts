@@ -3,3 +3,4 @@ export type { ExecutableBlocks } from './executable-blocks.js';
 export { EpisodeLimits } from './episode-limits.js';
 export { runEpisode, type RunEpisodeOptions } from './run-episode.js';
 export { referencedIds, substituteInput } from './substitute-input.js';
+export type { EpisodeMeter } from './node-chat.js';

@@ -2,7 +2,7 @@ import type { LlmCallRecord } from '../core/llm-call.js';
 import { deriveSeed } from '../core/rng.js';
 import type { BlockChatRequest } from '../agents/block.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from '../llm/chat-provider.js';
-import { requestHash } from '../llm/index.js';
+import { requestHash, type UsageMeter } from '../llm/index.js';
 import type { EpisodeLimits } from './episode-limits.js';
 
 export interface NodeChatOptions {
@@ -14,6 +14,14 @@ export interface NodeChatOptions {
   episodeSeed: number;
   /** Where the node's call records go, in call order. */
   calls: LlmCallRecord[];
+  /** Also attributes every call to this episode and node, when given. */
+  meter?: EpisodeMeter;
+}
+
+/** A usage meter and the episode its calls belong to. */
+export interface EpisodeMeter {
+  meter: UsageMeter;
+  episodeId: string;
 }
 
 /**
@@ -21,7 +29,8 @@ export interface NodeChatOptions {
  * episode's limits, and records every call (failed ones too, with their cause) in the trace.
  */
 export function createNodeChat(options: NodeChatOptions): (request: BlockChatRequest) => Promise<ChatResponse> {
-  const { provider, limits, nodeId, model, episodeSeed, calls } = options;
+  const { provider, limits, nodeId, model, episodeSeed, calls, meter } = options;
+  const attribution = meter && { episodeId: meter.episodeId, nodeId, role: 'execution' as const };
   let nextIndex = 0;
   return async (blockRequest) => {
     limits.ensureCanCall();
@@ -68,8 +77,10 @@ export function createNodeChat(options: NodeChatOptions): (request: BlockChatReq
         cached: response.cached,
       });
       limits.charge(response.usage);
+      if (attribution) meter?.meter.recordResponse(attribution, response);
       return response;
     } catch (error) {
+      if (attribution) meter?.meter.recordFailure(attribution, error);
       record.latencyMs = performance.now() - startedAt;
       record.error = limits.stoppedBy?.message ?? errorMessage(error);
       throw limits.stoppedBy ?? error;

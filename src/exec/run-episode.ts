@@ -97,4 +97,4 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Episode> {
 }
 
 /** Diagnostic codes meaning the text held no readable plan (as opposed to an invalid one). */
-const PARSE_CODES = new Set(['empty_output', 'no_plan_found', 'json_syntax', 'xml_syntax', 'schema', 'unbalanced_edge', 'too_large']);
+const PARSE_CODES = new Set(['empty_output', 'no_plan_found', 'json_syntax', 'xml_syntax', 'schema', 'unbalanced_edge', 'too_large', 'internal_error']);

@@ -8,7 +8,7 @@ import { addUsage } from '../core/usage.js';
 import type { BlockDefinition } from '../agents/block.js';
 import type { ChatProvider } from '../llm/chat-provider.js';
 import type { EpisodeLimits } from './episode-limits.js';
-import { createNodeChat, errorMessage } from './node-chat.js';
+import { createNodeChat, errorMessage, type EpisodeMeter } from './node-chat.js';
 
 export interface RunNodeOptions {
   task: Task;
@@ -22,11 +22,12 @@ export interface RunNodeOptions {
   episodeSeed: number;
   /** performance.now() at the episode's start. */
   episodeStartMs: number;
+  meter: EpisodeMeter | undefined;
 }
 
 /** Runs one node's block and turns whatever happens into a NodeTrace; never throws. */
 export async function runNode(options: RunNodeOptions): Promise<NodeTrace> {
-  const { task, node, block, input, provider, retriever, limits, episodeSeed, episodeStartMs } = options;
+  const { task, node, block, input, provider, retriever, limits, episodeSeed, episodeStartMs, meter } = options;
   const startedAt = performance.now();
   const calls: LlmCallRecord[] = [];
   const trace = (fields: Partial<NodeTrace> & { status: NodeStatus }): NodeTrace => ({
@@ -54,7 +55,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeTrace> {
       nodeId: node.id,
       input,
       params,
-      chat: createNodeChat({ provider, limits, nodeId: node.id, model, episodeSeed, calls }),
+      chat: createNodeChat({ provider, limits, nodeId: node.id, model, episodeSeed, calls, ...(meter && { meter }) }),
       ...(retriever !== undefined && { retriever }),
       signal: limits.signal,
     });

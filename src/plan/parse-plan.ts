@@ -65,6 +65,6 @@ export function parsePlan(text: string, options: ParsePlanOptions = {}): PlanPar
     // A bug of ours must not take down a collection run; it becomes a diagnostic that says so.
     const detail = error instanceof Error ? error.message : String(error);
     const message = `internal error while reading the plan (${detail}); this is a bug in orchrm, please report it with the plan text`;
-    return { ok: false, diagnostics: [planDiagnostic('schema', '', message)], warnings: [], format: 'unknown' };
+    return { ok: false, diagnostics: [planDiagnostic('internal_error', '', message)], warnings: [], format: 'unknown' };
   }
 }

@@ -6,3 +6,4 @@ export {
   type ScriptedProvider,
   type ScriptedStep,
 } from './scripted-provider.js';
+export type { ChatCompletionBody, ChatServer, ChatServerHandler, ChatServerReply } from './chat-server.js';

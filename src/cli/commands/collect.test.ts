@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../store/index.js';
 import { startChatServer, type ChatServer } from '../../testing/index.js';
-import type { ChatCompletionBody } from '../../testing/chat-server.js';
+import type { ChatCompletionBody } from '../../testing/index.js';
 
 const run = promisify(execFile);
 const MAIN = new URL('../main.ts', import.meta.url).pathname;
@@ -100,6 +100,8 @@ describe('orchrm collect against an OpenAI-compatible server on 127.0.0.1', () =
     expect(summary).toMatchObject({ episodes: 4, byStatus: { ok: 4 }, graded: 4, correct: 2, accuracy: 0.5 });
     expect(summary.tokens.orchestrator.totalTokens).toBe(4 * 520);
     expect(summary.tokens.execution.totalTokens).toBeGreaterThan(0);
+    // 1 orchestrator call + search 2 + sc 3 + debate 2x2+1 + reflexion 2 per episode.
+    expect(summary.calls).toEqual({ total: 4 * 13, failed: 0, retries: 0, cached: 0 });
     expect(collected.stderr).toContain('collect: 4/4');
   });
 
@@ -157,6 +159,7 @@ describe('orchrm collect against an OpenAI-compatible server on 127.0.0.1', () =
       { env: { ...process.env, ORCHRM_TEST_KEY: 'test' } },
     );
     expect(server.requests.length).toBe(before);
-    expect(JSON.parse(again.stdout)).toMatchObject({ episodes: 4, correct: 2 });
+    const summary = JSON.parse(again.stdout);
+    expect(summary).toMatchObject({ episodes: 4, correct: 2, calls: { total: 52, cached: 52 } });
   });
 });

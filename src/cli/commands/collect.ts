@@ -104,6 +104,7 @@ function formatSummary(summary: CollectSummary, db: string): string {
     `  status     ${statuses}`,
     `  accuracy   ${accuracy}`,
     `  tokens     orchestrator ${summary.tokens.orchestrator.totalTokens}, execution ${summary.tokens.execution.totalTokens}, verification ${summary.tokens.verification.totalTokens} (mean ${summary.meanTokensPerEpisode.toFixed(0)} per episode)`,
+    `  calls      ${summary.calls.total} (${summary.calls.failed} failed, ${summary.calls.retries} retries, ${summary.calls.cached} from cache)`,
     `  inspect    orchrm inspect <episode-id> --db ${db}`,
     '',
   ].join('\n');
