@@ -2,5 +2,5 @@ export { executePlan, type ExecutePlanOptions, type PlanExecution } from './exec
 export type { ExecutableBlocks } from './executable-blocks.js';
 export { EpisodeLimits } from './episode-limits.js';
 export { runEpisode, type RunEpisodeOptions } from './run-episode.js';
-export { referencedIds, substituteInput } from './substitute-input.js';
+export { substituteInput } from './substitute-input.js';
 export type { EpisodeMeter } from './node-chat.js';

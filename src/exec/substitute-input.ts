@@ -1,16 +1,6 @@
 /** Matches one `${id}` reference; ids follow NODE_ID_PATTERN. Linear: no nested quantifiers. */
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_-]{0,63})\}/g;
 
-/** The ids an input refers to, in order of first appearance. */
-export function referencedIds(input: string): string[] {
-  const ids: string[] = [];
-  for (const match of input.matchAll(REFERENCE)) {
-    const id = match[1] as string;
-    if (!ids.includes(id)) ids.push(id);
-  }
-  return ids;
-}
-
 /**
  * Resolves a node's input: empty means the original question; every `${id}` becomes the
  * upstream node's answer. One pass over the template only, so text an upstream node produced
