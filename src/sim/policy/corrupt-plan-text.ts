@@ -39,8 +39,7 @@ export function applicableMalformations(plan: Plan): MalformationKind[] {
 /**
  * Writes a plan's text with one corruption. Each kind is built so that `parsePlan` reports a
  * diagnostic: graph corruptions edit the plan before writing, text corruptions edit the text
- * (truncation cuts before the last element the plan needs: the last edge's target, the
- * single node's agent name, or the direct answer).
+ * (see `truncate` for where cuts fall).
  */
 export function writeMalformedPlanText(plan: Plan, format: PlanTextFormat, kind: MalformationKind, rng: Rng): string {
   switch (kind) {
@@ -76,19 +75,32 @@ function corruptGraph(plan: Plan, kind: MalformationKind, rng: Rng): Plan {
   return { ...plan, nodes, edges };
 }
 
-/** Last match end of `pattern` in `text`, or -1. */
-function lastMatchEnd(text: string, pattern: RegExp): number {
-  let end = -1;
-  for (const match of text.matchAll(pattern)) end = match.index + match[0].length;
-  return end;
+/** End offsets of every match of `pattern` in `text`. */
+function matchEnds(text: string, pattern: RegExp): number[] {
+  return Array.from(text.matchAll(pattern), (match) => match.index + match[0].length);
 }
 
+const MARKERS = {
+  json: { agent: /"agent":\s*"/g, edgeTarget: /"to":\s*"/g, directAnswer: /"directAnswer":\s*"/g },
+  xml: { agent: /<agent_name>/g, edgeTarget: /<to>/g, directAnswer: /<answer>/g },
+};
+
+/**
+ * Cuts the text where the plan is still incomplete: for a graph, after the second agent's name
+ * has begun and before the last edge's target is written (so edges are missing, or a node
+ * is half-written); for one node, before its agent name; for a direct answer, before the answer.
+ */
 function truncate(text: string, plan: Plan, format: PlanTextFormat, rng: Rng): string {
-  const [start, essential] =
-    format === 'json'
-      ? [text.indexOf('{') + 1, lastMatchEnd(text, plan.edges.length > 0 ? /"to":\s*"/g : plan.nodes.length > 0 ? /"agent":\s*"/g : /"directAnswer":\s*"/g)]
-      : [1, lastMatchEnd(text, plan.edges.length > 0 ? /<to>/g : plan.nodes.length > 0 ? /<agent_name>/g : /<answer>/g)];
-  return text.slice(0, rng.int(start, Math.max(start, essential)));
+  const markers = MARKERS[format];
+  const opening = format === 'json' ? text.indexOf('{') + 1 : 1;
+  let start = opening;
+  let end: number;
+  if (plan.nodes.length >= 2) {
+    start = matchEnds(text, markers.agent)[1] ?? opening;
+    end = matchEnds(text, markers.edgeTarget).at(-1) ?? start;
+  } else if (plan.nodes.length === 1) end = matchEnds(text, markers.agent)[0] ?? start;
+  else end = matchEnds(text, markers.directAnswer)[0] ?? start;
+  return text.slice(0, rng.int(start, Math.max(start, end)));
 }
 
 function dropDelimiter(text: string, plan: Plan, format: PlanTextFormat): string {
