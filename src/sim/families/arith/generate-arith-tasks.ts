@@ -3,7 +3,7 @@ import { Rng, deriveSeed } from '../../../core/rng.js';
 import { sha256 } from '../../../core/hash.js';
 import type { ArithFamilyConfig } from '../../scenario/scenario-schema.js';
 import type { GenerateOptions } from '../family.js';
-import type { ArithAxes } from './generate-arith-graph.js';
+import type { ArithAxes, GeneratedArith } from './generate-arith-graph.js';
 import { generateArithGraph } from './generate-arith-graph.js';
 import { renderArithQuestion } from './render-arith-question.js';
 import { formatNumber } from './arith-graph.js';
@@ -24,6 +24,30 @@ export function drawArithAxes(rng: Rng, config: ArithFamilyConfig): ArithAxes {
   };
 }
 
+/** One generated task and the structure it was rendered from. */
+export interface GeneratedArithTask {
+  task: Task;
+  structure: GeneratedArith;
+}
+
+/** Task `index` of the batch seeded by `batchSeed`: a function of those two, the config and the prefix alone. */
+export function generateArithTask(config: ArithFamilyConfig, batchSeed: number, index: number, idPrefix: string): GeneratedArithTask {
+  const rng = new Rng(deriveSeed(batchSeed, index));
+  const structure = generateArithGraph(rng.fork('graph'), drawArithAxes(rng.fork('axes'), config));
+  const { graph, values, needed, axes } = structure;
+  const question = renderArithQuestion(rng.fork('render'), graph);
+  const steps = needed.filter((id) => graph.definitions.get(id)?.kind !== 'given').length;
+  const hash = sha256(`${idPrefix}\u0000${question}`).slice(0, 8);
+  const task: Task = {
+    id: `${idPrefix}-arith-${index}-${hash}`,
+    suite: 'arith',
+    question,
+    answer: graph.targets.map((id) => formatNumber(values.get(id) ?? 0)).join(', '),
+    metadata: { family: 'arith', axes, steps },
+  };
+  return { task, structure };
+}
+
 /**
  * Generates `options.count` arith tasks. One draw from `options.rng` seeds the batch, and task n
  * is a function of that seed and n alone. Ids are `<prefix>-arith-<n>-<hash>`, the hash covering
@@ -32,19 +56,6 @@ export function drawArithAxes(rng: Rng, config: ArithFamilyConfig): ArithAxes {
 export function generateArithTasks(config: ArithFamilyConfig, options: GenerateOptions): Task[] {
   const batchSeed = options.rng.nextUint32();
   const tasks: Task[] = [];
-  for (let index = 0; index < options.count; index++) {
-    const rng = new Rng(deriveSeed(batchSeed, index));
-    const generated = generateArithGraph(rng.fork('graph'), drawArithAxes(rng.fork('axes'), config));
-    const question = renderArithQuestion(rng.fork('render'), generated.graph);
-    const steps = generated.needed.filter((id) => generated.graph.definitions.get(id)?.kind !== 'given').length;
-    const hash = sha256(`${options.idPrefix}\u0000${question}`).slice(0, 8);
-    tasks.push({
-      id: `${options.idPrefix}-arith-${index}-${hash}`,
-      suite: 'arith',
-      question,
-      answer: generated.graph.targets.map((id) => formatNumber(generated.values.get(id) ?? 0)).join(', '),
-      metadata: { family: 'arith', axes: generated.axes, steps },
-    });
-  }
+  for (let index = 0; index < options.count; index++) tasks.push(generateArithTask(config, batchSeed, index, options.idPrefix).task);
   return tasks;
 }

@@ -1,3 +1,4 @@
+import { sha256 } from '../../../core/hash.js';
 import type { ArithGraph, Definition } from './arith-graph.js';
 import { evaluateGraph } from './arith-graph.js';
 import { LIST_INSTRUCTION } from './render-sentences.js';
@@ -5,6 +6,8 @@ import { QUANTITY_ID_SOURCE, quantityId } from './vocabulary.js';
 
 /** A task question read back into its structure. */
 export interface ParsedArithQuestion {
+  /** Identifies the task across calls: a hash of the question text. */
+  taskKey: string;
   graph: ArithGraph;
   /** True value of every quantity. */
   values: Map<string, number>;
@@ -58,6 +61,12 @@ function parseRightHand(verb: string, text: string): Definition | undefined {
     if (left !== undefined && right !== undefined) return { kind: 'product', parents: [left, right], constant: 0 };
   }
   return undefined;
+}
+
+/** Targets of a question sentence ("How many ...?" or "Find A, then B."); undefined for anything else. */
+export function parseQuestionSentence(sentence: string): string[] | undefined {
+  const parsed = parseSentence(sentence);
+  return parsed?.type === 'question' ? parsed.targets : undefined;
 }
 
 type Sentence =
@@ -125,5 +134,5 @@ export function parseArithQuestion(text: string): ParsedArithQuestion | undefine
   const values = evaluateGraph(definitions);
   if (values === undefined || targets.some((id) => !values.has(id))) return undefined;
   for (const id of notes.keys()) if (!values.has(id)) return undefined;
-  return { graph: { definitions, notes, targets }, values };
+  return { taskKey: sha256(text.trim()).slice(0, 16), graph: { definitions, notes, targets }, values };
 }
