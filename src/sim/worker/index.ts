@@ -1,3 +1,12 @@
+/**
+ * The simulated worker model (issue 3): a ChatProvider that reads block prompts by their
+ * headers (src/agents/prompts.ts), has the task families read what they show, draws each
+ * reasoning step's success from the scenario's competence model (`simulateAnswer`), and
+ * replies as a model would. `sim-worker` answers every step kind: answer, refine (with
+ * `refineBonus`), critique (`critic.detect` / `critic.falseAlarm`), debate-turn (`persuasion`),
+ * debate-final (plurality of the last round), search (asks `nextQuery()` while searches are
+ * left) and search-final. Prompts no family reads get a low-confidence guess.
+ */
 export { countMessageTokensFast, countTokensFast } from './count-tokens-fast.js';
 export { createSimWorker, DEFAULT_TEMPERATURE, type SimWorkerOptions } from './create-sim-worker.js';
 export { genericGuess } from './generic-guess.js';
