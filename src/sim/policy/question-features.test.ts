@@ -28,6 +28,8 @@ describe('questionFeatures', () => {
     expect(value(chain, 'wh_entity')).toBe(1);
     expect(value(chain, 'multihop_vocab')).toBeGreaterThan(value(chain, 'arith_vocab') as number);
     expect(value(chain, 'length_short')).toBe(1);
+    expect(value(questionFeatures("Who founded Ann's employer's parent company?"), 'possessive_chain')).toBe(0.5);
+    expect(value(questionFeatures("Uma's tray holds 4 shells and Ann's box holds 3."), 'possessive_chain')).toBe(0);
     const hedged = questionFeatures('Note: a report claims there are 9 apples. What are the apples and pears, respectively?');
     expect(value(hedged, 'hedges')).toBe(1);
     expect(value(hedged, 'asks_several')).toBe(1);

@@ -24,7 +24,7 @@ export const FEATURE_NAMES = [
   'asks_several',
   /** Longest "X of the Y of the Z" chain in one sentence / 3, capped at 2 (relation chains). */
   'of_chain',
-  /** Possessive chains ("Ann's employer's founder") / 3, capped at 2. */
+  /** Chained possessives ("Ann's employer's founder") / 2, capped at 2. */
   'possessive_chain',
   /** Arithmetic vocabulary (times, plus, total, each, more than...) / 10, capped at 2. */
   'arith_vocab',
@@ -47,11 +47,11 @@ const SENTENCE_END = /[.?!](?:\s|$)/g;
 const NUMBER_OF = /\bthe number of\b/gi;
 const SEVERAL = /\?[^?]*\?|\brespectively\b|\bin (?:this |that )?order\b|\bcomma-separated\b|\bseparated by commas\b|\blist\b/i;
 const OF_THE = /\bof (?:the|a|an|his|her|its|their)\b/gi;
-const POSSESSIVE = /\b\w+['’]s\b/g;
+const POSSESSIVE_CHAIN = /\b\w+['’]s\s+\w+['’]s\b/g;
 const ARITH =
-  /\b(?:times|plus|minus|sum|total|each|per|twice|thrice|half|double|triple|difference|product|equals?|more than|fewer than|less than|multiplied|divided|altogether|combined|remainder)\b/gi;
+  /\b(?:how many|how much|times|plus|minus|sum|total|each|per|twice|thrice|half|double|triple|difference|product|equals?|more than|fewer than|less than|multiplied|divided|altogether|combined|remainder)\b/gi;
 const MULTIHOP =
-  /\b(?:born|birthplace|founded|founder|city|country|capital|company|works?|worked|employer|director|ceo|headquartered|located|spouse|married|studied|university|who|where|which|nationality|member|author|film|album)\b/gi;
+  /\b(?:born|birthplace|founded|founder|city|country|capital|company|works?|worked|employer|director|ceo|headquartered|located|spouse|married|studied|university|who|where|which|nationality|member|author|film|album|mentor|mayor|year|employs?)\b/gi;
 const HEDGES = /\b(?:note|notes|claims?|claimed|reportedly|allegedly|rumou?red|some say|according to|mistakenly|supposedly|however)\b/gi;
 const WH_START = /^\s*(?:who|whom|whose|where|which|when|in which|in what)\b/i;
 const COMPARISON = /\b(?:larger|smaller|older|younger|earlier|later|bigger|both|same|compare|greater|higher|lower)\b/i;
@@ -82,7 +82,7 @@ export function questionFeatures(question: string): Float64Array {
     number_of_phrases: capped(count(question, NUMBER_OF), 5),
     asks_several: SEVERAL.test(question) ? 1 : 0,
     of_chain: capped(longestChain, 3),
-    possessive_chain: capped(count(question, POSSESSIVE), 3),
+    possessive_chain: capped(count(question, POSSESSIVE_CHAIN), 2),
     arith_vocab: capped(count(question, ARITH), 10),
     multihop_vocab: capped(count(question, MULTIHOP), 5),
     hedges: capped(count(question, HEDGES), 2),
