@@ -1,5 +1,8 @@
 import { fnv1a32 } from '../../core/hash.js';
 
+/** Model name under which the server offers hashed embeddings, unless told another. */
+export const DEFAULT_EMBEDDING_MODEL = 'sim-embedding';
+
 /** Embedding width when a request names none. */
 export const DEFAULT_EMBEDDING_DIMENSIONS = 256;
 

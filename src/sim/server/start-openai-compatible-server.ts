@@ -9,9 +9,10 @@ import { EmbeddingsBodySchema } from './embeddings-body.js';
 import { embeddingsResponse } from './embeddings-response.js';
 import type { FaultConfigInput } from './fault-config.js';
 import { createFaultInjector } from './fault-injector.js';
-import { DEFAULT_EMBEDDING_DIMENSIONS } from './hashed-embedding.js';
+import { DEFAULT_EMBEDDING_DIMENSIONS, DEFAULT_EMBEDDING_MODEL } from './hashed-embedding.js';
 import { HttpError, sendJson, sendJsonText } from './http-error.js';
 import { parseRequestBody } from './parse-request-body.js';
+import { listenError } from './listen-error.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 import { sendFault } from './send-fault.js';
 import { emptyServerStats, type ServerStats } from './server-stats.js';
@@ -75,7 +76,7 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
     port = 0,
     faults = {},
     faultSeed = 0,
-    embeddingModel = 'sim-embedding',
+    embeddingModel = DEFAULT_EMBEDDING_MODEL,
     embeddingDimensions = DEFAULT_EMBEDDING_DIMENSIONS,
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     closeTimeoutMs = 10_000,
@@ -171,9 +172,10 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
+    server.once('error', onError);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', onError);
       resolve();
     });
   });
