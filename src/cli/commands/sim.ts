@@ -26,6 +26,7 @@ interface ServeFlags {
   truncateRate: number;
   garbleRate: number;
   dropRate: number;
+  hangRate: number;
   faultSeed: number;
 }
 
@@ -67,6 +68,7 @@ export function registerSimCommand(program: Command, io: SimCommandIo = processI
     .option('--truncate-rate <p>', 'share of responses cut mid-body', parseRate('--truncate-rate'), 0)
     .option('--garble-rate <p>', 'share of responses whose body is not valid JSON', parseRate('--garble-rate'), 0)
     .option('--drop-rate <p>', 'share of connections dropped without an answer', parseRate('--drop-rate'), 0)
+    .option('--hang-rate <p>', 'share of requests never answered, so the client times out', parseRate('--hang-rate'), 0)
     .option('--fault-seed <n>', 'seed of the fault draws', parseIntegerOption('--fault-seed', 0), 0)
     .addHelpText(
       'after',
@@ -113,6 +115,7 @@ async function serve(io: SimCommandIo, flags: ServeFlags): Promise<void> {
     truncateRate: flags.truncateRate,
     garbleRate: flags.garbleRate,
     dropRate: flags.dropRate,
+    hangRate: flags.hangRate,
   };
   // Checked before the (slower) environment is built, so a bad flag fails at once.
   const checked = FaultConfigSchema.safeParse(faults);
@@ -146,6 +149,7 @@ function describeFaults(faults: FaultConfigInput, seed: number): string {
   if (faults.truncateRate) parts.push(`truncated ${percent(faults.truncateRate)}`);
   if (faults.garbleRate) parts.push(`garbled ${percent(faults.garbleRate)}`);
   if (faults.dropRate) parts.push(`dropped ${percent(faults.dropRate)}`);
+  if (faults.hangRate) parts.push(`never answered ${percent(faults.hangRate)}`);
   if (faults.latencyMs?.medianMs) parts.push(`latency median ${faults.latencyMs.medianMs} ms, p99 ${faults.latencyMs.p99Ms || faults.latencyMs.medianMs} ms`);
   return parts.length === 0 ? 'none' : `${parts.join(', ')} (seed ${seed})`;
 }

@@ -38,16 +38,21 @@ export const FaultConfigSchema = z
     garbleRate: rate('garbleRate'),
     /** P(the socket destroyed without any answer). */
     dropRate: rate('dropRate'),
+    /**
+     * P(the request held open with no answer until the client gives up): what a client sees as
+     * its own timeout (issue 9's "timeouts"). Held requests are dropped when the server closes.
+     */
+    hangRate: rate('hangRate'),
   })
   .refine(
-    (faults) => faults.rateLimitRate + faults.serverErrorRate + faults.truncateRate + faults.garbleRate + faults.dropRate <= 1,
-    'the fault rates (rate limit, server error, truncate, garble, drop) are exclusive outcomes of one request and must sum to at most 1',
+    (faults) => faults.rateLimitRate + faults.serverErrorRate + faults.truncateRate + faults.garbleRate + faults.dropRate + faults.hangRate <= 1,
+    'the fault rates (rate limit, server error, truncate, garble, drop, hang) are exclusive outcomes of one request and must sum to at most 1',
   );
 
 export type FaultConfig = z.infer<typeof FaultConfigSchema>;
 export type FaultConfigInput = z.input<typeof FaultConfigSchema>;
 
 /** The kinds of fault the server injects. */
-export type FaultKind = 'rateLimit' | 'serverError' | 'truncate' | 'garble' | 'drop';
+export type FaultKind = 'rateLimit' | 'serverError' | 'truncate' | 'garble' | 'drop' | 'hang';
 
-export const FAULT_KINDS: readonly FaultKind[] = ['rateLimit', 'serverError', 'truncate', 'garble', 'drop'];
+export const FAULT_KINDS: readonly FaultKind[] = ['rateLimit', 'serverError', 'truncate', 'garble', 'drop', 'hang'];

@@ -2,7 +2,7 @@ import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatProvider } from '../../llm/chat-provider.js';
 import { createOpenAiProvider } from '../../llm/openai-provider.js';
-import { ConnectionError, MalformedResponseError, RateLimitError, ServerError } from '../../llm/provider-errors.js';
+import { ConnectionError, MalformedResponseError, RateLimitError, RequestTimeoutError, ServerError } from '../../llm/provider-errors.js';
 import type { FaultConfigInput, FaultKind } from './fault-config.js';
 import { createFaultInjector } from './fault-injector.js';
 import { startOpenAiCompatibleServer, type OpenAiCompatibleServer } from './start-openai-compatible-server.js';
@@ -21,6 +21,7 @@ const RATE_FIELD: Record<FaultKind, keyof FaultConfigInput> = {
   truncate: 'truncateRate',
   garble: 'garbleRate',
   drop: 'dropRate',
+  hang: 'hangRate',
 };
 
 /** The first seed whose first request gets `kind` and whose second gets no fault (read from the injector the server uses). */
@@ -38,16 +39,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(faults: FaultConfigInput, faultSeed = 0) {
-  server = await startOpenAiCompatibleServer({ provider: echoProvider, models: ['sim-worker'], faults, faultSeed });
+async function start(faults: FaultConfigInput, faultSeed = 0, closeTimeoutMs?: number) {
+  server = await startOpenAiCompatibleServer({ provider: echoProvider, models: ['sim-worker'], faults, faultSeed, ...(closeTimeoutMs !== undefined && { closeTimeoutMs }) });
   return server;
 }
 
-function orchrmProvider(url: string) {
+function orchrmProvider(url: string, timeoutMs = 60_000) {
   const delaysMs: number[] = [];
   const attemptErrors: unknown[] = [];
   const provider = createOpenAiProvider(
-    { baseURL: url, models: { orchestrator: 'sim-worker', worker: 'sim-worker', judge: 'sim-worker' }, maxRetries: 2 },
+    { baseURL: url, models: { orchestrator: 'sim-worker', worker: 'sim-worker', judge: 'sim-worker' }, maxRetries: 2, timeoutMs },
     { env: {}, retry: { sleep: async (delayMs) => void delaysMs.push(delayMs), random: () => 0, onAttemptError: (event) => attemptErrors.push(event.error) } },
   );
   return { provider, delaysMs, attemptErrors };
@@ -85,15 +86,17 @@ describe('fault injection observed by clients', () => {
     ['truncate', MalformedResponseError],
     ['garble', MalformedResponseError],
     ['drop', ConnectionError],
+    ['hang', RequestTimeoutError],
   ] as const)('%s: the attempt fails as %o and the retry succeeds', async (kind, errorClass) => {
     const faults = { [RATE_FIELD[kind]]: 0.5 };
     const server = await start(faults, seedFaultingFirstRequestOnly(faults, kind));
-    const { provider, attemptErrors } = orchrmProvider(server.url);
+    // A short client timeout, so a held (hang) request is given up quickly; others answer well within it.
+    const { provider, attemptErrors } = orchrmProvider(server.url, 300);
     const response = await provider.chat(question);
     expect(response).toMatchObject({ text: 'echo: ping', attempts: 2 });
     expect(attemptErrors).toHaveLength(1);
     expect(attemptErrors[0]).toBeInstanceOf(errorClass);
-    expect(server.stats.faults).toStrictEqual({ rateLimit: 0, serverError: 0, truncate: 0, garble: 0, drop: 0, [kind]: 1 });
+    expect(server.stats.faults).toStrictEqual({ rateLimit: 0, serverError: 0, truncate: 0, garble: 0, drop: 0, hang: 0, [kind]: 1 });
   });
 
   it('truncate declares the full length but sends only part of the body', async () => {
@@ -117,6 +120,15 @@ describe('fault injection observed by clients', () => {
     const server = await start({ dropRate: 1 });
     const client = new OpenAI({ baseURL: server.url, apiKey: 'unused', maxRetries: 0 });
     await expect(client.embeddings.create({ model: 'sim-embedding', input: 'x' })).rejects.toBeInstanceOf(APIConnectionError);
+  });
+
+  it('hang holds the request without an answer; close drops it instead of waiting', async () => {
+    // A grace period longer than the test timeout: the test fails if close() waited for the held request.
+    const server = await start({ hangRate: 1 }, 0, 120_000);
+    const pending = fetch(`${server.url}/embeddings`, { method: 'POST', body: JSON.stringify({ model: 'sim-embedding', input: 'x' }) });
+    while (server.stats.faults.hang === 0) await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+    await expect(pending).rejects.toThrow();
   });
 
   it('faults chat completions and embeddings, never the models list', async () => {
@@ -161,7 +173,7 @@ describe('fault determinism and accounting', () => {
     expect(otherSeed).not.toStrictEqual(first);
 
     const injector = createFaultInjector(faults, 9);
-    const expected = { rateLimit: 0, serverError: 0, truncate: 0, garble: 0, drop: 0 };
+    const expected = { rateLimit: 0, serverError: 0, truncate: 0, garble: 0, drop: 0, hang: 0 };
     for (let index = 0; index < 60; index++) {
       const fault = injector.decide(index).fault;
       if (fault) expected[fault]++;

@@ -48,6 +48,7 @@ export function createFaultInjector(faults: FaultConfigInput = {}, seed = 0): Fa
     ['truncate', config.truncateRate],
     ['garble', config.garbleRate],
     ['drop', config.dropRate],
+    ['hang', config.hangRate],
   ] as const) {
     cumulative += rate;
     if (rate > 0) thresholds.push([kind, cumulative]);

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { UserError } from '../../core/errors.js';
 import type { ChatProvider, ChatRequest } from '../../llm/chat-provider.js';
 import { createOpenAiProvider } from '../../llm/openai-provider.js';
 import { hashedEmbedding } from './hashed-embedding.js';
@@ -49,6 +50,9 @@ describe('startOpenAiCompatibleServer through the openai client', () => {
     expect(server.host).toBe('127.0.0.1');
     expect(server.port).toBeGreaterThan(0);
     expect(server.url).toBe(`http://127.0.0.1:${server.port}/v1`);
+    const taken = startOpenAiCompatibleServer({ provider: recordingProvider(), models: MODELS, port: server.port });
+    await expect(taken).rejects.toThrow(UserError);
+    await expect(taken).rejects.toThrow(`127.0.0.1:${server.port} is already in use; choose another port`);
   });
 
   it('answers chat completions with the provider text and usage, routing models to slots', async () => {

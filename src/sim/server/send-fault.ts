@@ -17,7 +17,8 @@ export interface FaultDetails {
  * - `rateLimit`, `serverError`: OpenAI's 429 / 500 error bodies with `retry-after`;
  * - `truncate`: `content-length` of the whole body, part of it sent, then the connection closed;
  * - `garble`: a complete 200 whose body is cut and ends in bytes no JSON text can hold;
- * - `drop`: the socket destroyed before any answer.
+ * - `drop`: the socket destroyed before any answer;
+ * - `hang`: nothing at all; the server holds the request until the client gives up.
  */
 export function sendFault(response: ServerResponse, fault: FaultKind, details: FaultDetails): void {
   if (response.destroyed) return;
@@ -41,6 +42,8 @@ export function sendFault(response: ServerResponse, fault: FaultKind, details: F
       return;
     case 'drop':
       response.socket?.destroy();
+      return;
+    case 'hang':
       return;
     case 'truncate': {
       const bytes = Buffer.from(details.bodyText, 'utf8');

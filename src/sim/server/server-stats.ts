@@ -19,7 +19,7 @@ export function emptyServerStats(): ServerStats {
     requests: { chatCompletions: 0, embeddings: 0, models: 0 },
     invalid: 0,
     failed: 0,
-    faults: { rateLimit: 0, serverError: 0, truncate: 0, garble: 0, drop: 0 },
+    faults: { rateLimit: 0, serverError: 0, truncate: 0, garble: 0, drop: 0, hang: 0 },
     latency: { delayedRequests: 0, totalDelayMs: 0, maxDelayMs: 0 },
   };
 }

@@ -87,6 +87,8 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
   const stats = emptyServerStats();
   let faultableRequests = 0;
   let inFlight = 0;
+  /** Requests held by the `hang` fault; closing drops them rather than waiting for clients to give up. */
+  const hung = new Set<ServerResponse>();
   let closing: Promise<void> | undefined;
   let onIdle: (() => void) | undefined;
 
@@ -161,8 +163,12 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
     if (response.destroyed) return;
-    // Rejections and drops happen before the model runs, as a rate limiter or a dying proxy would.
-    if (fault === 'rateLimit' || fault === 'serverError' || fault === 'drop') {
+    // Rejections, drops and hangs happen before the model runs, as a rate limiter or a dying proxy would.
+    if (fault === 'hang') {
+      hung.add(response);
+      response.once('close', () => hung.delete(response));
+    }
+    if (fault === 'rateLimit' || fault === 'serverError' || fault === 'drop' || fault === 'hang') {
       sendFault(response, fault, { retryAfterS, bodyText: '', cutFraction });
       return;
     }
@@ -185,6 +191,7 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
   async function shutDown(): Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    for (const response of hung) response.socket?.destroy();
     if (inFlight > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, closeTimeoutMs);
