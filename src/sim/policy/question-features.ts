@@ -56,17 +56,31 @@ const HEDGES = /\b(?:note|notes|claims?|claimed|reportedly|allegedly|rumou?red|s
 const WH_START = /^\s*(?:who|whom|whose|where|which|when|in which|in what)\b/i;
 const COMPARISON = /\b(?:larger|smaller|older|younger|earlier|later|bigger|both|same|compare|greater|higher|lower)\b/i;
 
+/** Questions whose features are kept; plans are sampled several times per question (Best-of-N, GRPO groups). */
+export const MAX_CACHED_FEATURES = 4096;
+const cache = new Map<string, Float64Array>();
+
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 const capped = (value: number, scale: number) => Math.min(value / scale, 2);
 
 /**
  * The feature vector of a question (layout `FEATURE_NAMES`). Pure: the same text always gives
- * the same vector.
+ * the same vector. Vectors are cached and shared, so treat them as read-only.
  *
  * @example
  * questionFeatures('What is the number of apples in each basket?')[FEATURE_NAMES.indexOf('number_of_phrases')] // 0.2
  */
 export function questionFeatures(question: string): Float64Array {
+  const cached = cache.get(question);
+  if (cached) return cached;
+  // Clearing beats LRU bookkeeping here: a miss costs tens of microseconds.
+  if (cache.size >= MAX_CACHED_FEATURES) cache.clear();
+  const features = computeFeatures(question);
+  cache.set(question, features);
+  return features;
+}
+
+function computeFeatures(question: string): Float64Array {
   const features = new Float64Array(FEATURE_COUNT);
   const words = count(question, WORD);
   let longestChain = 0;

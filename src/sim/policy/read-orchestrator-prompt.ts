@@ -13,23 +13,33 @@ export interface OrchestratorPromptView {
 }
 
 /** `buildOrchestratorMessages` writes the task as `Task:\n<question>\n\nWrite the plan.` */
-const TASK_MESSAGE = /^\s*Task:[ \t]*\n?([\s\S]*?)(?:\n\s*Write the plan\.?)?\s*$/;
+const TASK_PREFIX = 'Task:';
+const TASK_SUFFIX = /\n\s*Write the plan\.?\s*$/;
+const DOM_MARKER = 'Degree of MAS: ';
 
 /**
  * Reads the question, requested format and DoM from orchestrator messages, as built by
  * `buildOrchestratorMessages` (src/plan/orchestrator-prompts.ts). Tolerant: without the
  * `Task:` wrapper the whole last user message is the question, so prompts written by other
- * clients still work.
+ * clients still work. String searches rather than regexes over the long developer prompt:
+ * this runs once per simulated plan.
  */
 export function readOrchestratorPrompt(messages: readonly ChatMessage[]): OrchestratorPromptView {
-  const user = [...messages].reverse().find((message) => message.role === 'user');
-  const content = user?.content ?? '';
-  const question = (TASK_MESSAGE.exec(content)?.[1] ?? content).trim();
-  const instructions = messages.filter((message) => message.role === 'system' || message.role === 'developer').map((message) => message.content).join('\n');
-  const view: OrchestratorPromptView = { question };
-  if (/Output format: XML/i.test(instructions)) view.format = 'xml';
-  else if (/Output format: (?:one )?JSON/i.test(instructions)) view.format = 'json';
-  const dom = /Degree of MAS: (low|high)\b/i.exec(instructions)?.[1]?.toLowerCase();
-  if (dom === 'low' || dom === 'high') view.dom = dom;
+  let user: ChatMessage | undefined;
+  for (let index = messages.length - 1; index >= 0 && !user; index--) if (messages[index]?.role === 'user') user = messages[index];
+  let content = (user?.content ?? '').trim();
+  if (content.startsWith(TASK_PREFIX)) content = content.slice(TASK_PREFIX.length).replace(TASK_SUFFIX, '');
+  const view: OrchestratorPromptView = { question: content.trim() };
+  for (const message of messages) {
+    if (message.role !== 'system' && message.role !== 'developer') continue;
+    const text = message.content;
+    if (text.includes('Output format: XML')) view.format = 'xml';
+    else if (view.format === undefined && (text.includes('Output format: one JSON') || text.includes('Output format: JSON'))) view.format = 'json';
+    const domAt = text.indexOf(DOM_MARKER);
+    if (domAt >= 0) {
+      const dom = /^(low|high)\b/.exec(text.slice(domAt + DOM_MARKER.length, domAt + DOM_MARKER.length + 5))?.[1];
+      if (dom === 'low' || dom === 'high') view.dom = dom;
+    }
+  }
   return view;
 }

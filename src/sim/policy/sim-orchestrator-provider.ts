@@ -10,6 +10,11 @@ import { readOrchestratorPrompt } from './read-orchestrator-prompt.js';
 import type { AnswerDirectly } from './sample-plan.js';
 import { createSimPolicy } from './sim-policy.js';
 
+/** Instruction messages whose token counts are kept (the system and developer prompts rarely vary). */
+const MAX_CACHED_MESSAGE_COUNTS = 64;
+/** `countMessageTokensFast` adds this once per request for the reply's priming. */
+const REPLY_PRIMING_TOKENS = countMessageTokensFast([]);
+
 /** Model names are this prefix plus the checkpoint name. */
 export const SIM_ORCHESTRATOR_MODEL_PREFIX = 'sim-orchestrator-';
 
@@ -42,6 +47,23 @@ export interface SimOrchestratorProvider extends ChatProvider {
 export function createSimOrchestratorProvider(options: SimOrchestratorProviderOptions): SimOrchestratorProvider {
   const { scenario, checkpoints } = options;
   const policy = createSimPolicy(options);
+  const messageCounts = new Map<string, number>();
+  // Counting the long developer prompt on every call would cost more than drawing the plan.
+  const promptTokensOf = (messages: ChatRequest['messages']) => {
+    let total = REPLY_PRIMING_TOKENS;
+    for (const message of messages) {
+      let tokens = message.role === 'user' ? undefined : messageCounts.get(message.content);
+      if (tokens === undefined) {
+        tokens = countMessageTokensFast([message]) - REPLY_PRIMING_TOKENS;
+        if (message.role !== 'user') {
+          if (messageCounts.size >= MAX_CACHED_MESSAGE_COUNTS) messageCounts.clear();
+          messageCounts.set(message.content, tokens);
+        }
+      }
+      total += tokens;
+    }
+    return total;
+  };
   const models = () => [...checkpoints.keys()].map((name) => `${SIM_ORCHESTRATOR_MODEL_PREFIX}${name}`);
   const checkpointFor = (model: string | undefined): { name: string; checkpoint: PolicyCheckpoint } => {
     const name = model === undefined ? 'base' : model.startsWith(SIM_ORCHESTRATOR_MODEL_PREFIX) ? model.slice(SIM_ORCHESTRATOR_MODEL_PREFIX.length) : '';
@@ -60,7 +82,7 @@ export function createSimOrchestratorProvider(options: SimOrchestratorProviderOp
       const seed = deriveSeed(request.seed ?? 0, `sim-orchestrator:${scenario.seed}:${checkpoint.name}:${fnv1a32(prompt.question)}`);
       const format = request.responseFormat?.type === 'json_schema' ? 'json' : prompt.format === 'xml' ? 'xml' : undefined;
       const sampled = policy.sample(prompt.question, new Rng(seed), checkpoint, { dom: prompt.dom, format });
-      const promptTokens = countMessageTokensFast(request.messages);
+      const promptTokens = promptTokensOf(request.messages);
       const completionTokens = countTokensFast(sampled.text) + scenario.tokens.orchestratorReasoningTokens;
       return {
         text: sampled.text,
