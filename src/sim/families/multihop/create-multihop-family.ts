@@ -1,0 +1,31 @@
+import { deriveSeed } from '../../../core/rng.js';
+import type { MultihopFamilyConfig } from '../../scenario/scenario-schema.js';
+import type { SimFamily } from '../family.js';
+import { decomposeMultihop } from './decompose-multihop.js';
+import { generateMultihopTasks } from './generate-multihop-tasks.js';
+import { generateKnowledgeBase } from './knowledge-base.js';
+import { createMultihopReader } from './read-multihop.js';
+import { renderCorpus } from './render-corpus.js';
+
+/**
+ * The `multihop` family: questions chaining 1-4 facts over a knowledge base generated from
+ * `seed` (people, companies, cities), answered from its rendered corpus. The base and corpus
+ * depend only on `seed` and `config.entities`; tasks on the `rng` given to `generate`.
+ *
+ * @example
+ * const family = createMultihopFamily(MultihopFamilySchema.parse({}), 7);
+ * const [task] = family.generate({ count: 1, rng: new Rng(1), idPrefix: 'train' });
+ * // task.question: 'In which city was the mentor of the founder of Zentrix Labs born?'
+ */
+export function createMultihopFamily(config: MultihopFamilyConfig, seed: number): SimFamily {
+  const kb = generateKnowledgeBase(config.entities, deriveSeed(seed, 'multihop-kb'));
+  const corpus = renderCorpus(kb, deriveSeed(seed, 'multihop-corpus'));
+  const read = createMultihopReader(kb, corpus);
+  return {
+    name: 'multihop',
+    generate: (options) => generateMultihopTasks(kb, config, options),
+    read,
+    decompose: decomposeMultihop,
+    corpus: () => corpus.documents,
+  };
+}
