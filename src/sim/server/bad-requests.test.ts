@@ -165,3 +165,34 @@ describe('close', () => {
     await expect(fetch(`${url}/models`)).rejects.toThrow();
   });
 });
+
+describe('a client that goes away', () => {
+  it('aborts the provider call and is not counted as a failure', async () => {
+    let started: () => void = () => undefined;
+    const requestStarted = new Promise<void>((resolve) => (started = resolve));
+    let aborted: (reason: unknown) => void = () => undefined;
+    const providerAborted = new Promise<unknown>((resolve) => (aborted = resolve));
+    await start({
+      provider: {
+        name: 'waits for abort',
+        chat: (request) =>
+          new Promise<ChatResponse>((_, reject) => {
+            started();
+            request.signal?.addEventListener('abort', () => {
+              aborted(request.signal?.reason);
+              reject(request.signal?.reason);
+            });
+          }),
+      },
+    });
+    const client = new AbortController();
+    const pending = fetch(`${server?.url}/chat/completions`, { method: 'POST', body: JSON.stringify(chat({})), signal: client.signal });
+    await requestStarted;
+    client.abort();
+    await expect(pending).rejects.toThrow();
+    expect(String(await providerAborted)).toMatch(/the client closed the connection/);
+    // One more round trip, so the aborted request's rejection has surely been handled.
+    expect((await fetch(`${server?.url}/models`)).status).toBe(200);
+    expect(server?.stats).toMatchObject({ invalid: 0, failed: 0, requests: { chatCompletions: 1, models: 1 } });
+  });
+});

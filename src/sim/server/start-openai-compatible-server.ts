@@ -101,6 +101,8 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
       if (inFlight === 0) onIdle?.();
     });
     handle(request, response).catch((error: unknown) => {
+      // The client left (and the provider was aborted): no one to answer, nothing failed.
+      if (response.destroyed) return;
       const httpError = toHttpError(error);
       if (httpError.status < 500) stats.invalid++;
       else stats.failed++;
@@ -165,6 +167,8 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
     if (response.destroyed) return;
     // Rejections, drops and hangs happen before the model runs, as a rate limiter or a dying proxy would.
     if (fault === 'hang') {
+      // Once closing, a held request would only delay the close: drop it at once.
+      if (closing) response.socket?.destroy();
       hung.add(response);
       response.once('close', () => hung.delete(response));
     }
