@@ -86,7 +86,7 @@ describe('createArithFamily', () => {
       const decomposition = family.decompose(task.question, 'components') as TextDecomposition;
       if (structure.axes.parallel === 1) continue;
       const final = decomposition.subQuestions.find((subQuestion) => subQuestion.id === decomposition.finalId);
-      const tops = (structure.graph.definitions.get(mainTarget(structure)) as { parents: string[] }).parents;
+      const tops = (structure.graph.definitions.get(mainTarget(structure)) as { parents: readonly string[] }).parents;
       // Other asked quantities get a sub-question of their own unless they are a component's top.
       const extraTargets = structure.graph.targets.slice(0, -1).filter((target) => !tops.includes(target)).length;
       expect(decomposition.subQuestions.length).toBe(structure.axes.parallel + extraTargets + 1);

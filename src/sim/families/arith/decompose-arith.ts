@@ -21,7 +21,7 @@ function toSubQuestion(ask: Ask): SubQuestion {
   };
 }
 
-/** Non-leaf ancestors of `id` (itself included) and given values, as one set. */
+/** Everything `id` is computed from (itself included), down to given values. */
 function ancestors(graph: ArithGraph, id: string): Set<string> {
   const found = new Set<string>();
   const stack = [id];
@@ -107,9 +107,16 @@ function byComponents(graph: ArithGraph): Ask[] | undefined {
 }
 
 /**
- * Proposes sub-questions for an arith question, as a careful reader would from the text:
- * `whole` asks the question itself; `steps` asks every quantity on the answer's path (never a
- * distractor); `components` asks each independent part of the main target, then combines.
+ * Proposes sub-questions for an arith question, as a careful reader would from the text alone:
+ * - `whole`: the question itself.
+ * - `steps`: one "Find <quantity>." per relation on the answer's path (never a distractor: the
+ *   reader walks back from the asked quantities), parents first, each with a
+ *   "Known: <parent> is ${parent's sub-question}." clause per worked-out parent; the last one is
+ *   the asked quantity. With several asked quantities a final sub-question lists them all
+ *   ("Find A, then B. Give the answers ...") with each one known, so the task's answer is a
+ *   node's answer.
+ * - `components`: one sub-question per independent part of the main (last) asked quantity,
+ *   then a combine asking the original targets with every part known.
  * When the text offers no split at a granularity (a single component, a target that is a given
  * value), the question is asked whole.
  */

@@ -70,7 +70,7 @@ function buildMain(rng: Rng, axes: ArithAxes, parallel: number, allowSharing: bo
 }
 
 /** A wrong value near `value`: what a planted note claims. */
-export function nearbyWrongValue(rng: Rng, value: number): number {
+function nearbyWrongValue(rng: Rng, value: number): number {
   const delta = rng.int(1, Math.max(3, Math.round(value * 0.2)));
   const below = value - delta;
   return below >= 1 && (rng.chance(0.5) || value + delta > MAX_VALUE) ? below : value + delta;

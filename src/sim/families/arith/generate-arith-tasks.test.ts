@@ -88,7 +88,7 @@ describe('generateArithTask', () => {
       const insideComponents = components.flat().filter((id) => graph.definitions.get(id)?.kind !== 'given');
       if (axes.parallel > 1) {
         expect(fanIn(graph, main)).toBe(axes.parallel);
-        const below = (graph.definitions.get(main) as { parents: string[] }).parents.map((parent) => ancestorsOf(graph, parent));
+        const below = (graph.definitions.get(main) as { parents: readonly string[] }).parents.map((parent) => ancestorsOf(graph, parent));
         for (let left = 0; left < below.length; left++) {
           for (let right = left + 1; right < below.length; right++) {
             expect([...(below[left] ?? [])].filter((id) => below[right]?.has(id))).toEqual([]);

@@ -13,7 +13,7 @@ function draw(rng: Rng, range: readonly [number, number]): number {
 }
 
 /** Axes of one task, each uniform over its configured range. */
-export function drawArithAxes(rng: Rng, config: ArithFamilyConfig): ArithAxes {
+function drawArithAxes(rng: Rng, config: ArithFamilyConfig): ArithAxes {
   return {
     depth: draw(rng, config.depth),
     breadth: draw(rng, config.breadth),

@@ -29,7 +29,7 @@ const NAME_ONLY = new RegExp(`^${NAME}$`);
 const SENTENCE_BREAK = /(?<=[.?])\s+/;
 
 /** Quantity ids of "the number of A, then the number of B" (or `separator` of choice); undefined if any piece is not a name. */
-export function parseNameList(text: string, separator: RegExp): string[] | undefined {
+function parseNameList(text: string, separator: RegExp): string[] | undefined {
   const ids: string[] = [];
   for (const piece of text.split(separator)) {
     const match = NAME_ONLY.exec(piece);
