@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { Rng } from '../../core/rng.js';
 import { improveCheckpoint, type RewardedSample } from './improve-checkpoint.js';
-import { decisionLogProb, logProbOf } from './log-linear.js';
+import { applyGradient } from './apply-gradient.js';
+import { decisionLogProb, gradLogProb, logProbOf } from './log-linear.js';
 import { baseCheckpoint } from './policy-checkpoint.js';
 import { HEAD_NAMES, POLICY_HEADS } from './policy-heads.js';
 import { samplePlan } from './sample-plan.js';
@@ -79,5 +80,17 @@ describe('improveCheckpoint', () => {
   test('rejects a bad learning rate or step count', () => {
     expect(() => improveCheckpoint(baseCheckpoint(), [], { learningRate: 0, steps: 1 })).toThrow(/learningRate/);
     expect(() => improveCheckpoint(baseCheckpoint(), [], { learningRate: 1, steps: 1.5 })).toThrow(/steps/);
+  });
+});
+
+describe('applyGradient', () => {
+  test('steps along the gradient and counts the step', () => {
+    const base = baseCheckpoint();
+    const { decisions } = samplePlan(arithQuestion, new Rng(3), base, options);
+    const gradient = gradLogProb(arithQuestion, decisions, base);
+    const next = applyGradient(base, gradient, 0.1, { name: 'grpo' });
+    expect(next).toMatchObject({ name: 'grpo', step: 1 });
+    expect(logProbOf(arithQuestion, decisions, next)).toBeGreaterThan(logProbOf(arithQuestion, decisions, base));
+    expect(next.weights.dom[1]).toBeCloseTo(base.weights.dom[1]! + 0.1 * gradient.dom[1]!, 12);
   });
 });

@@ -1,4 +1,5 @@
 import { UserError } from '../../core/errors.js';
+import { addScaledWeights } from './apply-gradient.js';
 import { addGradLogProb, type Decision } from './log-linear.js';
 import { cloneCheckpoint, zeroWeights, type PolicyCheckpoint } from './policy-checkpoint.js';
 import { HEAD_NAMES } from './policy-heads.js';
@@ -58,11 +59,7 @@ export function improveCheckpoint(checkpoint: PolicyCheckpoint, samples: readonl
       const advantage = advantages[index] as number;
       if (advantage !== 0) addGradLogProb(gradient, features.get(sample.question) as Float64Array, sample.decisions, improved, advantage / samples.length);
     });
-    for (const head of HEAD_NAMES) {
-      const weights = improved.weights[head];
-      const direction = gradient[head];
-      for (let index = 0; index < weights.length; index++) weights[index] = (weights[index] as number) + learningRate * (direction[index] as number);
-    }
+    addScaledWeights(improved.weights, gradient, learningRate);
   }
   return improved;
 }

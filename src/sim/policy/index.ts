@@ -1,3 +1,4 @@
+export { addScaledWeights, applyGradient } from './apply-gradient.js';
 export { applicableMalformations, MALFORMATION_KINDS, writeMalformedPlanText, type MalformationKind } from './corrupt-plan-text.js';
 export { decomposeQuestion } from './decompose-question.js';
 export { improveCheckpoint, type ImproveCheckpointOptions, type RewardedSample } from './improve-checkpoint.js';

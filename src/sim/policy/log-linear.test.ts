@@ -76,3 +76,17 @@ describe('log-linear heads', () => {
     expect(logProbOf(question, chosen, checkpoint)).not.toBeCloseTo(logProbOf(other, chosen, checkpoint), 6);
   });
 });
+
+describe('decision temperature', () => {
+  test('temperature 0 takes the most likely choice; low temperatures sharpen the draw', () => {
+    const checkpoint = randomCheckpoint(8);
+    const features = questionFeatures(question);
+    const probabilities = Array.from(headProbabilities(checkpoint.weights.block, features, headSize('block')));
+    const best = probabilities.indexOf(Math.max(...probabilities));
+    const rng = new Rng(9);
+    for (let index = 0; index < 50; index++) expect(sampleDecision('block', features, checkpoint, rng, 0).choice).toBe(best);
+    let sharpened = 0;
+    for (let index = 0; index < 2000; index++) if (sampleDecision('block', features, checkpoint, rng, 0.25).choice === best) sharpened += 1;
+    expect(sharpened / 2000).toBeGreaterThan(probabilities[best]! + 0.05);
+  });
+});

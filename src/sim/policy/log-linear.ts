@@ -17,18 +17,18 @@ const MAX_HEAD_SIZE = 8;
 const PROBABILITIES = new Float64Array(MAX_HEAD_SIZE);
 
 /**
- * Softmax of `weights · features` for one head, written into `out` (a view of `size` entries).
- * Subtracts the largest logit first so large weights cannot overflow.
+ * Softmax of `weights · features / temperature` for one head, written into `out` (a view of
+ * `size` entries). Subtracts the largest logit first so large weights cannot overflow.
  */
-export function headProbabilities(weights: Float64Array, features: Float64Array, size: number, out: Float64Array = PROBABILITIES): Float64Array {
+export function headProbabilities(weights: Float64Array, features: Float64Array, size: number, out: Float64Array = PROBABILITIES, temperature = 1): Float64Array {
   const featureCount = features.length;
   let largest = -Infinity;
   for (let choice = 0; choice < size; choice++) {
     let logit = 0;
     const row = choice * featureCount;
     for (let feature = 0; feature < featureCount; feature++) logit += (weights[row + feature] as number) * (features[feature] as number);
-    out[choice] = logit;
-    if (logit > largest) largest = logit;
+    out[choice] = logit / temperature;
+    if (logit / temperature > largest) largest = logit;
   }
   let total = 0;
   for (let choice = 0; choice < size; choice++) {
@@ -40,11 +40,21 @@ export function headProbabilities(weights: Float64Array, features: Float64Array,
   return out.subarray(0, size);
 }
 
-/** Draws one head's choice from the checkpoint's distribution. */
-export function sampleDecision(head: HeadName, features: Float64Array, checkpoint: PolicyCheckpoint, rng: Rng): Decision {
+/**
+ * Draws one head's choice from the checkpoint's distribution, sharpened or flattened by
+ * `temperature` (logits / temperature); temperature 0 takes the most likely choice (greedy,
+ * first on ties). The draw consumes one number from `rng` either way.
+ */
+export function sampleDecision(head: HeadName, features: Float64Array, checkpoint: PolicyCheckpoint, rng: Rng, temperature = 1): Decision {
   const size = headSize(head);
-  const probabilities = headProbabilities(checkpoint.weights[head], features, size);
   let draw = rng.next();
+  if (temperature <= 0) {
+    const probabilities = headProbabilities(checkpoint.weights[head], features, size);
+    let best = 0;
+    for (let index = 1; index < size; index++) if ((probabilities[index] as number) > (probabilities[best] as number)) best = index;
+    return { head, choice: best, features };
+  }
+  const probabilities = headProbabilities(checkpoint.weights[head], features, size, PROBABILITIES, temperature);
   let choice = size - 1;
   for (let index = 0; index < size; index++) {
     draw -= probabilities[index] as number;

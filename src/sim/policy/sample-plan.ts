@@ -16,6 +16,12 @@ export interface SamplePlanOptions {
   answerDirectly: AnswerDirectly;
   /** A DoM the prompt imposed; the `dom` head is then not drawn. @default drawn */
   dom?: Dom | undefined;
+  /**
+   * Sampling temperature of the decisions (logits / temperature); 0 is greedy. `logProb` is
+   * always under the checkpoint's own distribution (temperature 1), as policy gradients need.
+   * @default 1
+   */
+  temperature?: number | undefined;
 }
 
 /** A plan drawn from the policy, with the decisions that made it and their total log-probability. */
@@ -45,7 +51,7 @@ export function samplePlan(question: string, rng: Rng, checkpoint: PolicyCheckpo
   const wordingRng = rng.fork('wording');
   const decisions: Decision[] = [];
   const draw = <Head extends HeadName>(head: Head): HeadChoice<Head> => {
-    const decision = sampleDecision(head, features, checkpoint, decisionRng);
+    const decision = sampleDecision(head, features, checkpoint, decisionRng, options.temperature ?? 1);
     decisions.push(decision);
     return POLICY_HEADS[head][decision.choice] as HeadChoice<Head>;
   };

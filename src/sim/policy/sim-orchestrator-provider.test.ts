@@ -80,6 +80,16 @@ describe('createSimOrchestratorProvider', () => {
     }
   });
 
+  test('temperature 0 draws the greedy plan whatever the seed', async () => {
+    const shapes = new Set<string>();
+    for (let seed = 0; seed < 20; seed++) {
+      const parsed = parsePlan((await provider.chat(request(SAMPLE_QUESTIONS[3], seed, { temperature: 0 }))).text);
+      if (parsed.ok) shapes.add(JSON.stringify([parsed.plan.dom, parsed.plan.nodes.map((node) => [node.agent, node.params])]));
+    }
+    // The base checkpoint's greedy plan: low DoM, one cot node at temperature 0.3 (first of equals).
+    expect([...shapes]).toEqual([JSON.stringify(['low', [['cot', { temperature: 0.3 }]]])]);
+  });
+
   test('reports usage with the hidden reasoning tokens', async () => {
     const response = await provider.chat(request(SAMPLE_QUESTIONS[2], 2));
     expect(response.usageSource).toBe('provider');

@@ -37,7 +37,8 @@ export interface SimOrchestratorProvider extends ChatProvider {
  * returns its text. Format: JSON when structured output is requested, XML when the prompt
  * asks for XML, and otherwise XML with probability `scenario.orchestrator.xmlShare` (like an
  * orchestrator trained on MAS-Orchestra's XML that does not always follow a JSON
- * instruction). A DoM the prompt imposes is respected. The draw depends only on the
+ * instruction). A DoM the prompt imposes is respected; `request.temperature` scales the
+ * decision logits (0 = greedy; default 1). The draw depends only on the
  * scenario seed, `request.seed`, the checkpoint and the question, never on
  * `request.sampleIndex` (absent over HTTP), so the same request gives the same text
  * in-process and through `orchrm sim serve`. A request without a model uses `base`.
@@ -81,7 +82,7 @@ export function createSimOrchestratorProvider(options: SimOrchestratorProviderOp
       const prompt = readOrchestratorPrompt(request.messages);
       const seed = deriveSeed(request.seed ?? 0, `sim-orchestrator:${scenario.seed}:${checkpoint.name}:${fnv1a32(prompt.question)}`);
       const format = request.responseFormat?.type === 'json_schema' ? 'json' : prompt.format === 'xml' ? 'xml' : undefined;
-      const sampled = policy.sample(prompt.question, new Rng(seed), checkpoint, { dom: prompt.dom, format });
+      const sampled = policy.sample(prompt.question, new Rng(seed), checkpoint, { dom: prompt.dom, format, temperature: request.temperature });
       const promptTokens = promptTokensOf(request.messages);
       const completionTokens = countTokensFast(sampled.text) + scenario.tokens.orchestratorReasoningTokens;
       return {

@@ -21,6 +21,8 @@ export interface SimPolicySampleOptions {
   dom?: Dom | undefined;
   /** A format imposed by the prompt; else XML with probability `scenario.orchestrator.xmlShare`. */
   format?: PlanTextFormat | undefined;
+  /** Decision temperature; 0 is greedy (evaluation). @default 1 */
+  temperature?: number | undefined;
 }
 
 /**
