@@ -8,8 +8,8 @@ import type { ParsedArithQuestion } from './parse-arith-question.js';
 import { parseArithQuestion } from './parse-arith-question.js';
 import { readArithProblem } from './read-arith-problem.js';
 
-/** Parsed questions kept per family; the oldest is dropped beyond this (a few MB at most). */
-export const MAX_CACHED_QUESTIONS = 4_096;
+/** Parsed questions kept per family (a few KB each); the oldest is dropped beyond this. Far above the tasks in flight at once. */
+export const MAX_CACHED_QUESTIONS = 2_048;
 
 /**
  * The `arith` family: iGSM-like problems over a random graph of quantities (see docs/sim.md).
