@@ -25,6 +25,8 @@ describe('questionFeatures', () => {
   test('sees relation chains, entity vocabulary, hedges and several asks', () => {
     const chain = questionFeatures('Who is the mentor of the founder of the company where Ann works?');
     expect(value(chain, 'of_chain')).toBeCloseTo(2 / 3);
+    expect(value(questionFeatures('In which city was the mentor of the founder of the employer of Carla Belwell born?'), 'of_chain')).toBe(1);
+    expect(value(questionFeatures('The number of pens is 3 more than the number of cups.'), 'of_chain')).toBeCloseTo(1 / 3);
     expect(value(chain, 'wh_entity')).toBe(1);
     expect(value(chain, 'multihop_vocab')).toBeGreaterThan(value(chain, 'arith_vocab') as number);
     expect(value(chain, 'length_short')).toBe(1);

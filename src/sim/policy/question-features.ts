@@ -22,7 +22,7 @@ export const FEATURE_NAMES = [
   'number_of_phrases',
   /** The question asks for several things (several question marks, "respectively", "in order", a list). */
   'asks_several',
-  /** Longest "X of the Y of the Z" chain in one sentence / 3, capped at 2 (relation chains). */
+  /** Longest chain of "the X of" relations ("the mentor of the founder of Ann") / 3, capped at 2. */
   'of_chain',
   /** Chained possessives ("Ann's employer's founder") / 2, capped at 2. */
   'possessive_chain',
@@ -46,7 +46,7 @@ const NUMBER = /(?<![A-Za-z])\d+(?:[.,]\d+)*/g;
 const SENTENCE_END = /[.?!](?:\s|$)/g;
 const NUMBER_OF = /\bthe number of\b/gi;
 const SEVERAL = /\?[^?]*\?|\brespectively\b|\bin (?:this |that )?order\b|\bcomma-separated\b|\bseparated by commas\b|\blist\b/i;
-const OF_THE = /\bof (?:the|a|an|his|her|its|their)\b/gi;
+const RELATION_CHAIN = /(?:\bthe [a-z]+(?: [a-z]+)? of )+/gi;
 const POSSESSIVE_CHAIN = /\b\w+['’]s\s+\w+['’]s\b/g;
 const ARITH =
   /\b(?:how many|how much|times|plus|minus|sum|total|each|per|twice|thrice|half|double|triple|difference|product|equals?|more than|fewer than|less than|multiplied|divided|altogether|combined|remainder)\b/gi;
@@ -84,7 +84,7 @@ function computeFeatures(question: string): Float64Array {
   const features = new Float64Array(FEATURE_COUNT);
   const words = count(question, WORD);
   let longestChain = 0;
-  for (const sentence of question.split(/[.?!]\s/)) longestChain = Math.max(longestChain, count(sentence, OF_THE));
+  for (const chain of question.match(RELATION_CHAIN) ?? []) longestChain = Math.max(longestChain, count(chain, / of /g));
   const values: Record<FeatureName, number> = {
     bias: 1,
     length_short: words < 25 ? 1 : 0,
