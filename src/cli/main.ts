@@ -6,6 +6,7 @@ import { registerExportCommand } from './commands/export.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerPlanCheckCommand } from './commands/plan-check.js';
+import { registerSimCommand } from './commands/sim.js';
 
 const program = new Command('orchrm')
   .description('Reward models over multi-agent orchestration plans, learned from execution artifacts without labels.')
@@ -17,5 +18,6 @@ registerInspectCommand(program);
 registerExportCommand(program);
 registerImportCommand(program);
 registerPlanCheckCommand(program);
+registerSimCommand(program);
 
 await program.parseAsync(process.argv);
