@@ -72,6 +72,7 @@ export function samplePlan(question: string, rng: Rng, checkpoint: PolicyCheckpo
     const decomposition = decomposeQuestion(options.families, question, granularity);
     const searchFirst = draw('searchFirst') === 'yes';
     const subQuestions = decomposition.subQuestions;
+    // With a single sub-question and no verifier, no node takes `nodeBlock`, so it is not drawn.
     const hasOtherNodes = granularity === 'whole' || subQuestions.length > 1;
     const nodeBlock: Block = searchFirst ? 'search' : hasOtherNodes ? draw('nodeBlock') : 'cot';
     const finalBlock: Block = searchFirst && granularity !== 'whole' ? 'search' : draw('finalBlock');
