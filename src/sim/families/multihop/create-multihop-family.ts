@@ -1,11 +1,9 @@
-import { deriveSeed } from '../../../core/rng.js';
 import type { MultihopFamilyConfig } from '../../scenario/scenario-schema.js';
 import type { SimFamily } from '../family.js';
 import { decomposeMultihop } from './decompose-multihop.js';
 import { generateMultihopTasks } from './generate-multihop-tasks.js';
-import { generateKnowledgeBase } from './knowledge-base.js';
+import { buildMultihopWorld } from './multihop-world.js';
 import { createMultihopReader } from './read-multihop.js';
-import { renderCorpus } from './render-corpus.js';
 
 /**
  * The `multihop` family: questions chaining 1-4 facts over a knowledge base generated from
@@ -18,8 +16,7 @@ import { renderCorpus } from './render-corpus.js';
  * // task.question: 'In which city was the mentor of the founder of Zentrix Labs born?'
  */
 export function createMultihopFamily(config: MultihopFamilyConfig, seed: number): SimFamily {
-  const kb = generateKnowledgeBase(config.entities, deriveSeed(seed, 'multihop-kb'));
-  const corpus = renderCorpus(kb, deriveSeed(seed, 'multihop-corpus'));
+  const { kb, corpus } = buildMultihopWorld(config.entities, seed);
   const read = createMultihopReader(kb, corpus);
   return {
     name: 'multihop',
