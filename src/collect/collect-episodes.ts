@@ -108,7 +108,6 @@ async function collectOne(
     meter: { meter, episodeId: id },
     blocks: options.blocks,
     provider: options.provider,
-    planFormat: orchestrator.format,
     ...(orchestrator.dom !== undefined && { dom: orchestrator.dom }),
     ...(options.retriever !== undefined && { retriever: options.retriever }),
     ...(options.grader !== undefined && { grader: options.grader }),

@@ -19,7 +19,9 @@ export interface LlmOrchestratorOptions {
   maxTokens?: number;
   /** Ask for JSON-schema structured output (JSON format only; the server must support it). @default false */
   structuredOutput?: boolean;
-  /** Name recorded in episodes. @default provider name */
+  /** Model asked for, overriding the provider's orchestrator model (e.g. a simulated checkpoint). */
+  model?: string;
+  /** Name recorded in episodes. @default the model, else the provider name */
   name?: string;
   checkpoint?: string;
 }
@@ -36,7 +38,7 @@ export function createLlmOrchestrator(options: LlmOrchestratorOptions): Orchestr
     structuredOutput = false,
   } = options;
   const ref: OrchestratorRef = {
-    name: options.name ?? provider.name,
+    name: options.name ?? options.model ?? provider.name,
     ...(options.checkpoint !== undefined && { checkpoint: options.checkpoint }),
   };
   return {
@@ -47,6 +49,7 @@ export function createLlmOrchestrator(options: LlmOrchestratorOptions): Orchestr
       const request: ChatRequest = {
         messages: buildOrchestratorMessages(task.question, { catalog, format, dom }),
         slot: 'orchestrator',
+        ...(options.model !== undefined && { model: options.model }),
         temperature,
         maxTokens,
         seed: writeOptions.seed,
