@@ -6,6 +6,8 @@ export interface JsonSchemaFormat {
   type: 'json_schema';
   name: string;
   schema: Record<string, unknown>;
+  /** OpenAI strict mode: the schema must then mark every property required. @default true */
+  strict?: boolean;
 }
 
 export interface ChatRequest {

@@ -18,7 +18,7 @@ export function toChatCompletionParams(request: ChatRequest, model: string, with
   if (withSchema && request.responseFormat) {
     params.response_format = {
       type: 'json_schema',
-      json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema, strict: true },
+      json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema, strict: request.responseFormat.strict ?? true },
     };
   }
   return params;

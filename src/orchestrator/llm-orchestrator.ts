@@ -2,7 +2,7 @@ import type { OrchestratorRef } from '../core/episode.js';
 import type { LlmCallRecord } from '../core/llm-call.js';
 import type { Dom } from '../core/plan.js';
 import type { ChatProvider, ChatRequest } from '../llm/chat-provider.js';
-import { buildOrchestratorMessages, planJsonSchema, type BlockCatalog } from '../plan/index.js';
+import { buildOrchestratorMessages, PLAN_SCHEMA_NAME, planJsonSchema, type BlockCatalog } from '../plan/index.js';
 import { requestHash } from '../llm/index.js';
 import type { Orchestrator, WritePlanOptions, WrittenPlan } from './orchestrator.js';
 
@@ -21,9 +21,8 @@ export interface LlmOrchestratorOptions {
   structuredOutput?: boolean;
   /** Model asked for, overriding the provider's orchestrator model (e.g. a simulated checkpoint). */
   model?: string;
-  /** Name recorded in episodes. @default the model, else the provider name */
-  name?: string;
-  checkpoint?: string;
+  /** Who is recorded as having written the plans. @default the model, else the provider name */
+  ref?: OrchestratorRef;
 }
 
 /** An orchestrator that is an LLM: prompts from `plan/`, one call per plan, raw text kept. */
@@ -37,10 +36,7 @@ export function createLlmOrchestrator(options: LlmOrchestratorOptions): Orchestr
     maxTokens = 4096,
     structuredOutput = false,
   } = options;
-  const ref: OrchestratorRef = {
-    name: options.name ?? options.model ?? provider.name,
-    ...(options.checkpoint !== undefined && { checkpoint: options.checkpoint }),
-  };
+  const ref: OrchestratorRef = options.ref ?? { name: options.model ?? provider.name };
   return {
     ref,
     format,
@@ -55,7 +51,8 @@ export function createLlmOrchestrator(options: LlmOrchestratorOptions): Orchestr
         seed: writeOptions.seed,
         sampleIndex: writeOptions.sampleIndex,
         ...(structuredOutput && format === 'json' && {
-          responseFormat: { type: 'json_schema' as const, name: 'orchestration_plan', schema: planJsonSchema(catalog) },
+          // Optional block params keep the schema outside OpenAI's strict subset.
+          responseFormat: { type: 'json_schema' as const, name: PLAN_SCHEMA_NAME, schema: planJsonSchema(catalog), strict: false },
         }),
         ...(writeOptions.signal !== undefined && { signal: writeOptions.signal }),
       };

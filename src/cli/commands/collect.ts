@@ -1,28 +1,18 @@
 import type { Command } from 'commander';
 import { collectEpisodes, type CollectSummary } from '../../collect/index.js';
-import { createBlockRegistry } from '../../agents/index.js';
-import { createChatProvider, loadProviderConfig } from '../../llm/index.js';
-import { UserError } from '../../core/errors.js';
-import { createLlmOrchestrator } from '../../orchestrator/index.js';
 import { openStore } from '../../store/index.js';
-import { createBm25Retriever, exactMatchGrader, loadCorpus, loadTaskFile } from '../../tasks/index.js';
+import { exactMatchGrader } from '../../tasks/index.js';
 import { createProgress } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
+import { resolveCollectSetup, type CollectSetupFlags } from './collect-setup.js';
 
-interface CollectFlags {
-  tasks: string;
-  provider: string;
+interface CollectFlags extends CollectSetupFlags {
   plansPerTask: number;
   concurrency: number;
-  db: string;
   seed: number;
-  format: 'json' | 'xml';
-  dom: 'low' | 'high' | 'auto';
-  corpus?: string;
   tokenBudget?: number;
   timeoutMs?: number;
   keepPrompts: boolean;
-  cache: boolean;
   json: boolean;
 }
 
@@ -30,8 +20,13 @@ export function registerCollectCommand(program: Command): void {
   program
     .command('collect')
     .description('Sample plans for each task, execute them, and store every episode with all its artifacts.')
-    .requiredOption('--tasks <file.jsonl>', 'tasks, one JSON object per line: {"id", "question", "answer"?}')
-    .requiredOption('--provider <config.json>', 'OpenAI-compatible provider config (base URL, key env var, model per role)')
+    .option('--tasks <file.jsonl>', 'tasks, one JSON object per line: {"id", "question", "answer"?}')
+    .option('--scenario <name|file>', 'generate tasks from a simulated scenario instead (see orchrm sim scenarios)')
+    .option('--split <split>', 'with --scenario: train or test (disjoint questions)', 'train')
+    .option('--count <n>', 'with --scenario: number of tasks', parseIntegerOption('--count', 1), 100)
+    .option('--provider <config.json>', 'OpenAI-compatible provider config; without it, --scenario simulates the models in-process')
+    .option('--orchestrator <model>', 'orchestrator model; sim:<checkpoint> is a simulated checkpoint (e.g. sim:base)')
+    .option('--checkpoint <file>', 'extra simulated orchestrator checkpoint to serve (repeatable)', (value: string, list: string[]) => [...list, value], [])
     .option('--plans-per-task <n>', 'plans sampled and executed per task', parseIntegerOption('--plans-per-task', 1), 1)
     .option('--concurrency <n>', 'episodes executed at once', parseIntegerOption('--concurrency', 1), 4)
     .option('--db <path>', 'SQLite store to write', 'orchrm.db')
@@ -46,50 +41,41 @@ export function registerCollectCommand(program: Command): void {
     .option('--json', 'print the summary as JSON on stdout', false)
     .addHelpText(
       'after',
-      '\nExample:\n  orchrm collect --tasks tasks.jsonl --provider vllm.json --plans-per-task 8 --concurrency 16 --db runs.db --seed 1',
+      [
+        '',
+        'Examples:',
+        '  orchrm collect --tasks tasks.jsonl --provider vllm.json --plans-per-task 8 --concurrency 16 --db runs.db --seed 1',
+        '  orchrm collect --scenario default --orchestrator sim:base --count 200 --plans-per-task 4 --db sim.db',
+      ].join('\n'),
     )
     .action(runAction(async (flags: CollectFlags) => collect(flags)));
 }
 
 async function collect(flags: CollectFlags): Promise<void> {
-  if (flags.format !== 'json' && flags.format !== 'xml') throw new UserError(`--format must be json or xml, got "${flags.format}"`);
-  const tasks = loadTaskFile(flags.tasks);
-  const providerConfig = loadProviderConfig(flags.provider);
-  if (!['low', 'high', 'auto'].includes(flags.dom)) throw new UserError(`--dom must be low, high or auto, got "${flags.dom}"`);
+  const setup = await resolveCollectSetup(flags);
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
-  const provider = createChatProvider(providerConfig, { ...(flags.cache && { cacheDatabase: flags.db }) });
   try {
-    const blocks = createBlockRegistry();
-    const orchestrator = createLlmOrchestrator({
-      provider,
-      catalog: blocks,
-      format: flags.format,
-      dom: flags.dom,
-      structuredOutput: providerConfig.structuredOutput,
-      name: providerConfig.models.orchestrator,
-    });
-    const retriever = flags.corpus ? createBm25Retriever(await loadCorpus(flags.corpus)) : undefined;
-    const progress = createProgress('collect', tasks.length * flags.plansPerTask);
+    const progress = createProgress('collect', setup.tasks.length * flags.plansPerTask);
     const summary = await collectEpisodes({
-      tasks,
-      orchestrator,
-      provider,
-      blocks,
+      tasks: setup.tasks,
+      orchestrator: setup.orchestrator,
+      provider: setup.provider,
+      blocks: setup.blocks,
       store,
       plansPerTask: flags.plansPerTask,
       concurrency: flags.concurrency,
       seed: flags.seed,
       grader: exactMatchGrader,
-      ...(retriever !== undefined && { retriever }),
+      ...(setup.retriever !== undefined && { retriever: setup.retriever }),
       ...(flags.tokenBudget !== undefined && { tokenBudget: flags.tokenBudget }),
       ...(flags.timeoutMs !== undefined && { timeoutMs: flags.timeoutMs }),
-      config: { tasksFile: flags.tasks, providerFile: flags.provider, corpus: flags.corpus ?? null, keepPrompts: flags.keepPrompts },
+      config: { ...setup.config, keepPrompts: flags.keepPrompts },
       onEpisode: (episode, done) => progress.update(done, episode.status),
     });
     progress.stop();
     process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, flags.db));
   } finally {
-    provider.close();
+    setup.close();
     store.close();
   }
 }

@@ -100,7 +100,7 @@ describe('createSimOrchestratorProvider', () => {
   });
 
   test('writes plans for the LLM orchestrator, like any chat model', async () => {
-    const orchestrator = createLlmOrchestrator({ provider, catalog, checkpoint: 'base' });
+    const orchestrator = createLlmOrchestrator({ provider, catalog, model: 'sim-orchestrator-base' });
     const task = { id: 't1', suite: 'arith', question: SAMPLE_QUESTIONS[0], metadata: {} };
     const written = await orchestrator.writePlan(task, { sampleIndex: 0, seed: 17 });
     expect(parsePlan(written.text).ok).toBe(true);

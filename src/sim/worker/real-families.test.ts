@@ -11,15 +11,14 @@ import { createBm25Retriever } from '../../tasks/bm25-retriever.js';
 import { createArithFamily } from '../families/arith/index.js';
 import type { Granularity, SimFamily } from '../families/family.js';
 import { createMultihopFamily } from '../families/multihop/index.js';
-import { ScenarioSchema, type ScenarioInput } from '../scenario/scenario-schema.js';
+import { ArithFamilySchema, MultihopFamilySchema, ScenarioSchema, type ScenarioInput } from '../scenario/scenario-schema.js';
 import { countMessageTokensFast } from './count-tokens-fast.js';
 import { createSimWorker } from './create-sim-worker.js';
 import { parsePrompt } from './parse-prompt.js';
 import { readProblem } from './respond-to-prompt.js';
 
-const base = ScenarioSchema.parse({ name: 'real', seed: 5, families: { arith: {}, multihop: { entities: 120 } } });
-const arith = createArithFamily(base.families.arith ?? ScenarioSchema.shape.families.shape.arith.unwrap().parse({}));
-const multihop = createMultihopFamily(base.families.multihop ?? { weight: 1, hops: [2, 4], entities: 120 }, base.seed);
+const arith = createArithFamily(ArithFamilySchema.parse({}));
+const multihop = createMultihopFamily(MultihopFamilySchema.parse({ entities: 120 }), 5);
 const families: SimFamily[] = [arith, multihop];
 const arithTasks = arith.generate({ count: 24, rng: new Rng(1), idPrefix: 'a' });
 const multihopTasks = multihop.generate({ count: 24, rng: new Rng(2), idPrefix: 'm' });
