@@ -49,7 +49,9 @@ const FOUNDING_YEARS: readonly [number, number] = [1890, 2021];
 
 /**
  * Generates a knowledge base of `personCount` people, a quarter as many companies and a sixth as
- * many cities, from a seed. The same seed and size always give the same base.
+ * many cities, from a seed. Mentors, founders, mayors, employers, birthplaces and headquarters
+ * are drawn by popularity (a few people mentor many, a few firms employ many). The same seed and
+ * size always give the same base.
  */
 export function generateKnowledgeBase(personCount: number, seed: number): KnowledgeBase {
   const rng = new Rng(seed);

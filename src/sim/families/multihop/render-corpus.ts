@@ -53,10 +53,13 @@ export function entityDocumentId(value: KbValue): string | undefined {
 }
 
 /**
- * One document per entity (its facts as sentences in shuffled order, plus one or two filler
- * sentences; the full name opens the text, later sentences use a short reference), then about one distractor note per four people: interviews, events and family
- * notes that name people, companies and cities and use relation words without stating facts,
- * so retrieval by name and relation is realistically imperfect.
+ * One document per entity: its facts as sentences in shuffled order plus two or three filler
+ * sentences, the full name first and a short reference after (`Lanwell`, `Zentrix`). Then one
+ * distractor note per person (interviews, award reports, mentoring panels, market reports,
+ * family notes) that names entities, popular ones far more often, and uses the relation words
+ * without stating any fact. Retrieval by name and relation is therefore realistically imperfect:
+ * shared first names and surnames, firms and towns named after families, and popular entities
+ * whose names are everywhere.
  */
 export function renderCorpus(kb: KnowledgeBase, seed: number): KbCorpus {
   const rng = new Rng(seed);
