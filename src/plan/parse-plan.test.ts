@@ -69,7 +69,7 @@ describe('parsePlan never throws', () => {
       requiredParams: [],
     };
     const result = parsePlan('{"dom": "low", "nodes": [{"id": "A", "agent": "broken"}]}', { catalog: createBlockCatalog([broken]) });
-    expect(result).toMatchObject({ ok: false, format: 'unknown', diagnostics: [{ code: 'schema', path: '' }] });
+    expect(result).toMatchObject({ ok: false, format: 'unknown', diagnostics: [{ code: 'internal_error', path: '' }] });
   });
 });
 

@@ -29,11 +29,14 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, ScenarioInput>> = {
   control: {
     name: 'control',
     description:
-      'Control: one success latent per task shared by every call, no difficulty, fatigue, distraction or evidence effects, so every plan is equally accurate.',
+      'Control: one success latent per task shared by every call; no difficulty, fatigue, hand-off, distraction, temperature or evidence effects and equal tiers, so every plan is equally accurate.',
     families: { arith: { weight: 1 }, multihop: { weight: 1 } },
     worker: {
+      // Every tier equally able, so model choice cannot matter either; 0 puts accuracy near 50%.
+      tiers: { 'sim-worker-small': { skill: 0 }, 'sim-worker': { skill: 0 }, 'sim-worker-large': { skill: 0 } },
       stepDifficulty: 0,
       chainFatigue: 0,
+      handoffDifficulty: 0,
       distractorPenalty: 0,
       misleadPenalty: 0,
       temperatureSlope: 0,
@@ -45,6 +48,6 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, ScenarioInput>> = {
       refineBonus: 0,
       persuasion: 0,
     },
-    orchestrator: { directAnswerSkill: 3.2 },
+    orchestrator: { directAnswerSkill: 0 },
   },
 };

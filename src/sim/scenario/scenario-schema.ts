@@ -47,19 +47,25 @@ export const WorkerSchema = z.strictObject({
   /** Model tiers: a model name maps to a skill logit. */
   tiers: z
     .record(z.string(), z.strictObject({ skill: z.number() }))
-    .default({ 'sim-worker-small': { skill: 2.0 }, 'sim-worker': { skill: 3.2 }, 'sim-worker-large': { skill: 4.2 } }),
+    .default({ 'sim-worker-small': { skill: 2.0 }, 'sim-worker': { skill: 3.6 }, 'sim-worker-large': { skill: 4.2 } }),
   /** Model used when a call names none. */
   defaultModel: z.string().default('sim-worker'),
   /** Logit cost per unit of step difficulty. */
-  stepDifficulty: z.number().min(0).default(0.7),
+  stepDifficulty: z.number().min(0).default(0.5),
   /** Logit cost per step already taken in the same call: long chains in one call fail more. */
   chainFatigue: z.number().min(0).default(0.3),
+  /**
+   * Difficulty of the hand-off step a call pays when it works a sub-task the orchestrator wrote
+   * (not the original question): interpreting the sub-task and the values handed to it. When it
+   * fails, the call's first step goes wrong. 0 makes decomposition free.
+   */
+  handoffDifficulty: z.number().min(0).default(0.5),
   /** Logit cost per ln(1 + distracting statements in context). */
-  distractorPenalty: z.number().min(0).default(0.4),
+  distractorPenalty: z.number().min(0).default(0.25),
   /** Logit cost on a step a misleading statement is about; its failure then gives the planted value. */
   misleadPenalty: z.number().min(0).default(1.5),
   /** Logit cost per unit of sampling temperature above `referenceTemperature`. */
-  temperatureSlope: z.number().min(0).default(0.8),
+  temperatureSlope: z.number().min(0).default(0.4),
   referenceTemperature: z.number().min(0).default(0.3),
   /** Logit cost of a lookup/read step whose fact is not in the context (the model must recall it). */
   noEvidencePenalty: z.number().min(0).default(4.5),
@@ -68,7 +74,7 @@ export const WorkerSchema = z.strictObject({
   /** `step`: one shared latent per task step; `task`: one per task (every step fails together). */
   correlationScope: z.enum(['step', 'task']).default('step'),
   /** Probability that a failing call gives the step's shared wrong value rather than its own. */
-  sharedWrongAnswer: z.number().min(0).max(1).default(0.6),
+  sharedWrongAnswer: z.number().min(0).max(1).default(0.3),
   /** Critic: P(says incorrect | answer wrong) and P(says incorrect | answer right). */
   critic: z.strictObject({ detect: z.number().min(0).max(1), falseAlarm: z.number().min(0).max(1) }).default({ detect: 0.6, falseAlarm: 0.1 }),
   /** Logit bonus of a refine call (it sees the critique). */
@@ -83,9 +89,9 @@ export const TokensSchema = z.strictObject({
    * Hidden reasoning tokens billed per reasoning step, as reasoning models bill tokens they do
    * not return. Keeps stored responses short while execution costs stay realistic.
    */
-  reasoningTokensPerStep: z.number().int().min(0).default(350),
+  reasoningTokensPerStep: z.number().int().min(0).default(1000),
   /** Hidden reasoning tokens billed per plan the orchestrator writes. */
-  orchestratorReasoningTokens: z.number().int().min(0).default(150),
+  orchestratorReasoningTokens: z.number().int().min(0).default(0),
 });
 
 export const OrchestratorSchema = z.strictObject({

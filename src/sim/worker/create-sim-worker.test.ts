@@ -18,10 +18,13 @@ import { TaskSchema, type Task } from '../../core/task.js';
 import { executePlan } from '../../exec/execute-plan.js';
 import type { ChatRequest } from '../../llm/chat-provider.js';
 import { createBm25Retriever } from '../../tasks/bm25-retriever.js';
-import { ScenarioSchema, type ScenarioInput } from '../scenario/scenario-schema.js';
+import { ScenarioSchema, TokensSchema, type ScenarioInput } from '../scenario/scenario-schema.js';
 import { countMessageTokensFast, countTokensFast } from './count-tokens-fast.js';
 import { createSimWorker } from './create-sim-worker.js';
 import { chainQuestion, codeOf, fakeFamily, lookupQuestion } from './test-fixtures/fake-family.js';
+
+/** The default hidden reasoning tokens billed per step. */
+const REASONING_TOKENS_PER_STEP = TokensSchema.parse({}).reasoningTokensPerStep;
 
 function workerWith(worker: ScenarioInput['worker'] = {}) {
   return createSimWorker({ scenario: ScenarioSchema.parse({ name: 'test', seed: 3, families: {}, worker }), families: [fakeFamily] });
@@ -119,7 +122,7 @@ describe('createSimWorker', () => {
     const rounds = [[turn('A', '1'), turn('B', '1'), turn('C', '1')], [turn('A', '7'), turn('B', '8'), turn('C', '8')]];
     const decided = await worker.chat(request(debateFinalPrompt(subject, { rounds }), 5));
     expect(decided.text).toBe('Final round answers: 7 (1), 8 (2).\nThe agents mostly settled on 8.\n<answer>8</answer>');
-    expect(decided.usage.completionTokens).toBe(countTokensFast(decided.text) + 350);
+    expect(decided.usage.completionTokens).toBe(countTokensFast(decided.text) + REASONING_TOKENS_PER_STEP);
     const tie = await worker.chat(request(debateFinalPrompt(subject, { rounds: [[turn('A', '9'), turn('B', '8')]] }), 5));
     expect(extractAnswer(tie.text).answer).toBe('9');
   });
@@ -150,7 +153,7 @@ describe('createSimWorker', () => {
     const messages = answerPrompt({ task: chainTask, input: chainTask.question });
     const response = await worker.chat(request(messages, 9));
     const promptTokens = countMessageTokensFast(messages);
-    const completionTokens = countTokensFast(response.text) + 3 * 350;
+    const completionTokens = countTokensFast(response.text) + 3 * REASONING_TOKENS_PER_STEP;
     expect(response.usage).toEqual({ promptTokens, completionTokens, totalTokens: promptTokens + completionTokens });
     const cheap = createSimWorker({ scenario: ScenarioSchema.parse({ name: 't', families: {}, tokens: { reasoningTokensPerStep: 0 } }), families: [fakeFamily] });
     expect((await cheap.chat(request(messages, 9))).usage.completionTokens).toBe(countTokensFast(response.text));
@@ -167,7 +170,7 @@ describe('createSimWorker', () => {
     expect(named.text).toMatch(/<answer>(Sistine Chapel)<\/answer>$/);
     const empty = await worker.chat(request([], 1));
     expect(empty.text).toMatch(/<answer>unknown<\/answer>$/);
-    expect(empty.usage.completionTokens).toBe(countTokensFast(empty.text) + 350);
+    expect(empty.usage.completionTokens).toBe(countTokensFast(empty.text) + REASONING_TOKENS_PER_STEP);
     const critique = await worker.chat(request(critiquePrompt({ task: other, input: other.question }, '<answer>x</answer>'), 1));
     expect(critique.text).toMatch(/<verdict>(in)?correct<\/verdict>$/);
   });

@@ -59,7 +59,9 @@ export function respondToPrompt(parsed: ParsedPrompt, call: WorkerCall): StepRep
 
 function solve(problem: SimProblem | undefined, view: PromptView, call: WorkerCall, bonus: number): SimulatedAnswer {
   if (problem === undefined) return genericGuess(view.subTask, call.seed);
-  return simulateAnswer(problem, { scenario: call.scenario, skill: call.skill, temperature: call.temperature, seed: call.seed, bonus });
+  // A recognised sub-task that is not the original question was written by the orchestrator: a hand-off.
+  const handoff = problem.recognised && view.subTask.trim() !== view.originalQuestion.trim();
+  return simulateAnswer(problem, { scenario: call.scenario, skill: call.skill, temperature: call.temperature, seed: call.seed, bonus, handoff });
 }
 
 function answerReply(solved: SimulatedAnswer): StepReply {

@@ -7,8 +7,11 @@ import { chainQuestion, fakeFamily, lookupQuestion } from './test-fixtures/fake-
 
 const DRAWS = 3_000;
 
+/** Knobs these tests were designed with, fixed here so that changing a default cannot weaken them. */
+const TEST_KNOBS = { stepDifficulty: 0.7, chainFatigue: 0.3, distractorPenalty: 0.4, misleadPenalty: 1.5, temperatureSlope: 0.8, sharedWrongAnswer: 0.6, handoffDifficulty: 0 };
+
 function scenarioWith(worker: ScenarioInput['worker'] = {}) {
-  return ScenarioSchema.parse({ name: 'test', seed: 11, families: {}, worker });
+  return ScenarioSchema.parse({ name: 'test', seed: 11, families: {}, worker: { ...TEST_KNOBS, ...worker } });
 }
 
 function read(question: string, documents: { id: string; title: string; text: string }[] = []): SimProblem {
@@ -18,14 +21,17 @@ function read(question: string, documents: { id: string; title: string; text: st
 }
 
 /** Share of correct answers over DRAWS tasks (each its own task key), one call each. */
-function accuracy(makeQuestion: (index: number) => string, options: { skill?: number; temperature?: number; bonus?: number; worker?: ScenarioInput['worker']; documents?: boolean } = {}): number {
+function accuracy(
+  makeQuestion: (index: number) => string,
+  options: { skill?: number; temperature?: number; bonus?: number; worker?: ScenarioInput['worker']; documents?: boolean; handoff?: boolean } = {},
+): number {
   const scenario = scenarioWith(options.worker);
   let correct = 0;
   for (let index = 0; index < DRAWS; index++) {
     const question = makeQuestion(index);
     const name = /code of (\w+)/.exec(question)?.[1] ?? '';
     const problem = read(question, options.documents ? [{ id: 'd', title: name, text: '' }] : []);
-    const result = simulateAnswer(problem, { scenario, skill: options.skill ?? 2, temperature: options.temperature ?? 0.3, seed: 1_000 + index, bonus: options.bonus ?? 0 });
+    const result = simulateAnswer(problem, { scenario, skill: options.skill ?? 2, temperature: options.temperature ?? 0.3, seed: 1_000 + index, bonus: options.bonus ?? 0, handoff: options.handoff ?? false });
     if (result.answer === problem.correctAnswer) correct++;
   }
   return correct / DRAWS;
@@ -35,6 +41,12 @@ const chain = (length: number, extra: { notes?: number; rumour?: boolean } = {})
   chainQuestion({ id: `t${index}`, start: index % 17, adds: Array.from({ length }, (_, step) => 1 + ((index + step) % 9)), ...extra });
 
 describe('simulateAnswer', () => {
+  it('charges a hand-off step to sub-tasks the orchestrator wrote, and only when the knob is set', () => {
+    const plain = accuracy(chain(2), { skill: 3 });
+    expect(accuracy(chain(2), { skill: 3, handoff: true, worker: { handoffDifficulty: 2 } })).toBeLessThan(plain - 0.05);
+    expect(accuracy(chain(2), { skill: 3, handoff: true, worker: { handoffDifficulty: 0 } })).toBe(plain);
+  });
+
   it('gets a one-step problem right with probability sigmoid(logit), whatever the correlation', () => {
     for (const correlation of [0, 0.5, 1]) {
       const scenario = scenarioWith({ correlation });

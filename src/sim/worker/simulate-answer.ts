@@ -13,6 +13,11 @@ export interface SimulateAnswerOptions {
   seed: number;
   /** Logit bonus on every step (a refine call sees the critique). @default 0 */
   bonus?: number;
+  /**
+   * The call works a sub-task handed over by the orchestrator: it first pays a hand-off step of
+   * `worker.handoffDifficulty`, whose failure corrupts the first real step. @default false
+   */
+  handoff?: boolean;
 }
 
 export interface SimulatedAnswer {
@@ -61,7 +66,7 @@ export function stepLogit(
  * const { answer } = simulateAnswer(problem, { scenario, skill: 3.2, temperature: 0.7, seed: 42 });
  */
 export function simulateAnswer(problem: SimProblem, options: SimulateAnswerOptions): SimulatedAnswer {
-  const { scenario, skill, temperature, seed, bonus = 0 } = options;
+  const { scenario, skill, temperature, seed, bonus = 0, handoff = false } = options;
   const worker = scenario.worker;
   const sharedWeight = Math.sqrt(worker.correlation);
   const callWeight = Math.sqrt(1 - worker.correlation);
@@ -78,6 +83,13 @@ export function simulateAnswer(problem: SimProblem, options: SimulateAnswerOptio
     const ownWrongSeed = own.nextUint32();
     return { ok: false, wrongSeed: useShared ? sharedWrongSeed : ownWrongSeed };
   };
-  const solved = problem.solve(outcome);
-  return { answer: solved.answer, reasoning: solved.reasoning, stepsWorked: problem.steps.length };
+  const firstKey = problem.steps[0]?.key;
+  const payHandoff = handoff && worker.handoffDifficulty > 0 && firstKey !== undefined;
+  // The hand-off is a step like any other, drawn first; the real steps then come one later in the chain.
+  const handoffOutcome: StepOutcome = payHandoff
+    ? outcome({ key: `handoff:${firstKey}`, kind: 'compute', difficulty: worker.handoffDifficulty, evidence: 'not_needed', misled: false }, 0)
+    : { ok: true };
+  const offset = payHandoff ? 1 : 0;
+  const solved = problem.solve((step, index) => (index === 0 && !handoffOutcome.ok ? handoffOutcome : outcome(step, index + offset)));
+  return { answer: solved.answer, reasoning: solved.reasoning, stepsWorked: problem.steps.length + offset };
 }
