@@ -7,6 +7,7 @@ import { registerImportCommand } from './commands/import.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerPlanCheckCommand } from './commands/plan-check.js';
 import { registerSimCommand } from './commands/sim.js';
+import { registerSimCalibrateCommand } from './commands/sim-calibrate.js';
 
 const program = new Command('orchrm')
   .description('Reward models over multi-agent orchestration plans, learned from execution artifacts without labels.')
@@ -19,5 +20,6 @@ registerExportCommand(program);
 registerImportCommand(program);
 registerPlanCheckCommand(program);
 registerSimCommand(program);
+registerSimCalibrateCommand(program);
 
 await program.parseAsync(process.argv);

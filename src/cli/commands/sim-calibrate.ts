@@ -1,0 +1,69 @@
+import type { Command } from 'commander';
+import { calibrateScenario, type CalibrationReport } from '../../sim/calibrate/index.js';
+import { createSimEnvironment, loadScenario } from '../../sim/index.js';
+import { processStreams, type CommandStreams } from '../command-streams.js';
+import { createProgress, type Progress } from '../progress.js';
+import { parseIntegerOption, runAction } from '../run-action.js';
+import { simCommand } from './sim.js';
+
+interface CalibrateFlags {
+  scenario: string;
+  tasks: number;
+  plansPerTask: number;
+  seed: number;
+  json: boolean;
+}
+
+/** `orchrm sim calibrate`: measures by execution whether plan choice matters in a scenario. */
+export function registerSimCalibrateCommand(program: Command, streams: CommandStreams = processStreams): void {
+  simCommand(program)
+    .command('calibrate')
+    .description('Execute fixed plan kinds and base-policy plans on test tasks; report whether plan choice matters (docs/sim.md).')
+    .option('--scenario <name|file>', 'scenario to measure', 'default')
+    .option('--tasks <n>', 'test tasks executed', parseIntegerOption('--tasks', 1), 200)
+    .option('--plans-per-task <n>', 'base-policy plans per task, for oracle@N', parseIntegerOption('--plans-per-task', 1), 8)
+    .option('--seed <n>', 'seed of the episodes', parseIntegerOption('--seed', 0), 0)
+    .option('--json', 'print the report as JSON on stdout', false)
+    .action(
+      runAction(async (flags: CalibrateFlags) => {
+        const environment = await createSimEnvironment(loadScenario(flags.scenario));
+        let progress: Progress | undefined;
+        const report = await calibrateScenario(environment, {
+          tasks: flags.tasks,
+          plansPerTask: flags.plansPerTask,
+          seed: flags.seed,
+          onProgress: (done, total) => {
+            progress ??= createProgress('calibrate', total);
+            progress.update(done);
+          },
+        });
+        progress?.stop();
+        streams.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+      }),
+    );
+}
+
+const EXPECTED: Record<'bestFixedPlanGap' | 'baseVsOracleGap' | 'execTokenSpread' | 'planTokenShare', string> = { bestFixedPlanGap: '>= 8', baseVsOracleGap: '>= 15', execTokenSpread: '>= 10', planTokenShare: '<= 0.10' };
+
+function formatReport(report: CalibrationReport): string {
+  const families = Object.keys(report.tasksPerFamily);
+  const lines = [
+    `scenario ${report.scenario}: ${report.tasks} test tasks (${families.map((family) => `${family} ${report.tasksPerFamily[family]}`).join(', ')}), seed ${report.seed}`,
+    '',
+    ...(Object.entries(EXPECTED) as [keyof typeof EXPECTED, string][]).map(([name, expectation]) => `  ${name.padEnd(18)} ${String(report[name]).padStart(8)}   (default scenario expects ${expectation})`),
+    '',
+    `  base policy: accuracy ${pct(report.base.accuracy)}, oracle@${report.base.plansPerTask} ${pct(report.base.oracleAtN)}, ${report.base.meanOrchestratorTokens.toFixed(0)} plan tokens, ${report.base.meanExecutionTokens.toFixed(0)} execution tokens per plan`,
+    '',
+    `  ${'plan kind'.padEnd(16)} ${'accuracy'.padStart(8)} ${families.map((family) => family.padStart(9)).join(' ')} ${'exec tokens'.padStart(12)}`,
+    ...Object.entries(report.kinds).map(
+      ([name, kind]) =>
+        `  ${name.padEnd(16)} ${pct(kind.accuracy).padStart(8)} ${families.map((family) => pct(kind.perFamily[family] ?? 0).padStart(9)).join(' ')} ${kind.meanExecutionTokens.toFixed(0).padStart(12)}`,
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function pct(value: number): string {
+  return `${(value * 100).toFixed(1)}%`;
+}
