@@ -5,10 +5,12 @@
  */
 import { benchCallThroughput } from './call-throughput.js';
 import { benchExecOverhead } from './exec-overhead.js';
+import { benchSimCollection } from './sim-collection.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   execOverhead: () => benchExecOverhead(),
   callThroughput: () => benchCallThroughput(),
+  simCollection: () => benchSimCollection(),
 };
 
 const only = process.argv.slice(2);

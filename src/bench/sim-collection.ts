@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBlockRegistry } from '../agents/index.js';
+import { collectEpisodes } from '../collect/index.js';
+import { createLlmOrchestrator } from '../orchestrator/index.js';
+import { createSimEnvironment, generateScenarioTasks, loadScenario } from '../sim/index.js';
+import { openStore } from '../store/index.js';
+import { exactMatchGrader } from '../tasks/index.js';
+
+/**
+ * In-process collection on the default scenario: base-policy plans executed by the simulated
+ * worker and committed to SQLite (prompts not kept), one episode per transaction as always.
+ * Reports episodes per second and the database size scaled to 10,000 episodes.
+ */
+export async function benchSimCollection(episodes = 10_000) {
+  const environment = await createSimEnvironment(loadScenario('default'));
+  const blocks = createBlockRegistry();
+  const plansPerTask = 4;
+  const tasks = generateScenarioTasks(environment.scenario, environment.families, { split: 'train', count: Math.ceil(episodes / plansPerTask) });
+  const dir = mkdtempSync(join(tmpdir(), 'orchrm-bench-collect-'));
+  const dbPath = join(dir, 'bench.db');
+  const store = openStore(dbPath);
+  try {
+    const startedAt = performance.now();
+    const summary = await collectEpisodes({
+      tasks,
+      orchestrator: createLlmOrchestrator({ provider: environment.provider, catalog: blocks, model: 'sim-orchestrator-base', ref: { name: 'sim-orchestrator', checkpoint: 'base' } }),
+      provider: environment.provider,
+      blocks,
+      store,
+      plansPerTask,
+      concurrency: 8,
+      seed: 1,
+      retriever: environment.retriever,
+      grader: exactMatchGrader,
+    });
+    const elapsedS = (performance.now() - startedAt) / 1000;
+    store.close();
+    const bytes = ['', '-wal'].reduce((sum, suffix) => {
+      try {
+        return sum + statSync(dbPath + suffix).size;
+      } catch {
+        return sum;
+      }
+    }, 0);
+    return {
+      episodes: summary.episodes,
+      seconds: Math.round(elapsedS * 100) / 100,
+      episodesPerS: Math.round(summary.episodes / elapsedS),
+      callsPerEpisode: Math.round((summary.calls.total / summary.episodes) * 10) / 10,
+      dbMbPer10kEpisodes: Math.round((bytes / 1e6 / summary.episodes) * 10_000 * 10) / 10,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
