@@ -8,6 +8,7 @@ import { registerInspectCommand } from './commands/inspect.js';
 import { registerPlanCheckCommand } from './commands/plan-check.js';
 import { registerSimCommand } from './commands/sim.js';
 import { registerSimCalibrateCommand } from './commands/sim-calibrate.js';
+import { registerSimImproveCommand } from './commands/sim-improve.js';
 
 const program = new Command('orchrm')
   .description('Reward models over multi-agent orchestration plans, learned from execution artifacts without labels.')
@@ -21,5 +22,6 @@ registerImportCommand(program);
 registerPlanCheckCommand(program);
 registerSimCommand(program);
 registerSimCalibrateCommand(program);
+registerSimImproveCommand(program);
 
 await program.parseAsync(process.argv);

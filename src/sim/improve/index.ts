@@ -1,0 +1,1 @@
+export { evaluateCheckpointByExecution, improveByExecution, type ImproveByExecutionOptions, type ImprovementRound } from './improve-by-execution.js';
