@@ -1,0 +1,70 @@
+/** One bin of a reliability diagram. */
+export interface CalibrationBin {
+  /** Lower edge of the bin (inclusive). */
+  low: number;
+  /** Upper edge (exclusive, except for the last bin, which includes 1). */
+  high: number;
+  /** Predictions that fell in the bin. */
+  count: number;
+  /** Mean predicted probability in the bin; 0 when empty. */
+  meanConfidence: number;
+  /** Fraction of those predictions that came true; 0 when empty. */
+  accuracy: number;
+}
+
+export interface CalibrationReport {
+  /** Expected calibration error: sum over bins of (count / N) * |accuracy - meanConfidence|. */
+  ece: number;
+  bins: CalibrationBin[];
+}
+
+/** Logistic function, written so large |x| neither overflows nor loses the small side. */
+export function sigmoid(x: number): number {
+  if (x >= 0) return 1 / (1 + Math.exp(-x));
+  const exp = Math.exp(x);
+  return exp / (1 + exp);
+}
+
+/**
+ * Expected calibration error of the Bradley-Terry probability sigmoid(r_a - r_b) on pairs
+ * (Guo et al. 2017, equal-width bins). A pair has no natural orientation, so each pair is
+ * counted both ways: (p = sigmoid(r_w - r_l), came true) and (1 - p, did not). Bin i holds
+ * probabilities in [i/bins, (i+1)/bins); the last bin includes 1. Without the mirroring, a
+ * model that always says "the first plan wins" would look calibrated on winner-first data.
+ *
+ * @example
+ * expectedCalibrationError([0], [0]).ece // 0: a tie predicts 0.5 and half the orientations come true
+ */
+export function expectedCalibrationError(
+  winnerScores: ArrayLike<number>,
+  loserScores: ArrayLike<number>,
+  options: { bins?: number } = {},
+): CalibrationReport {
+  const { bins: binCount = 10 } = options;
+  if (!Number.isInteger(binCount) || binCount < 1) throw new RangeError(`bins must be a positive integer, got ${binCount}`);
+  const counts = new Float64Array(binCount);
+  const confidenceSums = new Float64Array(binCount);
+  const hits = new Float64Array(binCount);
+  const add = (probability: number, cameTrue: boolean) => {
+    const bin = Math.min(binCount - 1, Math.floor(probability * binCount));
+    counts[bin]! += 1;
+    confidenceSums[bin]! += probability;
+    if (cameTrue) hits[bin]! += 1;
+  };
+  for (let index = 0; index < winnerScores.length; index++) {
+    const probability = sigmoid((winnerScores[index] as number) - (loserScores[index] as number));
+    add(probability, true);
+    add(1 - probability, false);
+  }
+  const total = 2 * winnerScores.length;
+  let ece = 0;
+  const bins: CalibrationBin[] = [];
+  for (let bin = 0; bin < binCount; bin++) {
+    const count = counts[bin] as number;
+    const meanConfidence = count === 0 ? 0 : (confidenceSums[bin] as number) / count;
+    const accuracy = count === 0 ? 0 : (hits[bin] as number) / count;
+    if (count > 0) ece += (count / total) * Math.abs(accuracy - meanConfidence);
+    bins.push({ low: bin / binCount, high: (bin + 1) / binCount, count, meanConfidence, accuracy });
+  }
+  return { ece, bins };
+}
