@@ -173,6 +173,25 @@ CREATE TABLE checkpoints (
 CREATE INDEX checkpoints_orchestrator_step ON checkpoints (orchestrator, step);
 `,
   },
+  {
+    version: 2,
+    name: 'pair questions and pair datasets',
+    sql: `
+-- The task text each pair is read with; imported pairs have no task or episode rows to join.
+ALTER TABLE pairs ADD COLUMN question TEXT NOT NULL DEFAULT '';
+CREATE INDEX pairs_dataset_source ON pairs (dataset_id, source);
+
+-- How each pair dataset was made (mining configuration with its rubric, or import origin) and
+-- what the miners reported, so a dataset can be reproduced and its skips explained.
+CREATE TABLE pair_datasets (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  config TEXT NOT NULL,
+  report TEXT NOT NULL,
+  created_at TEXT NOT NULL
+) STRICT;
+`,
+  },
 ];
 
 /** The schema version this code writes. */

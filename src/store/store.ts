@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { EpisodeSchema, type Episode } from '../core/episode.js';
 import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
+import type { Pair, PairInput } from '../core/pair.js';
 import { TaskSchema, type Task, type TaskInput } from '../core/task.js';
 import type { StoredTextOptions } from './episode-to-rows.js';
 import { filterToSql, parseListOptions, type EpisodeFilter, type EpisodeListOptions } from './episode-filter.js';
@@ -8,6 +9,8 @@ import { EpisodeReader, type EpisodeReadOptions } from './episode-reader.js';
 import { rowToSummary, SUMMARY_COLUMNS, type EpisodeSummary, type SummaryRow } from './episode-summary.js';
 import { DuplicateEpisodeError } from './duplicate-episode-error.js';
 import { EpisodeWriter } from './episode-writer.js';
+import { PairStore, type PairDatasetInput, type PairDatasetRecord, type PairGroupSummary } from './pair-store.js';
+import type { PairFilter } from './pair-filter.js';
 import { RunStore, type RunInput, type RunRecord, type RunStatus } from './run-store.js';
 import { TaskWriter } from './task-writer.js';
 
@@ -30,6 +33,7 @@ export class Store {
   private readonly tasks: TaskWriter;
   private readonly writer: EpisodeWriter | undefined;
   private readonly runs: RunStore;
+  private readonly pairs: PairStore;
   private readonly selectByKey: Database.Statement<[Record<string, unknown>]>;
   private readonly selectById: Database.Statement<[string]>;
 
@@ -42,6 +46,7 @@ export class Store {
     this.reader = new EpisodeReader(db);
     this.tasks = new TaskWriter(db);
     this.runs = new RunStore(db, options.now);
+    this.pairs = new PairStore(db, options.now, options.readonly);
     this.selectByKey = db.prepare(
       `SELECT 1 FROM episodes WHERE run_id = @runId AND task_id = @taskId AND sample_index = @sampleIndex
        AND orchestrator = @orchestrator AND ifnull(checkpoint, x'') = ifnull(@checkpoint, x'')`,
@@ -123,6 +128,46 @@ export class Store {
     });
     this.requireWriter();
     this.db.transaction(() => parsed.forEach((task) => this.tasks.upsert(task))).immediate();
+  }
+
+  /** Validates and writes pairs in one transaction; returns how many were written. */
+  insertPairs(pairs: readonly PairInput[]): number {
+    this.requireWriter();
+    return this.pairs.insert(pairs);
+  }
+
+  /**
+   * Every matching pair, in insertion order, in constant memory (a page at a time).
+   * @example for (const pair of store.iteratePairs({ datasetId, split: 'train' })) write(pair);
+   */
+  iteratePairs(filter: PairFilter = {}): Generator<Pair, void, undefined> {
+    return this.pairs.iterate(filter);
+  }
+
+  countPairs(filter: PairFilter = {}): number {
+    return this.pairs.count(filter);
+  }
+
+  /** Deletes a pair dataset (its pairs and its record); returns how many pairs were deleted. */
+  deletePairs(datasetId: string): number {
+    this.requireWriter();
+    return this.pairs.delete(datasetId);
+  }
+
+  /** Pair counts per source and split with how winners' outcomes compare to losers' (`orchrm pairs stats`). */
+  summarizePairs(filter: PairFilter = {}): PairGroupSummary[] {
+    return this.pairs.summarize(filter);
+  }
+
+  /** Records (or replaces) how a pair dataset was made: its configuration and its report. */
+  savePairDataset(input: PairDatasetInput): void {
+    this.requireWriter();
+    this.pairs.saveDataset(input);
+  }
+
+  /** Every pair dataset record, oldest first. */
+  listPairDatasets(): PairDatasetRecord[] {
+    return this.pairs.listDatasets();
   }
 
   /** Runs `work` in one immediate transaction (for the stages that write other tables). */
