@@ -94,6 +94,16 @@ export const TokensSchema = z.strictObject({
   orchestratorReasoningTokens: z.number().int().min(0).default(0),
 });
 
+/** The simulated judge models (Best-of-N baselines, issue 6). */
+export const JudgeSchema = z.strictObject({
+  /** Trajectory judge: skill logit at picking a correct trajectory when one exists. */
+  trajectorySkill: z.number().default(2.0),
+  /** Trajectory judge: logit cost per ln(number of trajectories read); long contexts are harder. */
+  lengthPenalty: z.number().min(0).default(0.5),
+  /** Plan judge (reads plans only): noise on its estimate of each plan's chance of success. */
+  planNoise: z.number().min(0).default(1.0),
+});
+
 export const OrchestratorSchema = z.strictObject({
   /** Share of plans written in the MAS-Orchestra XML format rather than JSON. */
   xmlShare: z.number().min(0).max(1).default(0.25),
@@ -117,6 +127,7 @@ export const ScenarioSchema = z.strictObject({
   worker: WorkerSchema.default(WorkerSchema.parse({})),
   tokens: TokensSchema.default(TokensSchema.parse({})),
   orchestrator: OrchestratorSchema.default(OrchestratorSchema.parse({})),
+  judge: JudgeSchema.default(JudgeSchema.parse({})),
 });
 
 export type Scenario = z.infer<typeof ScenarioSchema>;
@@ -127,3 +138,4 @@ export type HotpotFamilyConfig = z.infer<typeof HotpotFamilySchema>;
 export type WorkerConfig = z.infer<typeof WorkerSchema>;
 export type TokensConfig = z.infer<typeof TokensSchema>;
 export type OrchestratorConfig = z.infer<typeof OrchestratorSchema>;
+export type JudgeConfig = z.infer<typeof JudgeSchema>;
