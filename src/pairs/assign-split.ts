@@ -1,0 +1,22 @@
+import type { PairSplit } from '../core/pair.js';
+import { deriveSeed } from '../core/rng.js';
+
+/** Fractions of tasks per split; they sum to 1. */
+export interface SplitFractions {
+  train: number;
+  validation: number;
+  test: number;
+}
+
+/**
+ * The split of a task: a hash of (seed, task id) mapped to [0, 1) and cut at the fractions.
+ * A task's split depends on nothing but its id and the seed, never on which other tasks exist,
+ * so every pair of a task lands in the same split and adding tasks never moves old ones.
+ * @example assignSplit('gsm8k-17', 0, { train: 0.8, validation: 0.1, test: 0.1 }) // 'train'
+ */
+export function assignSplit(taskId: string, seed: number, fractions: SplitFractions): PairSplit {
+  const position = deriveSeed(seed, `split:${taskId}`) / 4_294_967_296;
+  if (position < fractions.train) return 'train';
+  if (position < fractions.train + fractions.validation) return 'validation';
+  return 'test';
+}

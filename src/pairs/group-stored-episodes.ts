@@ -1,0 +1,41 @@
+import type { Store } from '../store/index.js';
+import type { EpisodeFilter } from '../store/index.js';
+import { compareText } from './compare-text.js';
+import { toMiningEpisode, type TaskGroup } from './mining-episode.js';
+import type { ProcessRubric } from './process-rubric.js';
+
+/**
+ * Streams the store's episodes (without their LLM calls) and groups their mining summaries by
+ * task. Memory holds one summary per episode, not its trace. Episodes with no plan text (the
+ * orchestrator call itself failed) are left out: there is no plan to prefer or reject.
+ * Groups come sorted by task id and episodes by id, so results never depend on insertion order.
+ */
+export function groupStoredEpisodes(
+  store: Store,
+  filter: EpisodeFilter,
+  rubric: ProcessRubric,
+  onProgress?: (done: number, total: number) => void,
+): { groups: TaskGroup[]; withoutPlanText: number } {
+  const total = store.countEpisodes(filter);
+  const groups = new Map<string, TaskGroup>();
+  let done = 0;
+  let withoutPlanText = 0;
+  for (const episode of store.iterateEpisodes(filter, { withCalls: false })) {
+    done += 1;
+    if (onProgress !== undefined && (done % 1000 === 0 || done === total)) onProgress(done, total);
+    if (episode.planText.trim() === '') {
+      withoutPlanText += 1;
+      continue;
+    }
+    const group = groups.get(episode.task.id);
+    const summary = toMiningEpisode(episode, rubric);
+    if (group === undefined) {
+      groups.set(episode.task.id, { taskId: episode.task.id, question: episode.task.question, hasGoldAnswer: episode.task.answer !== undefined, episodes: [summary] });
+    } else {
+      group.episodes.push(summary);
+    }
+  }
+  const sorted = [...groups.values()].sort((a, b) => compareText(a.taskId, b.taskId));
+  for (const group of sorted) group.episodes.sort((a, b) => compareText(a.id, b.id));
+  return { groups: sorted, withoutPlanText };
+}

@@ -1,0 +1,47 @@
+export { assignSplit, type SplitFractions } from './assign-split.js';
+export { exportPairs } from './export-pairs.js';
+export { importPairs, type ImportPairsOptions, type ImportPairsSummary } from './import-pairs.js';
+export { compareCheckpoints, type CheckpointOrder } from './miners/compare-checkpoints.js';
+export { createCheckpointMiner } from './miners/checkpoint-miner.js';
+export { createEfficiencyMiner } from './miners/efficiency-miner.js';
+export { createMiners } from './miners/create-miners.js';
+export { createOutcomeMiner } from './miners/outcome-miner.js';
+export { createProcessMiner } from './miners/process-miner.js';
+export type { MinedPair, PairMiner } from './miners/pair-miner.js';
+export { minePairGroups, type MiningReport } from './mine-pair-groups.js';
+export { minePairs, type MinePairsOptions, type MinePairsResult } from './mine-pairs.js';
+export {
+  CheckpointMinerConfigSchema,
+  EfficiencyMinerConfigSchema,
+  MinedSourceSchema,
+  PairMiningConfigSchema,
+  type CheckpointMinerConfig,
+  type EfficiencyMinerConfig,
+  type MinedSource,
+  type PairMiningConfig,
+  type PairMiningConfigInput,
+} from './mining-config.js';
+export { canonicalPlanText, toMiningEpisode, type MiningEpisode, type TaskGroup } from './mining-episode.js';
+export {
+  OpenRlhfKeysSchema,
+  PairExportFormatSchema,
+  PUBLISHED_SOURCE_NAMES,
+  PublishedPairSchema,
+  pairToRow,
+  type OpenRlhfKeys,
+  type PairExportFormat,
+  type PairRowOptions,
+  type PublishedPair,
+} from './pair-formats.js';
+export { pairStats, type OutcomeAgreement, type PairStats, type SplitCounts } from './pair-stats.js';
+export {
+  PROCESS_TERMS,
+  ProcessRubricSchema,
+  ProcessWeightsSchema,
+  type ProcessRubric,
+  type ProcessRubricInput,
+  type ProcessTerm,
+  type ProcessWeights,
+} from './process-rubric.js';
+export { scoreProcess, type ProcessScore } from './score-process.js';
+export type { SourceReport } from './source-report.js';
