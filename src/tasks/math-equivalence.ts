@@ -1,0 +1,134 @@
+import { latexToMathjs } from './latex-to-mathjs.js';
+import { safeExpression, type ComplexValue, type SafeExpression } from './safe-expression.js';
+import { structureOf, type Structure } from './math-structure.js';
+
+/** How two answers were found equal: as strings, as numbers, or as expressions in variables. */
+export type EquivalenceKind = 'string' | 'numeric' | 'symbolic';
+
+/** Relative tolerance of numeric comparison: `0.333333` matches 1/3, `0.33` does not. */
+export const RELATIVE_TOLERANCE = 1e-6;
+const ABSOLUTE_TOLERANCE = 1e-9;
+/** Deterministic sample values for variables: no symmetric pairs, no integers, none near poles of common answers. */
+const SAMPLE_POINTS: readonly number[] = [0.5377, 1.8339, -2.2588, 0.8622, 0.3188, -1.3077, 2.7694, -0.4336];
+/** Points needed with a defined value on both sides before expressions count as equal. */
+const MIN_VALID_POINTS = 4;
+
+/**
+ * Decides whether two normalised math answers (see `normalizeMathAnswer`) are equivalent, and
+ * how: equal strings; structures compared part by part (tuples and intervals in order with the
+ * same brackets, sets and bare solution lists in any order, `a \pm b` as the pair, unions of
+ * intervals, matrices element-wise, equations up to a non-zero factor); otherwise both are
+ * read as expressions through mathjs and compared numerically (relative 1e-6) when they have no
+ * variables, or at eight fixed sample points when they do (the same variables on both sides).
+ * Returns undefined when they are not equivalent.
+ *
+ * @example
+ * mathEquivalence('\\frac{1}{2}', '0.5'); // 'numeric'
+ * mathEquivalence('x^2+1', 'x^2-1'); // undefined
+ */
+export function mathEquivalence(gold: string, predicted: string): EquivalenceKind | undefined {
+  if (gold === predicted) return 'string';
+  if (/^[a-zA-Z ]+$/.test(gold) && gold.toLowerCase() === predicted.toLowerCase()) return 'string';
+  const goldStructure = structureOf(gold);
+  const predictedStructure = structureOf(predicted);
+  if (goldStructure.kind !== 'scalar' || predictedStructure.kind !== 'scalar') return compareStructures(goldStructure, predictedStructure);
+  return compareExpressions(gold, predicted);
+}
+
+function compareStructures(gold: Structure, predicted: Structure): EquivalenceKind | undefined {
+  if (gold.kind === 'scalar' || predicted.kind === 'scalar') return undefined;
+  if (gold.kind === 'equation' && predicted.kind === 'equation') {
+    return compareExpressions(`(${gold.parts[0]})-(${gold.parts[1]})`, `(${predicted.parts[0]})-(${predicted.parts[1]})`, true);
+  }
+  const ordered = gold.kind !== 'set' && gold.kind !== 'list';
+  // A set of solutions may be written `\{a, b\}`, `a, b` or `x \pm y`: all unordered collections.
+  const sameKind = gold.kind === predicted.kind || (!ordered && (predicted.kind === 'set' || predicted.kind === 'list'));
+  const comparable =
+    sameKind && gold.open === predicted.open && gold.close === predicted.close && gold.parts.length === predicted.parts.length && gold.rows === predicted.rows;
+  // A column vector may be written as a tuple: `(1,2)` and a 2x1 pmatrix hold the same parts.
+  const vectorPair = (gold.kind === 'matrix') !== (predicted.kind === 'matrix') && [gold, predicted].every((side) => side.kind === 'matrix' || (side.kind === 'tuple' && side.open === '('));
+  if (!comparable && !(vectorPair && gold.parts.length === predicted.parts.length)) return undefined;
+  return ordered ? compareInOrder(gold.parts, predicted.parts) : compareAnyOrder(gold.parts, predicted.parts);
+}
+
+function compareInOrder(gold: readonly string[], predicted: readonly string[]): EquivalenceKind | undefined {
+  const kinds = gold.map((part, index) => mathEquivalence(part, predicted[index]!));
+  return kinds.every((kind) => kind !== undefined) ? strongest(kinds) : undefined;
+}
+
+/** Each gold part matches a different predicted part (a perfect matching found greedily on a tiny list). */
+function compareAnyOrder(gold: readonly string[], predicted: readonly string[]): EquivalenceKind | undefined {
+  const unused = predicted.map((_, index) => index);
+  const kinds: EquivalenceKind[] = [];
+  for (const part of gold) {
+    const found = unused.findIndex((index) => mathEquivalence(part, predicted[index]!) !== undefined);
+    if (found === -1) return undefined;
+    kinds.push(mathEquivalence(part, predicted[unused[found]!]!)!);
+    unused.splice(found, 1);
+  }
+  return strongest(kinds);
+}
+
+function strongest(kinds: readonly EquivalenceKind[]): EquivalenceKind {
+  return kinds.includes('symbolic') ? 'symbolic' : kinds.includes('numeric') ? 'numeric' : 'string';
+}
+
+/** Compares two expressions; with `proportional`, any non-zero constant ratio counts (equations). */
+function compareExpressions(gold: string, predicted: string, proportional = false): EquivalenceKind | undefined {
+  const goldExpression = parseExpression(gold);
+  const predictedExpression = parseExpression(predicted);
+  if (goldExpression === undefined || predictedExpression === undefined) return undefined;
+  const variables = goldExpression.variables;
+  if (variables.join(',') !== predictedExpression.variables.join(',')) return undefined;
+  if (variables.length === 0 && !proportional) {
+    const a = goldExpression.evaluate({});
+    const b = predictedExpression.evaluate({});
+    return a !== undefined && b !== undefined && close(a, b) ? 'numeric' : undefined;
+  }
+  let valid = 0;
+  let ratio: ComplexValue | undefined;
+  for (const [pointIndex] of SAMPLE_POINTS.entries()) {
+    const scope = Object.fromEntries(variables.map((name, variableIndex) => [name, SAMPLE_POINTS[(pointIndex + variableIndex * 3) % SAMPLE_POINTS.length]!]));
+    const a = goldExpression.evaluate(scope);
+    const b = predictedExpression.evaluate(scope);
+    if (a === undefined || b === undefined || !finite(a) || !finite(b)) continue;
+    valid++;
+    if (!proportional) {
+      if (!close(a, b)) return undefined;
+      continue;
+    }
+    if (magnitude(b) < ABSOLUTE_TOLERANCE) {
+      if (magnitude(a) >= ABSOLUTE_TOLERANCE) return undefined;
+      continue;
+    }
+    const current = divide(a, b);
+    if (ratio === undefined) ratio = current;
+    else if (!close(ratio, current)) return undefined;
+  }
+  if (proportional && (ratio === undefined || magnitude(ratio) < ABSOLUTE_TOLERANCE)) return undefined;
+  return valid >= MIN_VALID_POINTS ? (variables.length === 0 ? 'numeric' : 'symbolic') : undefined;
+}
+
+function parseExpression(text: string): SafeExpression | undefined {
+  const expression = latexToMathjs(text);
+  return expression === undefined ? undefined : safeExpression(expression);
+}
+
+function close(a: ComplexValue, b: ComplexValue): boolean {
+  if (!finite(a) || !finite(b)) return a.re === b.re && a.im === b.im;
+  const difference = Math.hypot(a.re - b.re, a.im - b.im);
+  return difference <= ABSOLUTE_TOLERANCE + RELATIVE_TOLERANCE * Math.max(magnitude(a), magnitude(b));
+}
+
+function finite(value: ComplexValue): boolean {
+  return Number.isFinite(value.re) && Number.isFinite(value.im);
+}
+
+function magnitude(value: ComplexValue): number {
+  return Math.hypot(value.re, value.im);
+}
+
+function divide(a: ComplexValue, b: ComplexValue): ComplexValue {
+  const denominator = b.re * b.re + b.im * b.im;
+  return { re: (a.re * b.re + a.im * b.im) / denominator, im: (a.im * b.re - a.re * b.im) / denominator };
+}
