@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
+
+/** Which text an n-gram or embedding feature reads. */
+export const FeatureSideSchema = z.enum(['task', 'plan', 'both']);
+export type FeatureSide = z.infer<typeof FeatureSideSchema>;
+
+const gramLength = z.number().int().min(1).max(8);
+
+const NgramFeatureSchema = <Kind extends 'words' | 'chars'>(kind: Kind, min: number, max: number) =>
+  z
+    .strictObject({ kind: z.literal(kind), min: gramLength.default(min), max: gramLength.default(max), of: FeatureSideSchema.default('both') })
+    .refine((feature) => feature.min <= feature.max, { message: `${kind}: min must not exceed max (write e.g. ${kind}:${min}-${max})` });
+
+export const FeatureSpecSchema = z.union([
+  NgramFeatureSchema('words', 1, 2),
+  NgramFeatureSchema('chars', 3, 5),
+  z.strictObject({ kind: z.literal('structure') }),
+  z.strictObject({ kind: z.literal('task-stats') }),
+  z.strictObject({ kind: z.literal('cross') }),
+  z.strictObject({ kind: z.literal('length') }),
+  z.strictObject({
+    kind: z.literal('embed'),
+    /** Embedding model name sent to `/v1/embeddings`. */
+    model: z.string().min(1),
+    /** Width requested from the endpoint and appended to the feature vector. */
+    dimensions: z.number().int().min(1).max(4096).default(256),
+    of: FeatureSideSchema.default('both'),
+    /** Endpoint, e.g. `http://127.0.0.1:8000/v1`; may be overridden when the model is loaded. */
+    baseURL: z.url().optional(),
+  }),
+]);
+export type FeatureSpec = z.infer<typeof FeatureSpecSchema>;
+
+/** Hashed features share one space of 2^hashBits coordinates; dense embeddings follow it. */
+export const DEFAULT_HASH_BITS = 18;
+
+/**
+ * The feature configuration of a reward model, stored in its model file. Parse user input with
+ * `parseEncoderSpec`, which accepts the compact string grammar or this object (or its JSON).
+ */
+export const EncoderSpecSchema = z.strictObject({
+  /** log2 of the hashed dimension. @default 18 (262,144 coordinates; Vowpal Wabbit's default) */
+  hashBits: z.number().int().min(8).max(24).default(DEFAULT_HASH_BITS),
+  features: z.array(FeatureSpecSchema).min(1, 'name at least one feature encoder'),
+});
+export type EncoderSpec = z.infer<typeof EncoderSpecSchema>;
+export type EncoderSpecInput = z.input<typeof EncoderSpecSchema>;
+
+/** The default: word uni+bigrams of task and plan, plan structure, task statistics, crosses. */
+export const DEFAULT_ENCODER_SPEC_TEXT = 'words:1-2,structure,task-stats,cross';
+
+export const ENCODER_SPEC_GRAMMAR = `items separated by commas:
+  words[:N[-M]][@task|@plan|@both]   hashed word n-grams (default 1-2, both sides)
+  chars[:N[-M]][@task|@plan|@both]   hashed character n-grams (default 3-5, both sides)
+  structure                          plan structure (blocks, nodes, edges, depth, fan-in, DoM, params, diagnostics)
+  task-stats                         task statistics (length, numbers, sentences, question words)
+  cross                              task statistics and task words crossed with the plan's block types
+  length                             plan length and node count only (the length baseline)
+  embed:MODEL[/DIMS][@task|@plan|@both]  dense embeddings from /v1/embeddings (default 256 dims, both sides)
+  bits:K                             hashed dimension 2^K, 8..24 (default ${DEFAULT_HASH_BITS})
+or a JSON object {"hashBits": 18, "features": [{"kind": "words", "min": 1, "max": 2, "of": "both"}, ...]}`;
+
+const SIDE = /@(task|plan|both)$/;
+
+function parseItem(item: string): FeatureSpec | { bits: number } {
+  const sideMatch = SIDE.exec(item);
+  const side = sideMatch?.[1] as FeatureSide | undefined;
+  const body = sideMatch ? item.slice(0, sideMatch.index) : item;
+  const colon = body.indexOf(':');
+  const name = colon === -1 ? body : body.slice(0, colon);
+  const argument = colon === -1 ? undefined : body.slice(colon + 1);
+  const noArgument = (kind: 'structure' | 'task-stats' | 'cross' | 'length') => {
+    if (argument !== undefined || side !== undefined) throw new UserError(`encoder item "${item}": ${kind} takes no arguments`);
+    return { kind };
+  };
+  switch (name) {
+    case 'words':
+    case 'chars': {
+      const range = argument === undefined ? undefined : /^(\d+)(?:-(\d+))?$/.exec(argument);
+      if (argument !== undefined && !range) throw new UserError(`encoder item "${item}": write the n-gram range as N or N-M, e.g. ${name}:1-2`);
+      const min = range ? Number(range[1]) : undefined;
+      const max = range ? Number(range[2] ?? range[1]) : undefined;
+      return FeatureSpecSchema.parse({ kind: name, ...(min === undefined ? {} : { min, max }), ...(side ? { of: side } : {}) });
+    }
+    case 'embed': {
+      if (!argument) throw new UserError(`encoder item "${item}": name the embedding model, e.g. embed:text-embedding-3-small/256`);
+      const withDimensions = /^(.+)\/(\d+)$/.exec(argument);
+      const model = withDimensions ? withDimensions[1]! : argument;
+      const dimensions = withDimensions ? Number(withDimensions[2]) : undefined;
+      return FeatureSpecSchema.parse({ kind: 'embed', model, ...(dimensions === undefined ? {} : { dimensions }), ...(side ? { of: side } : {}) });
+    }
+    case 'bits':
+      if (!argument || !/^\d+$/.test(argument)) throw new UserError(`encoder item "${item}": write bits:K with K from 8 to 24`);
+      return { bits: Number(argument) };
+    case 'structure':
+    case 'task-stats':
+    case 'cross':
+    case 'length':
+      return noArgument(name);
+    default:
+      throw new UserError(`unknown encoder item "${item}"; the encoder spec grammar is:\n${ENCODER_SPEC_GRAMMAR}`);
+  }
+}
+
+/**
+ * Reads an encoder spec from the string grammar (`ENCODER_SPEC_GRAMMAR`), from JSON text, or
+ * from an object; throws a UserError naming the bad item.
+ *
+ * @example
+ * parseEncoderSpec('words:1-2,chars:3-5@plan,structure,task-stats,cross,bits:20')
+ */
+export function parseEncoderSpec(input: string | EncoderSpecInput): EncoderSpec {
+  let value: unknown = input;
+  if (typeof input === 'string') {
+    const text = input.trim();
+    if (text.startsWith('{')) {
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new UserError(`encoder spec JSON does not parse (${(error as Error).message}); check the quoting`);
+      }
+    } else {
+      const features: FeatureSpec[] = [];
+      let hashBits: number | undefined;
+      for (const item of text.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+        const parsed = (() => {
+          try {
+            return parseItem(item);
+          } catch (error) {
+            if (error instanceof z.ZodError) throw new InvalidInputError(`encoder item "${item}"`, zodIssues(error), ENCODER_SPEC_GRAMMAR);
+            throw error;
+          }
+        })();
+        if ('bits' in parsed) hashBits = parsed.bits;
+        else features.push(parsed);
+      }
+      value = { ...(hashBits === undefined ? {} : { hashBits }), features };
+    }
+  }
+  const result = EncoderSpecSchema.safeParse(value);
+  if (!result.success) throw new InvalidInputError('encoder spec', zodIssues(result.error), `the grammar is:\n${ENCODER_SPEC_GRAMMAR}`);
+  return result.data;
+}
+
+/** The compact string form of a spec; `parseEncoderSpec(formatEncoderSpec(spec))` equals `spec` (apart from `baseURL`). */
+export function formatEncoderSpec(spec: EncoderSpec): string {
+  const items = spec.features.map((feature) => {
+    switch (feature.kind) {
+      case 'words':
+      case 'chars':
+        return `${feature.kind}:${feature.min}-${feature.max}@${feature.of}`;
+      case 'embed':
+        return `embed:${feature.model}/${feature.dimensions}@${feature.of}`;
+      default:
+        return feature.kind;
+    }
+  });
+  return [...items, `bits:${spec.hashBits}`].join(',');
+}
+
+/**
+ * The spec with every task-dependent feature removed (task n-grams, task statistics, crosses,
+ * task embeddings): the plan-only baseline of the evaluation. Throws when nothing is left.
+ */
+export function planOnlySpec(spec: EncoderSpec): EncoderSpec {
+  const features: FeatureSpec[] = [];
+  for (const feature of spec.features) {
+    if (feature.kind === 'task-stats' || feature.kind === 'cross') continue;
+    if ('of' in feature) {
+      if (feature.of === 'task') continue;
+      features.push({ ...feature, of: 'plan' });
+    } else features.push(feature);
+  }
+  if (features.length === 0) throw new UserError(`encoder spec ${formatEncoderSpec(spec)} has no plan features; add e.g. words:1-2@plan or structure`);
+  return { hashBits: spec.hashBits, features };
+}

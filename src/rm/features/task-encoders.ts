@@ -1,0 +1,45 @@
+import type { FeatureAccumulator } from './feature-accumulator.js';
+import type { FeatureEncoder } from './feature-encoder.js';
+import { murmur3Ints, murmur3String } from './murmur3.js';
+import type { PlanAnalysis } from './plan-analysis.js';
+import type { TaskAnalysis } from './task-analysis.js';
+
+/** The `task-stats` encoder: each task statistic (see `analyzeTask`) as an indicator. */
+export function createTaskStatsEncoder(mask: number): FeatureEncoder {
+  const seed = murmur3String('task-stats', 0);
+  return {
+    name: 'task-stats',
+    taskOnly: true,
+    encode(task: TaskAnalysis, _plan, out: FeatureAccumulator) {
+      const stats = task.statHashes;
+      for (let index = 0; index < stats.length; index++) out.addHashed(murmur3Ints(seed, stats[index]!), mask, 1);
+    },
+  };
+}
+
+/**
+ * The `cross` encoder: every task statistic and every distinct task word crossed with every
+ * kind of the plan (each block type present, DoM, direct answer, invalid). This is what lets a
+ * linear head learn "search helps on questions that name entities" or "sc helps on arithmetic".
+ * Each group is scaled to norm about 1 per plan kind.
+ */
+export function createCrossEncoder(mask: number): FeatureEncoder {
+  const statSeed = murmur3String('cross:stat', 0);
+  const wordSeed = murmur3String('cross:word', 0);
+  return {
+    name: 'cross',
+    taskOnly: false,
+    encode(task: TaskAnalysis, plan: PlanAnalysis, out: FeatureAccumulator) {
+      const kinds = plan.kindHashes;
+      const stats = task.statHashes;
+      const words = task.distinctWordHashes;
+      const statValue = 1 / Math.sqrt(Math.max(1, stats.length));
+      const wordValue = 1 / Math.sqrt(Math.max(1, words.length));
+      for (let kindIndex = 0; kindIndex < kinds.length; kindIndex++) {
+        const kind = kinds[kindIndex]!;
+        for (let index = 0; index < stats.length; index++) out.addHashed(murmur3Ints(statSeed, stats[index]!, kind), mask, statValue);
+        for (let index = 0; index < words.length; index++) out.addHashed(murmur3Ints(wordSeed, words[index]!, kind), mask, wordValue);
+      }
+    },
+  };
+}

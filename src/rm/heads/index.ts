@@ -1,0 +1,5 @@
+export { createHead } from './create-head.js';
+export { HeadConfigSchema, LinearHeadConfigSchema, MlpHeadConfigSchema, type HeadConfig, type HeadConfigInput, type MlpHeadConfig } from './head-config.js';
+export { LinearHead } from './linear-head.js';
+export { MlpHead } from './mlp-head.js';
+export type { HeadTensor, RewardHead } from './reward-head.js';
