@@ -13,6 +13,7 @@ import { errorMessage } from '../exec/node-chat.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { Store } from '../store/index.js';
 import { CollectTally, type CollectSummary } from './collect-summary.js';
+import { checkResumable, runFingerprint } from './resume-run.js';
 
 export interface CollectOptions {
   tasks: readonly Task[];
@@ -33,8 +34,15 @@ export interface CollectOptions {
   timeoutMs?: number;
   /** Recorded with the run so the experiment can be repeated (never holds secrets). */
   config?: Record<string, unknown>;
+  /**
+   * Continue this run instead of starting one: (task, sample) pairs it already committed are
+   * skipped, so nothing is redone or duplicated. It must have the same tasks, seed, plans per
+   * task and orchestrator.
+   */
+  resumeRunId?: string;
   /** Called after each episode is committed. */
-  onEpisode?: (episode: Episode, done: number, total: number) => void;
+  /** Called after each episode is committed, or skipped on resume (`episode` undefined). */
+  onEpisode?: (episode: Episode | undefined, done: number, total: number) => void;
   signal?: AbortSignal;
 }
 
@@ -46,30 +54,43 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectS
   const { tasks, orchestrator, store, plansPerTask = 1, concurrency = 4, seed = 0 } = options;
   const startedAt = performance.now();
   store.upsertTasks(tasks);
-  const runId = store.createRun({
-    kind: 'collect',
-    seed,
-    codeVersion: ORCHRM_VERSION,
-    config: {
-      ...options.config,
-      orchestrator: orchestrator.ref,
-      format: orchestrator.format,
-      dom: orchestrator.dom ?? 'auto',
-      plansPerTask,
-      concurrency,
-      tokenBudget: options.tokenBudget ?? null,
-      timeoutMs: options.timeoutMs ?? null,
-      tasks: tasks.length,
-    },
-  }).id;
+  const fingerprint = runFingerprint(seed, plansPerTask, orchestrator.ref, tasks);
+  const runId =
+    options.resumeRunId !== undefined
+      ? checkResumable(store, options.resumeRunId, fingerprint)
+      : store.createRun({
+          kind: 'collect',
+          seed,
+          codeVersion: ORCHRM_VERSION,
+          config: {
+            ...options.config,
+            fingerprint,
+            orchestrator: orchestrator.ref,
+            format: orchestrator.format,
+            dom: orchestrator.dom ?? 'auto',
+            plansPerTask,
+            concurrency,
+            tokenBudget: options.tokenBudget ?? null,
+            timeoutMs: options.timeoutMs ?? null,
+            tasks: tasks.length,
+          },
+        }).id;
   const limit = pLimit(concurrency);
   const total = tasks.length * plansPerTask;
   const meter = new UsageMeter();
   const tally = new CollectTally(runId, meter);
   let done = 0;
+  const committed = (task: Task, sampleIndex: number) =>
+    options.resumeRunId !== undefined &&
+    store.hasEpisode({ runId, taskId: task.id, sampleIndex, orchestrator: orchestrator.ref.name, ...(orchestrator.ref.checkpoint !== undefined && { checkpoint: orchestrator.ref.checkpoint }) });
   const jobs = tasks.flatMap((task) =>
     Array.from({ length: plansPerTask }, (_, sampleIndex) =>
       limit(async () => {
+        if (committed(task, sampleIndex)) {
+          tally.skip();
+          options.onEpisode?.(undefined, ++done, total);
+          return;
+        }
         const episode = await collectOne(options, meter, runId, task, sampleIndex, seed);
         store.insertEpisode(episode);
         tally.add(episode);

@@ -5,7 +5,10 @@ import type { UsageMeter } from '../llm/index.js';
 /** What a collection run produced, as printed by `orchrm collect`. */
 export interface CollectSummary {
   runId: string;
+  /** Episodes collected by this invocation. */
   episodes: number;
+  /** Episodes a resumed run had already committed, not redone. */
+  skipped: number;
   byStatus: Partial<Record<EpisodeStatus, number>>;
   /** Episodes with a grade. */
   graded: number;
@@ -25,6 +28,7 @@ export interface CollectSummary {
 export class CollectTally {
   private readonly byStatus: Partial<Record<EpisodeStatus, number>> = {};
   private episodes = 0;
+  private skipped = 0;
   private graded = 0;
   private correct = 0;
 
@@ -42,12 +46,17 @@ export class CollectTally {
     }
   }
 
+  skip(): void {
+    this.skipped++;
+  }
+
   summary(wallTimeMs: number): CollectSummary {
     const tokens = this.meter.byRole();
     const totalTokens = tokens.orchestrator.totalTokens + tokens.execution.totalTokens + tokens.verification.totalTokens;
     return {
       runId: this.runId,
       episodes: this.episodes,
+      skipped: this.skipped,
       byStatus: { ...this.byStatus },
       graded: this.graded,
       correct: this.correct,

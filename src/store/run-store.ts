@@ -83,6 +83,14 @@ export class RunStore {
     const row = this.db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?').get(id);
     return row === undefined ? undefined : rowToRun(row);
   }
+
+  /** The most recently created run of a kind that has not completed (to resume it). */
+  latestUnfinished(kind: string): RunRecord | undefined {
+    const row = this.db
+      .prepare<[string], RunRow>("SELECT * FROM runs WHERE kind = ? AND status != 'completed' ORDER BY created_at DESC, rowid DESC LIMIT 1")
+      .get(kind);
+    return row === undefined ? undefined : rowToRun(row);
+  }
 }
 
 function rowToRun(row: RunRow): RunRecord {

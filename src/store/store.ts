@@ -115,6 +115,11 @@ export class Store {
     this.runs.finish(id, status);
   }
 
+  /** The newest run of a kind that has not completed, e.g. a collection killed mid-way. */
+  latestUnfinishedRun(kind: string): RunRecord | undefined {
+    return this.runs.latestUnfinished(kind);
+  }
+
   getRun(id: string): RunRecord | undefined {
     return this.runs.get(id);
   }

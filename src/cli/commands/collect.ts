@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { collectEpisodes, type CollectSummary } from '../../collect/index.js';
-import { openStore } from '../../store/index.js';
+import { UserError } from '../../core/errors.js';
+import { openStore, type Store } from '../../store/index.js';
 import { exactMatchGrader } from '../../tasks/index.js';
 import { createProgress } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
@@ -13,6 +14,7 @@ interface CollectFlags extends CollectSetupFlags {
   tokenBudget?: number;
   timeoutMs?: number;
   keepPrompts: boolean;
+  resume?: string | true;
   json: boolean;
 }
 
@@ -38,6 +40,7 @@ export function registerCollectCommand(program: Command): void {
     .option('--timeout-ms <n>', 'wall time one episode may take, in milliseconds', parseIntegerOption('--timeout-ms', 1))
     .option('--keep-prompts', 'store full prompts of every call (responses are always stored)', false)
     .option('--no-cache', 'do not read or write the response cache')
+    .option('--resume [run-id]', 'continue a killed or failed run (default: the newest unfinished one); committed samples are not redone')
     .option('--json', 'print the summary as JSON on stdout', false)
     .addHelpText(
       'after',
@@ -55,6 +58,7 @@ async function collect(flags: CollectFlags): Promise<void> {
   const setup = await resolveCollectSetup(flags);
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
   try {
+    const resumeRunId = flags.resume === undefined ? undefined : resolveResumeRun(store, flags.resume);
     const progress = createProgress('collect', setup.tasks.length * flags.plansPerTask);
     const summary = await collectEpisodes({
       tasks: setup.tasks,
@@ -70,7 +74,8 @@ async function collect(flags: CollectFlags): Promise<void> {
       ...(flags.tokenBudget !== undefined && { tokenBudget: flags.tokenBudget }),
       ...(flags.timeoutMs !== undefined && { timeoutMs: flags.timeoutMs }),
       config: { ...setup.config, keepPrompts: flags.keepPrompts },
-      onEpisode: (episode, done) => progress.update(done, episode.status),
+      ...(resumeRunId !== undefined && { resumeRunId }),
+      onEpisode: (episode, done) => progress.update(done, episode?.status ?? 'already committed'),
     });
     progress.stop();
     process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, flags.db));
@@ -80,13 +85,20 @@ async function collect(flags: CollectFlags): Promise<void> {
   }
 }
 
+function resolveResumeRun(store: Store, resume: string | true): string {
+  if (resume !== true) return resume;
+  const run = store.latestUnfinishedRun('collect');
+  if (!run) throw new UserError('--resume: this database has no unfinished collection run; start one without --resume');
+  return run.id;
+}
+
 function formatSummary(summary: CollectSummary, db: string): string {
   const statuses = Object.entries(summary.byStatus)
     .map(([status, count]) => `${status} ${count}`)
     .join(', ');
   const accuracy = summary.accuracy === null ? 'n/a (no gold answers)' : `${(summary.accuracy * 100).toFixed(1)}% (${summary.correct}/${summary.graded})`;
   return [
-    `run ${summary.runId}: ${summary.episodes} episodes in ${(summary.wallTimeMs / 1000).toFixed(1)} s -> ${db}`,
+    `run ${summary.runId}: ${summary.episodes} episodes${summary.skipped > 0 ? ` (${summary.skipped} already committed, not redone)` : ''} in ${(summary.wallTimeMs / 1000).toFixed(1)} s -> ${db}`,
     `  status     ${statuses}`,
     `  accuracy   ${accuracy}`,
     `  tokens     orchestrator ${summary.tokens.orchestrator.totalTokens}, execution ${summary.tokens.execution.totalTokens}, verification ${summary.tokens.verification.totalTokens} (mean ${summary.meanTokensPerEpisode.toFixed(0)} per episode)`,

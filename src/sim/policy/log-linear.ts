@@ -27,8 +27,9 @@ export function headProbabilities(weights: Float64Array, features: Float64Array,
     let logit = 0;
     const row = choice * featureCount;
     for (let feature = 0; feature < featureCount; feature++) logit += (weights[row + feature] as number) * (features[feature] as number);
-    out[choice] = logit / temperature;
-    if (logit / temperature > largest) largest = logit;
+    const scaled = logit / temperature;
+    out[choice] = scaled;
+    if (scaled > largest) largest = scaled;
   }
   let total = 0;
   for (let choice = 0; choice < size; choice++) {

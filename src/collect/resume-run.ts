@@ -1,0 +1,38 @@
+import { UserError } from '../core/errors.js';
+import { sha256, stableStringify } from '../core/hash.js';
+import type { OrchestratorRef } from '../core/episode.js';
+import type { Task } from '../core/task.js';
+import type { Store } from '../store/index.js';
+
+/** What must be equal for a run to be resumed: the same work, the same seed, the same writer. */
+export interface RunFingerprint {
+  seed: number;
+  plansPerTask: number;
+  orchestrator: OrchestratorRef;
+  /** sha256 of the task ids and questions, in order. */
+  tasks: string;
+}
+
+export function runFingerprint(seed: number, plansPerTask: number, orchestrator: OrchestratorRef, tasks: readonly Task[]): RunFingerprint {
+  return { seed, plansPerTask, orchestrator, tasks: sha256(stableStringify(tasks.map((task) => [task.id, task.question]))) };
+}
+
+/**
+ * Checks that a run can be resumed with this configuration and returns its id. A resumed run
+ * must do the same work with the same seed, or its episodes would not be those of one run.
+ */
+export function checkResumable(store: Store, runId: string, fingerprint: RunFingerprint): string {
+  const run = store.getRun(runId);
+  if (!run) throw new UserError(`cannot resume run ${runId}: it is not in this database; check the id with the run's summary`);
+  if (run.kind !== 'collect') throw new UserError(`cannot resume run ${runId}: it is a ${run.kind} run, not a collection`);
+  const stored = run.config.fingerprint;
+  const differing = (Object.keys(fingerprint) as (keyof RunFingerprint)[]).filter(
+    (key) => stableStringify((stored as Partial<RunFingerprint> | undefined)?.[key]) !== stableStringify(fingerprint[key]),
+  );
+  if (differing.length > 0) {
+    throw new UserError(
+      `cannot resume run ${runId}: ${differing.join(', ')} differ from the run's; resume with the same tasks, --seed, --plans-per-task and orchestrator, or start a new run`,
+    );
+  }
+  return run.id;
+}
