@@ -12,6 +12,12 @@ export const RemoteRewardOptionsSchema = z.object({
   maxRetries: z.number().int().min(0).max(10).default(2),
   /** Plans sent per request; larger lists are split. @default 64 */
   batchSize: z.number().int().positive().default(64),
+  /**
+   * `canonical`: send each plan's canonical rendering (what orchrm's own models read; pairs
+   * exported with `--plan-text canonical`). `raw`: send plan text as written (pairs exported
+   * raw); parsed plans are always rendered canonically. @default 'canonical'
+   */
+  planText: z.enum(['canonical', 'raw']).default('canonical'),
   /** Environment variable holding a bearer token; no `Authorization` header when it is unset. @default 'ORCHRM_REWARD_API_KEY' */
   apiKeyEnv: z.string().min(1).default('ORCHRM_REWARD_API_KEY'),
 });

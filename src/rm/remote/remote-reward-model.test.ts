@@ -80,7 +80,7 @@ describe.each(PROTOCOLS)('$name adapter', (protocol) => {
     expect(requests).toHaveLength(1);
     expect(requests[0]?.path).toBe(protocol.path);
     expect(protocol.texts(requests[0]?.body)).toStrictEqual(texts);
-    expect(texts[2]).toBe('Task:\nWhat is 17 * 23?\n\nPlan:\nINVALID PLAN: no_plan_found');
+    expect(texts[2]).toBe('What is 17 * 23?INVALID PLAN: no_plan_found');
     expect(model.name).toBe(`${protocol.name.startsWith('vLLM') ? 'vllm-classify' : 'openrlhf'}(${url(protocol.path)})`);
   });
 
@@ -187,6 +187,16 @@ describe('vLLM /classify specifics', () => {
     expect(requests[0]?.body).toMatchObject({ model: 'orchrm-rm', use_activation: false });
   });
 
+  it('sends raw plan text when asked, with a custom prompt template', async () => {
+    const { url, requests } = await serve((body) => ({ status: 200, body: vllmClassifyReply(body) }));
+    const runtime: RemoteRewardRuntime = { ...noWait, formatPrompt: (task) => `Task: ${task}\nPlan: ` };
+    await createVllmClassifyRewardModel({ url: url('/classify'), model: 'm', planText: 'raw' }, runtime).score(TASK, [GARBAGE, ONE_NODE_PLAN]);
+    expect((requests[0]?.body as { input: string[] }).input).toStrictEqual([
+      `Task: ${TASK}\nPlan: ${GARBAGE}`,
+      `Task: ${TASK}\nPlan: ${canonicalPlanText(ONE_NODE_PLAN)}`,
+    ]);
+  });
+
   it('needs classIndex for a head with several outputs', async () => {
     const { url } = await serve((body) => ({
       status: 200,
@@ -204,8 +214,8 @@ describe('OpenRLHF /get_reward specifics', () => {
     const { url, requests } = await serve((body) => ({ status: 200, body: openRlhfReply(body) }));
     await createOpenRlhfRewardModel({ url: url('/get_reward') }, noWait).score(TASK, [GARBAGE]);
     expect(requests[0]?.body).toStrictEqual({
-      query: ['Task:\nWhat is 17 * 23?\n\nPlan:\nINVALID PLAN: no_plan_found'],
-      prompts: ['Task:\nWhat is 17 * 23?\n\nPlan:\n'],
+      query: ['What is 17 * 23?INVALID PLAN: no_plan_found'],
+      prompts: ['What is 17 * 23?'],
       labels: [''],
     });
   });

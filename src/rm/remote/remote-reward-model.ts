@@ -18,7 +18,8 @@ export interface RewardProtocol {
 }
 
 /**
- * A RewardModel over a remote endpoint: canonicalises each plan, prefixes the prompt, sends
+ * A RewardModel over a remote endpoint: renders each plan (canonically unless `planText` is
+ * `raw`), prefixes the prompt, sends
  * batches of `batchSize` one after another, and returns the scores in plan order.
  */
 export function createRemoteRewardModel(
@@ -29,7 +30,7 @@ export function createRemoteRewardModel(
 ): RewardModel {
   const parsed = RemoteRewardOptionsSchema.safeParse(options);
   if (!parsed.success) throw new InvalidInputError(`${name} reward model options`, zodIssues(parsed.error));
-  const { url, timeoutMs, maxRetries, batchSize, apiKeyEnv } = parsed.data;
+  const { url, timeoutMs, maxRetries, batchSize, apiKeyEnv, planText } = parsed.data;
   const { formatPrompt = defaultRewardPrompt, catalog = defaultBlockCatalog(), env = process.env } = runtime;
   const postOptions: PostJsonOptions = { url, timeoutMs, maxRetries, apiKeyEnv, apiKey: env[apiKeyEnv], fetch: runtime.fetch ?? globalThis.fetch };
   if (runtime.retry) postOptions.retry = runtime.retry;
@@ -37,7 +38,7 @@ export function createRemoteRewardModel(
     name: `${name}(${url})`,
     async score(task: string, plans: readonly (string | Plan)[], scoreOptions: { signal?: AbortSignal } = {}): Promise<number[]> {
       const prompt = formatPrompt(task);
-      const texts = plans.map((plan) => prompt + canonicalPlanText(plan, catalog));
+      const texts = plans.map((plan) => prompt + (planText === 'raw' && typeof plan === 'string' ? plan : canonicalPlanText(plan, catalog)));
       const scores: number[] = [];
       for (let start = 0; start < texts.length; start += batchSize) {
         const batch = texts.slice(start, start + batchSize);

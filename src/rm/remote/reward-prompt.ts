@@ -2,22 +2,17 @@ import type { Plan } from '../../core/plan.js';
 import { defaultBlockCatalog, parsePlan, renderInvalidPlan, renderParseResult, renderPlan, validatePlan, type BlockCatalog } from '../../plan/index.js';
 
 /**
- * The text a remote reward model reads before the plan. The template is fixed and versioned in
- * the name so a model fine-tuned on it elsewhere (exported pairs) sees exactly the same layout:
- *
- * ```
- * Task:
- * <task text>
- *
- * Plan:
- * <canonical plan>
- * ```
+ * The text a remote reward model reads before the plan: the task text itself, so the query is
+ * `task + plan` exactly as TRL's RewardTrainer reads a pair exported by `orchrm pairs export
+ * --format trl` (it concatenates `prompt` and `chosen`; `prompt` is the task text). A model
+ * fine-tuned on the export therefore sees the same layout here. Pass `formatPrompt` when the
+ * remote model was trained with another template.
  *
  * @example
- * defaultRewardPrompt('What is 2+2?') // 'Task:\nWhat is 2+2?\n\nPlan:\n'
+ * defaultRewardPrompt('What is 2+2?') // 'What is 2+2?'
  */
 export function defaultRewardPrompt(task: string): string {
-  return `Task:\n${task}\n\nPlan:\n`;
+  return task;
 }
 
 /**

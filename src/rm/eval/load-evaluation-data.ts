@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { UserError } from '../../core/errors.js';
+import type { Pair, PairSplit } from '../../core/pair.js';
+import { assignSplit } from '../../pairs/assign-split.js';
+import { EpisodeFilterSchema, type PairDatasetRecord, type Store } from '../../store/index.js';
+import type { EvaluationData, HeldOutEpisode } from './evaluate-model.js';
+
+/** The part of a mined dataset's recorded config that says which episodes and which split rule it used. */
+const MinedConfigSchema = z.object({
+  seed: z.number().int(),
+  splits: z.object({ train: z.number(), validation: z.number(), test: z.number() }),
+  filter: EpisodeFilterSchema.default({}),
+});
+
+/**
+ * The pair dataset to work on: the one named, else the most recently made one. Throws a
+ * UserError that says how to get one when there is none.
+ */
+export function resolvePairDataset(store: Store, datasetId?: string): PairDatasetRecord {
+  const datasets = store.listPairDatasets();
+  if (datasetId !== undefined) {
+    const found = datasets.find((dataset) => dataset.id === datasetId);
+    if (found === undefined) {
+      const known = datasets.map((dataset) => dataset.id).join(', ') || 'none';
+      throw new UserError(`no pair dataset "${datasetId}" in ${store.path} (datasets: ${known}); mine one with orchrm pairs mine`);
+    }
+    return found;
+  }
+  const latest = datasets.at(-1);
+  if (latest === undefined) throw new UserError(`${store.path} holds no pair dataset; mine pairs first with orchrm pairs mine --db ${store.path}`);
+  return latest;
+}
+
+/** Every pair of a dataset in one split, in insertion order. */
+export function loadPairs(store: Store, datasetId: string, split: PairSplit): Pair[] {
+  return [...store.iteratePairs({ datasetId, split })];
+}
+
+/**
+ * Held-out data of a pair dataset: its pairs in `split` (default `test`) and, for a mined
+ * dataset, every graded episode with a plan among the episodes it was mined from whose task
+ * falls in that split by the dataset's own split rule (seed and fractions). Graded episodes of
+ * tasks that yielded no pair count too: Best-of-N is judged over all held-out tasks. An
+ * imported dataset has pairs only.
+ *
+ * @example
+ * const data = loadEvaluationData(store, { datasetId });
+ * const evaluation = await evaluateRewardModel(model, data);
+ */
+export function loadEvaluationData(store: Store, options: { datasetId?: string; split?: PairSplit } = {}): EvaluationData & { datasetId: string } {
+  const { split = 'test' } = options;
+  const dataset = resolvePairDataset(store, options.datasetId);
+  const pairs = loadPairs(store, dataset.id, split);
+  const mined = MinedConfigSchema.safeParse(dataset.config);
+  const episodes: HeldOutEpisode[] = [];
+  if (dataset.kind === 'mined' && mined.success) {
+    const { seed, splits, filter } = mined.data;
+    for (const episode of store.iterateEpisodes(filter, { withCalls: false })) {
+      if (episode.grade === undefined || episode.planText.trim() === '') continue;
+      if (assignSplit(episode.task.id, seed, splits) !== split) continue;
+      episodes.push({ id: episode.id, taskId: episode.task.id, question: episode.task.question, planText: episode.planText, correct: episode.grade.correct });
+    }
+  }
+  return { datasetId: dataset.id, pairs, episodes };
+}
