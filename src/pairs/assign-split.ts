@@ -1,5 +1,5 @@
 import type { PairSplit } from '../core/pair.js';
-import { deriveSeed } from '../core/rng.js';
+import { sha256 } from '../core/hash.js';
 
 /** Fractions of tasks per split; they sum to 1. */
 export interface SplitFractions {
@@ -15,7 +15,8 @@ export interface SplitFractions {
  * @example assignSplit('gsm8k-17', 0, { train: 0.8, validation: 0.1, test: 0.1 }) // 'train'
  */
 export function assignSplit(taskId: string, seed: number, fractions: SplitFractions): PairSplit {
-  const position = deriveSeed(seed, `split:${taskId}`) / 4_294_967_296;
+  // sha256, not FNV: ids that differ only in their last characters (task-017, task-018) must still land far apart.
+  const position = Number.parseInt(sha256(`${seed}\u0000${taskId}`).slice(0, 12), 16) / 2 ** 48;
   if (position < fractions.train) return 'train';
   if (position < fractions.train + fractions.validation) return 'validation';
   return 'test';

@@ -85,7 +85,11 @@ function mergeByCanonicalPlans(mined: readonly MinedPair[], report: SourceReport
 
 /** Seeded key of a pair, a function of the seed and the two episode ids only. */
 export function rankOf(seed: number, pair: MinedPair): number {
-  return deriveSeed(seed, `${pair.winner.id}>${pair.loser.id}`);
+  // FNV alone barely mixes ids that differ in their last characters; murmur3's finaliser spreads them.
+  let hash = deriveSeed(seed, `${pair.winner.id}>${pair.loser.id}`);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 0;
 }
 
 function byStrengthThenRank(a: SelectedPair, b: SelectedPair): number {
