@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { STRATEGY_NAMES } from './selection-strategy.js';
+
+/** The N values of the issue's curve. */
+export const DEFAULT_NS = [1, 2, 4, 8, 16] as const;
+
+/**
+ * Settings of a Best-of-N experiment (issue 6), checked at the boundary. Every N uses the
+ * first N of the same sampled plans, so results are comparable task by task across strategies
+ * and across N.
+ */
+export const BonConfigSchema = z.strictObject({
+  /** N values evaluated; max(ns) plans are sampled per task. @default [1, 2, 4, 8, 16] */
+  ns: z
+    .array(z.number().int().min(1).max(256))
+    .min(1)
+    .default([...DEFAULT_NS])
+    .transform((ns) => [...new Set(ns)].sort((a, b) => a - b)),
+  /** Strategies run. @default all */
+  strategies: z
+    .array(z.enum(STRATEGY_NAMES))
+    .min(1)
+    .default([...STRATEGY_NAMES])
+    .transform((names) => STRATEGY_NAMES.filter((name) => names.includes(name))),
+  /** Executions of `rm-topk-vote`. @default 3 (an odd count, so two agreeing answers decide) */
+  topK: z.number().int().min(1).default(3),
+  /**
+   * `rm-adaptive` keeps executing while best minus next score is below this, in reward logits:
+   * a Bradley-Terry margin of 1 means the model gives the best plan only a 73% chance of
+   * beating the next. @default 1
+   */
+  adaptiveMargin: z.number().min(0).default(1),
+  /** Seed of plan sampling, execution, judge calls and the bootstrap. @default 0 */
+  seed: z.number().int().default(0),
+  /** Paired-bootstrap resamples per comparison. @default 2000 */
+  bootstrapResamples: z.number().int().min(100).default(2000),
+  /** Tasks worked at once. @default 4 */
+  concurrency: z.number().int().min(1).default(4),
+});
+export type BonConfig = z.infer<typeof BonConfigSchema>;
+export type BonConfigInput = z.input<typeof BonConfigSchema>;

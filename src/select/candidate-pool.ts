@@ -1,0 +1,144 @@
+import type { Episode } from '../core/episode.js';
+import { UserError } from '../core/errors.js';
+import type { RewardModel } from '../core/reward-model.js';
+import { deriveSeed } from '../core/rng.js';
+import type { Task } from '../core/task.js';
+import { addUsage, emptyUsage, type Usage, type UsageByRole } from '../core/usage.js';
+import type { ChatProvider } from '../llm/chat-provider.js';
+import { countTokens } from '../llm/token-counter.js';
+import type { BlockCatalog } from '../plan/block-specs.js';
+import { parsePlan } from '../plan/parse-plan.js';
+import { renderParseResult } from '../plan/render-plan.js';
+import type { Selection, SelectionContext } from './selection-strategy.js';
+
+/** The plans sampled for one task (the largest N), before anything executes. */
+export interface SampledPlans {
+  task: Task;
+  /** Raw plan texts, in sample order. */
+  planTexts: readonly string[];
+  /** Tokens the orchestrator spent writing each plan. */
+  orchestratorUsage: readonly Usage[];
+}
+
+export interface CandidatePoolOptions extends SampledPlans {
+  /** Executes plan `index` of the sample; called at most once per index. */
+  executePlan(index: number): Promise<Episode>;
+  rewardModel?: RewardModel;
+  judge?: ChatProvider;
+  /** Resolves block names when plans are parsed for their canonical form. */
+  catalog: BlockCatalog;
+  /** Seed of the experiment; judge seeds derive from it, the task and N. @default 0 */
+  seed?: number;
+  /** @default 3 */
+  topK?: number;
+  /** @default 1 */
+  adaptiveMargin?: number;
+  /** Counts the tokens a reward model reads. @default countTokens (o200k) */
+  countTokens?: (text: string) => number;
+}
+
+/**
+ * One task's candidates shared by every strategy and every N: executions, reward-model scores
+ * and canonical texts are computed once, lazily, and cached. `contextFor(n)` gives strategies
+ * the first n candidates; `tokensOf(selection)` prices what a strategy did with the tokens of
+ * exactly the plans it had written, executed and verified.
+ *
+ * Reward-model verification tokens are the tokens of the text a local model reads to score a
+ * plan: the task question plus the plan's canonical rendering (an invalid plan renders as its
+ * diagnostic codes), counted per plan scored.
+ */
+export class CandidatePool {
+  private readonly executions = new Map<number, Promise<Episode>>();
+  private readonly settled = new Map<number, Episode>();
+  private allScores: Promise<number[]> | undefined;
+  private readonly canonicalTexts: string[];
+  private readonly scoreTokenCounts: number[];
+
+  constructor(private readonly options: CandidatePoolOptions) {
+    const { planTexts, catalog, task } = options;
+    const count = options.countTokens ?? countTokens;
+    this.canonicalTexts = planTexts.map((text) => renderParseResult(parsePlan(text, { catalog }), catalog));
+    const questionTokens = count(task.question);
+    this.scoreTokenCounts = this.canonicalTexts.map((text) => questionTokens + count(text));
+  }
+
+  get task(): Task {
+    return this.options.task;
+  }
+
+  /** Plans sampled for the task (the largest N this pool serves). */
+  get size(): number {
+    return this.options.planTexts.length;
+  }
+
+  /** Executes candidate `index` once; concurrent and later calls share the same episode. */
+  execute(index: number): Promise<Episode> {
+    if (!Number.isInteger(index) || index < 0 || index >= this.size) throw new RangeError(`candidate ${index} is outside 0..${this.size - 1}`);
+    let execution = this.executions.get(index);
+    if (execution === undefined) {
+      execution = this.options.executePlan(index).then((episode) => {
+        this.settled.set(index, episode);
+        return episode;
+      });
+      this.executions.set(index, execution);
+    }
+    return execution;
+  }
+
+  /** Distinct plans executed so far, over all strategies and N. */
+  get executedCount(): number {
+    return this.executions.size;
+  }
+
+  /** Scores every sampled plan in one call (a plan's score does not depend on the others). */
+  scores(): Promise<number[]> {
+    const { rewardModel, task, planTexts } = this.options;
+    if (rewardModel === undefined) throw new UserError('the rm strategies need a reward model; pass one with --rm <model file>');
+    this.allScores ??= rewardModel.score(task.question, planTexts).then((scores) => {
+      if (scores.length !== planTexts.length) {
+        throw new UserError(`reward model ${rewardModel.name} returned ${scores.length} scores for ${planTexts.length} plans`);
+      }
+      return scores;
+    });
+    return this.allScores;
+  }
+
+  /** The context a strategy sees at N = n. */
+  contextFor(n: number): SelectionContext {
+    if (!Number.isInteger(n) || n < 1 || n > this.size) throw new RangeError(`N must be in 1..${this.size}, got ${n}`);
+    const { task, judge, seed = 0, topK = 3, adaptiveMargin = 1 } = this.options;
+    return {
+      task,
+      n,
+      planTexts: this.options.planTexts.slice(0, n),
+      canonicalTexts: this.canonicalTexts.slice(0, n),
+      execute: (index) => {
+        if (index >= n) throw new RangeError(`candidate ${index} is not among the first ${n}`);
+        return this.execute(index);
+      },
+      scores: () => this.scores(),
+      scoreTokens: (index) => this.scoreTokenCounts[index] ?? 0,
+      judge,
+      seed: deriveSeed(seed, `judge:${task.id}:${n}`),
+      topK,
+      adaptiveMargin,
+    };
+  }
+
+  /**
+   * Tokens of one strategy's selection: the plans it had written, the executions it asked for
+   * (each counted in full, even when another strategy ran the same plan first) and its
+   * verification.
+   */
+  tokensOf(selection: Selection): UsageByRole {
+    const orchestrator = addUsage(...this.options.orchestratorUsage.slice(0, selection.plansWritten));
+    const execution = addUsage(
+      ...selection.executed.map((index) => {
+        const episode = this.settled.get(index);
+        if (episode === undefined) throw new RangeError(`candidate ${index} was reported executed but never ran`);
+        return episode.usage.execution;
+      }),
+    );
+    return { orchestrator, execution, verification: addUsage(emptyUsage(), selection.verification) };
+  }
+}

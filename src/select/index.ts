@@ -1,0 +1,19 @@
+/**
+ * Best-of-N plan selection (issue 6): sample N plans, choose with a reward model, a judge or a
+ * vote, and account for every token spent writing, executing and verifying.
+ */
+export { BonConfigSchema, DEFAULT_NS, type BonConfig, type BonConfigInput } from './bon-config.js';
+export { CandidatePool, type CandidatePoolOptions, type SampledPlans } from './candidate-pool.js';
+export { formatBonTable } from './format-bon-table.js';
+export {
+  buildPlanJudgeMessages,
+  buildTrajectoryJudgeMessages,
+  MAX_OUTPUT_CHARS,
+  parseJudgeChoice,
+  PLAN_JUDGE_HEADER,
+  TRAJECTORY_JUDGE_HEADER,
+} from './judge-prompts.js';
+export { runBestOfN, type BestOfNOptions, type BestOfNRun, type TaskOutcome } from './run-best-of-n.js';
+export { STRATEGY_NAMES, type Selection, type SelectionContext, type SelectionStrategy, type StrategyName } from './selection-strategy.js';
+export { STRATEGIES } from './strategies/index.js';
+export { comparisons, summarizeBestOfN, type BonTable, type PairedDifference, type StrategySummary, type SummarizeOptions } from './summarize-best-of-n.js';

@@ -1,0 +1,154 @@
+import pLimit from 'p-limit';
+import type { Episode } from '../core/episode.js';
+import type { Grader } from '../core/grader.js';
+import type { Retriever } from '../core/retriever.js';
+import type { RewardModel } from '../core/reward-model.js';
+import { deriveSeed } from '../core/rng.js';
+import type { Task } from '../core/task.js';
+import type { Usage } from '../core/usage.js';
+import type { ExecutableBlocks } from '../exec/executable-blocks.js';
+import { runEpisode } from '../exec/run-episode.js';
+import type { ChatProvider } from '../llm/chat-provider.js';
+import type { Orchestrator } from '../orchestrator/orchestrator.js';
+import type { BlockCatalog } from '../plan/block-specs.js';
+import { BonConfigSchema, type BonConfig, type BonConfigInput } from './bon-config.js';
+import { CandidatePool, type SampledPlans } from './candidate-pool.js';
+import type { StrategyName } from './selection-strategy.js';
+import { STRATEGIES } from './strategies/index.js';
+
+export interface BestOfNOptions {
+  tasks: readonly Task[];
+  /** Writes the N plans per task. */
+  orchestrator: Orchestrator;
+  /** Answers the sub-agents' calls when a plan executes. */
+  provider: ChatProvider;
+  blocks: ExecutableBlocks & BlockCatalog;
+  retriever?: Retriever;
+  /** Grades executed answers; tasks need gold answers for accuracy. */
+  grader: Grader;
+  /** Needed by `rm`, `rm-topk-vote` and `rm-adaptive`. */
+  rewardModel?: RewardModel;
+  /** Answers slot-`judge` calls; needed by `judge` and `plan-judge`. */
+  judge?: ChatProvider;
+  config?: BonConfigInput;
+  /** Called after each task's strategies are done. */
+  onTaskEnd?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/** One strategy at one N on one task: its outcome and its tokens (total tokens per role). */
+export interface TaskOutcome {
+  taskId: string;
+  suite: string;
+  n: number;
+  strategy: StrategyName;
+  correct: boolean;
+  /** Plans it sent to execution (an invalid plan counts, at zero tokens). */
+  executions: number;
+  tokens: { orchestrator: number; execution: number; verification: number };
+  judgeFailed?: boolean;
+}
+
+export interface BestOfNRun {
+  config: BonConfig;
+  tasks: number;
+  outcomes: TaskOutcome[];
+  /** Plans actually executed over all strategies and N (each at most once per task). */
+  distinctExecutions: number;
+  /** What every strategy together would have executed without sharing. */
+  requestedExecutions: number;
+}
+
+/**
+ * Runs a Best-of-N experiment (issue 6): for each task, samples max(ns) plans once, then runs
+ * every strategy at every N over the first N of them. Executions are lazy and cached per task,
+ * so a plan executed by one strategy serves all others; each outcome is priced with the tokens
+ * of exactly what its strategy wrote, executed and verified. Deterministic in `config.seed`
+ * whatever the concurrency: plan i of a task uses seed derive(seed, `<task id>#<i>`) both to
+ * be written and to be executed, as `orchrm collect` does.
+ *
+ * @example
+ * const run = await runBestOfN({ tasks, orchestrator, provider, blocks, grader, rewardModel, judge, config: { ns: [1, 8] } });
+ */
+export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
+  const config = BonConfigSchema.parse(options.config ?? {});
+  const maxN = config.ns.at(-1) as number;
+  const limit = pLimit(config.concurrency);
+  const perTask: TaskOutcome[][] = [];
+  let done = 0;
+  let distinctExecutions = 0;
+  let requestedExecutions = 0;
+  await Promise.all(
+    options.tasks.map((task, position) =>
+      limit(async () => {
+        options.signal?.throwIfAborted();
+        const sampled = await samplePlans(options, task, maxN, config.seed);
+        const pool = new CandidatePool({
+          ...sampled,
+          executePlan: (index) => executeSample(options, sampled, index, config.seed),
+          catalog: options.blocks,
+          seed: config.seed,
+          topK: config.topK,
+          adaptiveMargin: config.adaptiveMargin,
+          ...(options.rewardModel !== undefined && { rewardModel: options.rewardModel }),
+          ...(options.judge !== undefined && { judge: options.judge }),
+        });
+        const outcomes: TaskOutcome[] = [];
+        for (const n of config.ns) {
+          for (const name of config.strategies) {
+            const selection = await STRATEGIES[name].select(pool.contextFor(n));
+            const tokens = pool.tokensOf(selection);
+            requestedExecutions += selection.executed.length;
+            outcomes.push({
+              taskId: task.id,
+              suite: task.suite,
+              n,
+              strategy: name,
+              correct: selection.correct,
+              executions: selection.executed.length,
+              tokens: { orchestrator: tokens.orchestrator.totalTokens, execution: tokens.execution.totalTokens, verification: tokens.verification.totalTokens },
+              ...(selection.judgeFailed === true && { judgeFailed: true }),
+            });
+          }
+        }
+        distinctExecutions += pool.executedCount;
+        perTask[position] = outcomes;
+        options.onTaskEnd?.(++done, options.tasks.length);
+      }),
+    ),
+  );
+  return { config, tasks: options.tasks.length, outcomes: perTask.flat(), distinctExecutions, requestedExecutions };
+}
+
+/** Plan i is written with seed derive(seed, `<task>#<i>`) and sample index i. */
+async function samplePlans(options: BestOfNOptions, task: Task, count: number, seed: number): Promise<SampledPlans> {
+  const written = await Promise.all(
+    Array.from({ length: count }, (_, sampleIndex) =>
+      options.orchestrator.writePlan(task, {
+        sampleIndex,
+        seed: deriveSeed(seed, `${task.id}#${sampleIndex}`),
+        ...(options.signal !== undefined && { signal: options.signal }),
+      }),
+    ),
+  );
+  const zero: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  return { task, planTexts: written.map((plan) => plan.text), orchestratorUsage: written.map((plan) => plan.call?.usage ?? zero) };
+}
+
+/** Executes plan i of a task's sample with the seed it was written with. */
+function executeSample(options: BestOfNOptions, sampled: SampledPlans, sampleIndex: number, seed: number): Promise<Episode> {
+  const { task } = sampled;
+  return runEpisode({
+    task,
+    planText: sampled.planTexts[sampleIndex] ?? '',
+    blocks: options.blocks,
+    provider: options.provider,
+    grader: options.grader,
+    seed: deriveSeed(seed, `${task.id}#${sampleIndex}`),
+    sampleIndex,
+    orchestrator: options.orchestrator.ref,
+    ...(options.orchestrator.dom !== undefined && { dom: options.orchestrator.dom }),
+    ...(options.retriever !== undefined && { retriever: options.retriever }),
+    ...(options.signal !== undefined && { signal: options.signal }),
+  });
+}

@@ -1,0 +1,60 @@
+import type { Episode } from '../core/episode.js';
+import type { Task } from '../core/task.js';
+import type { Usage } from '../core/usage.js';
+import type { ChatProvider } from '../llm/chat-provider.js';
+
+/** The Best-of-N strategies of issue 6, in the order reports list them. */
+export const STRATEGY_NAMES = ['single', 'rm', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle'] as const;
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+/**
+ * What a strategy sees of one task at one N: the first N sampled plans, and lazy, cached access
+ * to everything that costs tokens (executing a plan, scoring plans, asking the judge). A plan
+ * executed once serves every strategy and every N that executes it; each strategy still reports
+ * the tokens of what it executed itself (see `Selection.executed`).
+ */
+export interface SelectionContext {
+  task: Task;
+  /** N: plans 0..n-1 of the task's sample are the candidates. */
+  n: number;
+  /** Raw plan texts of the candidates, in sample order. */
+  planTexts: readonly string[];
+  /** Canonical renderings of the candidates (what a reward model or plan judge reads). */
+  canonicalTexts: readonly string[];
+  /** Executes candidate `index` (once; later calls return the same episode). */
+  execute(index: number): Promise<Episode>;
+  /** Reward-model scores of the candidates, in sample order; throws when no reward model is set. */
+  scores(): Promise<readonly number[]>;
+  /** Tokens the reward model reads to score candidate `index` (task text + canonical plan). */
+  scoreTokens(index: number): number;
+  /** The judge model (slot `judge`); undefined when none is configured. */
+  judge: ChatProvider | undefined;
+  /** Seed of this task and N for the judge's calls. */
+  seed: number;
+  /** Top-k of `rm-topk-vote`. */
+  topK: number;
+  /** `rm-adaptive`: keep executing while best score minus next score is below this (logit units). */
+  adaptiveMargin: number;
+}
+
+/** What a strategy did for one task at one N. */
+export interface Selection {
+  /** Whether the answer it settled on is correct. */
+  correct: boolean;
+  /** Candidate whose answer it settled on; undefined when none (e.g. oracle, nothing answered). */
+  chosen: number | undefined;
+  /** Candidates it executed, in the order it executed them. */
+  executed: readonly number[];
+  /** Plans it had the orchestrator write (1 for `single`, N for everything else). */
+  plansWritten: number;
+  /** Tokens spent choosing: reward-model reading or judge calls. */
+  verification: Usage;
+  /** The judge's reply could not be read and the strategy fell back to candidate 0. */
+  judgeFailed?: boolean;
+}
+
+/** One Best-of-N strategy (issue 6). Strategies are stateless; all caching lives in the context. */
+export interface SelectionStrategy {
+  readonly name: StrategyName;
+  select(context: SelectionContext): Promise<Selection>;
+}

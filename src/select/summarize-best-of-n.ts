@@ -1,0 +1,129 @@
+import { deriveSeed } from '../core/rng.js';
+import { pairedClusterBootstrap } from '../rm/eval/bootstrap-interval.js';
+import { wilsonInterval } from '../rm/eval/wilson-interval.js';
+import type { BestOfNRun, TaskOutcome } from './run-best-of-n.js';
+import { STRATEGY_NAMES, type StrategyName } from './selection-strategy.js';
+
+/** One strategy at one N, as `orchrm bon --json` prints it. */
+export interface StrategySummary {
+  accuracy: number;
+  /** 95% Wilson interval of the accuracy. */
+  ci: [number, number];
+  /** Mean tokens per task, by role. */
+  tokens: { orchestrator: number; execution: number; verification: number; total: number };
+  executionsPerTask: number;
+  /** Judge replies that could not be read (the strategy then ran candidate 0); only when any. */
+  judgeFailures?: number;
+}
+
+/** A paired comparison on the same tasks: mean difference of correctness, with its own interval. */
+export interface PairedDifference {
+  diff: number;
+  /** 95% paired-bootstrap interval (tasks resampled). */
+  ci: [number, number];
+}
+
+/** The issue's JSON at one N. */
+export interface BonTable {
+  n: number;
+  tasks: number;
+  strategies: Partial<Record<StrategyName, StrategySummary>>;
+  paired: Record<string, PairedDifference>;
+}
+
+export interface SummarizeOptions {
+  /** Keep only tasks of this suite (family), e.g. for a per-family table. */
+  suite?: string;
+}
+
+/**
+ * Summarises a run at every N: accuracy with Wilson intervals, mean tokens per task by role,
+ * executions per task, and paired differences between strategies with paired-bootstrap
+ * intervals (seeded from the run's seed, so the same run gives the same intervals).
+ */
+export function summarizeBestOfN(run: BestOfNRun, options: SummarizeOptions = {}): BonTable[] {
+  const outcomes = options.suite === undefined ? run.outcomes : run.outcomes.filter((outcome) => outcome.suite === options.suite);
+  return run.config.ns.map((n) => summarizeAtN(run, n, outcomes.filter((outcome) => outcome.n === n)));
+}
+
+function summarizeAtN(run: BestOfNRun, n: number, outcomes: readonly TaskOutcome[]): BonTable {
+  const byStrategy = new Map<StrategyName, TaskOutcome[]>();
+  for (const outcome of outcomes) {
+    let list = byStrategy.get(outcome.strategy);
+    if (list === undefined) byStrategy.set(outcome.strategy, (list = []));
+    list.push(outcome);
+  }
+  const strategies: BonTable['strategies'] = {};
+  for (const name of STRATEGY_NAMES) {
+    const list = byStrategy.get(name);
+    if (list !== undefined) strategies[name] = summarizeStrategy(list);
+  }
+  const paired: Record<string, PairedDifference> = {};
+  for (const [a, b] of comparisons([...byStrategy.keys()])) {
+    paired[`${a}-vs-${b}`] = pairedDifference(byStrategy.get(a)!, byStrategy.get(b)!, deriveSeed(run.config.seed, `paired:${a}:${b}:${n}`), run.config.bootstrapResamples);
+  }
+  const tasks = new Set(outcomes.map((outcome) => outcome.taskId)).size;
+  return { n, tasks, strategies, paired };
+}
+
+function summarizeStrategy(outcomes: readonly TaskOutcome[]): StrategySummary {
+  const count = outcomes.length;
+  let correct = 0;
+  let executions = 0;
+  let judgeFailures = 0;
+  const sums = { orchestrator: 0, execution: 0, verification: 0 };
+  for (const outcome of outcomes) {
+    if (outcome.correct) correct++;
+    executions += outcome.executions;
+    if (outcome.judgeFailed === true) judgeFailures++;
+    sums.orchestrator += outcome.tokens.orchestrator;
+    sums.execution += outcome.tokens.execution;
+    sums.verification += outcome.tokens.verification;
+  }
+  const interval = wilsonInterval(correct, count);
+  const mean = (value: number) => round(count === 0 ? 0 : value / count, 1);
+  return {
+    accuracy: round(count === 0 ? 0 : correct / count, 4),
+    ci: [round(interval.low, 4), round(interval.high, 4)],
+    tokens: {
+      orchestrator: mean(sums.orchestrator),
+      execution: mean(sums.execution),
+      verification: mean(sums.verification),
+      total: mean(sums.orchestrator + sums.execution + sums.verification),
+    },
+    executionsPerTask: round(count === 0 ? 0 : executions / count, 3),
+    ...(judgeFailures > 0 && { judgeFailures }),
+  };
+}
+
+/**
+ * The comparisons the issue asks about, among the strategies present: every strategy against
+ * `single`; `rm` against every baseline; the voting rm strategies against `majority`.
+ */
+export function comparisons(present: readonly StrategyName[]): [StrategyName, StrategyName][] {
+  const has = new Set(present);
+  const pairs: [StrategyName, StrategyName][] = [];
+  const add = (a: StrategyName, b: StrategyName) => {
+    if (has.has(a) && has.has(b)) pairs.push([a, b]);
+  };
+  for (const name of STRATEGY_NAMES) if (name !== 'single') add(name, 'single');
+  for (const baseline of ['majority', 'judge', 'plan-judge', 'oracle'] as const) add('rm', baseline);
+  add('rm-topk-vote', 'majority');
+  add('rm-adaptive', 'majority');
+  return pairs;
+}
+
+/** Mean of correct(a) - correct(b) over the tasks both ran, with a paired bootstrap over tasks. */
+function pairedDifference(a: readonly TaskOutcome[], b: readonly TaskOutcome[], seed: number, resamples: number): PairedDifference {
+  const other = new Map(b.map((outcome) => [outcome.taskId, outcome.correct]));
+  const shared = a.filter((outcome) => other.has(outcome.taskId));
+  const left = shared.map((outcome) => (outcome.correct ? 1 : 0));
+  const right = shared.map((outcome) => (other.get(outcome.taskId) ? 1 : 0));
+  const result = pairedClusterBootstrap(left, right, shared.map((outcome) => outcome.taskId), { seed, resamples });
+  return { diff: round(result.difference, 4), ci: [round(result.ci.low, 4), round(result.ci.high, 4)] };
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
