@@ -1,0 +1,85 @@
+import pLimit from 'p-limit';
+import type { Grader } from '../core/grader.js';
+import type { Retriever } from '../core/retriever.js';
+import { runEpisode, type ExecutableBlocks } from '../exec/index.js';
+import type { Episode } from '../core/episode.js';
+import type { ChatProvider } from '../llm/chat-provider.js';
+import type { RewardContext, RewardGroup, PlanReward, RewardSource } from './reward-source.js';
+
+export interface ExecutionRewardOptions {
+  provider: ChatProvider;
+  blocks: ExecutableBlocks;
+  grader: Grader;
+  retriever?: Retriever | undefined;
+  /** w_exec: reward for a plan that executed without error (MAS-Orchestra). @default 0.1 */
+  executedWeight?: number;
+  /** w_correct: reward for a correct final answer. @default 0.9 */
+  correctWeight?: number;
+  /** Episodes in flight. @default 16 */
+  concurrency?: number;
+  /** Sees every executed episode (e.g. to store it for pair mining). */
+  onEpisode?: (episode: Episode) => void;
+}
+
+/** Executes plans and rewards `w_exec * ok + w_correct * correct`; shared by `execution` and `hybrid`. */
+export interface PlanExecutor {
+  execute(items: readonly { group: RewardGroup; planIndex: number }[], context: RewardContext): Promise<PlanReward[]>;
+}
+
+/** Builds the executor behind `createExecutionReward` (also used by `hybrid` for its executed share). */
+export function createPlanExecutor(options: ExecutionRewardOptions): PlanExecutor {
+  const { provider, blocks, grader, retriever, executedWeight = 0.1, correctWeight = 0.9, concurrency = 16 } = options;
+  const limit = pLimit(concurrency);
+  return {
+    execute: (items, context) =>
+      Promise.all(
+        items.map(({ group, planIndex }) =>
+          limit(async (): Promise<PlanReward> => {
+            const plan = group.plans[planIndex] as RewardGroup['plans'][number];
+            const episode = await runEpisode({
+              task: group.task,
+              planText: plan.text,
+              blocks,
+              provider,
+              retriever,
+              grader,
+              seed: plan.seed,
+              sampleIndex: plan.sampleIndex,
+              orchestrator: context.orchestrator,
+              ...(context.signal !== undefined && { signal: context.signal }),
+            });
+            options.onEpisode?.(episode);
+            const correct = episode.grade?.correct === true;
+            return {
+              reward: executedWeight * (episode.status === 'ok' ? 1 : 0) + correctWeight * (correct ? 1 : 0),
+              executionTokens: episode.usage.execution.totalTokens,
+              verificationTokens: episode.usage.verification.totalTokens,
+              executed: true,
+              ...(episode.grade !== undefined && { correct }),
+            };
+          }),
+        ),
+      ),
+  };
+}
+
+/**
+ * Reward by executing every sampled plan, as MAS-Orchestra trains: `executedWeight` if the
+ * episode finished ok plus `correctWeight` if its answer is graded correct (0.1 / 0.9 by
+ * default). Execution tokens are the sub-agents'; a grader that calls a model adds verification.
+ *
+ * @example
+ * const reward = createExecutionReward({ provider: environment.provider, blocks: createBlockRegistry(), grader: exactMatchGrader, retriever: environment.retriever });
+ */
+export function createExecutionReward(options: ExecutionRewardOptions): RewardSource {
+  const executor = createPlanExecutor(options);
+  return {
+    name: 'execution',
+    async reward(groups, context) {
+      const items = groups.flatMap((group) => group.plans.map((_, planIndex) => ({ group, planIndex })));
+      const flat = await executor.execute(items, context);
+      let next = 0;
+      return groups.map((group) => group.plans.map(() => flat[next++] as PlanReward));
+    },
+  };
+}
