@@ -5,8 +5,12 @@ import { structureOf, type Structure } from './math-structure.js';
 /** How two answers were found equal: as strings, as numbers, or as expressions in variables. */
 export type EquivalenceKind = 'string' | 'numeric' | 'symbolic';
 
-/** Relative tolerance of numeric comparison: `0.333333` matches 1/3, `0.33` does not. */
-export const RELATIVE_TOLERANCE = 1e-6;
+/**
+ * Relative tolerance of numeric comparison: floating-point noise only, so `\sqrt{117}` matches
+ * `3\sqrt{13}` but a rounded `0.333333` does not match 1/3 (MATH answers are exact).
+ */
+export const RELATIVE_TOLERANCE = 1e-9;
+const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
 const ABSOLUTE_TOLERANCE = 1e-9;
 /** Deterministic sample values for variables: no symmetric pairs, no integers, none near poles of common answers. */
 const SAMPLE_POINTS: readonly number[] = [0.5377, 1.8339, -2.2588, 0.8622, 0.3188, -1.3077, 2.7694, -0.4336];
@@ -18,8 +22,8 @@ const MIN_VALID_POINTS = 4;
  * how: equal strings; structures compared part by part (tuples and intervals in order with the
  * same brackets, sets and bare solution lists in any order, `a \pm b` as the pair, unions of
  * intervals, matrices element-wise, equations up to a non-zero factor); otherwise both are
- * read as expressions through mathjs and compared numerically (relative 1e-6) when they have no
- * variables, or at eight fixed sample points when they do (the same variables on both sides).
+ * read as expressions through mathjs and compared numerically (exactly for two decimals, else within a relative 1e-9) when they have no
+ * variables, or at eight fixed sample points of their variables when they do.
  * Returns undefined when they are not equivalent.
  *
  * @example
@@ -29,6 +33,10 @@ const MIN_VALID_POINTS = 4;
 export function mathEquivalence(gold: string, predicted: string): EquivalenceKind | undefined {
   if (gold === predicted) return 'string';
   if (/^[a-zA-Z ]+$/.test(gold) && gold.toLowerCase() === predicted.toLowerCase()) return 'string';
+  // Two decimal literals compare digit by digit: doubles cannot tell 1450000 from 1450001 within tolerance, or long integers apart at all.
+  const goldDecimal = canonicalDecimal(gold);
+  const predictedDecimal = canonicalDecimal(predicted);
+  if (goldDecimal !== undefined && predictedDecimal !== undefined) return goldDecimal === predictedDecimal ? 'numeric' : undefined;
   const goldStructure = structureOf(gold);
   const predictedStructure = structureOf(predicted);
   if (goldStructure.kind !== 'scalar' || predictedStructure.kind !== 'scalar') return compareStructures(goldStructure, predictedStructure);
@@ -78,8 +86,8 @@ function compareExpressions(gold: string, predicted: string, proportional = fals
   const goldExpression = parseExpression(gold);
   const predictedExpression = parseExpression(predicted);
   if (goldExpression === undefined || predictedExpression === undefined) return undefined;
-  const variables = goldExpression.variables;
-  if (variables.join(',') !== predictedExpression.variables.join(',')) return undefined;
+  // Over the union of variables: `\sin^2x+\cos^2x` equals `1`, while `a` and `b` differ at the sample points.
+  const variables = [...new Set([...goldExpression.variables, ...predictedExpression.variables])].sort();
   if (variables.length === 0 && !proportional) {
     const a = goldExpression.evaluate({});
     const b = predictedExpression.evaluate({});
@@ -112,6 +120,18 @@ function compareExpressions(gold: string, predicted: string, proportional = fals
 function parseExpression(text: string): SafeExpression | undefined {
   const expression = latexToMathjs(text);
   return expression === undefined ? undefined : safeExpression(expression);
+}
+
+/** `-007.50` -> `-7.5`; undefined when the text is not a plain decimal number. */
+function canonicalDecimal(text: string): string | undefined {
+  const match = DECIMAL.exec(text);
+  if (match === null) return undefined;
+  const [, sign = '', integerPart = '', fraction = ''] = match;
+  if (integerPart === '' && fraction === '') return undefined;
+  const integer = integerPart.replace(/^0+(?=\d)/, '') || '0';
+  const trimmed = fraction.replace(/0+$/, '');
+  const body = trimmed === '' ? integer : `${integer}.${trimmed}`;
+  return body === '0' || sign !== '-' ? body : `-${body}`;
 }
 
 function close(a: ComplexValue, b: ComplexValue): boolean {
