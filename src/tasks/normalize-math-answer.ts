@@ -37,12 +37,13 @@ export function normalizeMathAnswer(answer: string): string {
   const wordUnit = TRAILING_WORD_UNIT.exec(text);
   if (wordUnit) text = wordUnit[1]!;
   if (THOUSANDS.test(text)) text = text.replace(/,/g, '');
-  // `x = 5`, `k=3`, `x \in [-2, 7]`: the answer is the right side (only for one short name).
-  text = text.replace(/^[a-zA-Z]\s*(?:=|\\in(?![a-zA-Z]))\s*(?=[^=]*$)/, '');
+  // `x = 5`, `k=3`, `x \in [-2, 7]`: the answer is the value. `y = 2x + 3` stays an equation.
+  text = text.replace(/^[a-zA-Z]\s*\\in(?![a-zA-Z])\s*/, '').replace(/^[a-zA-Z]\s*=\s*(?=[^=a-zA-Z]*$)/, '');
   // Whitespace goes, except where it ends a command name (`\cot x` must not become `\cotx`).
   text = text.replace(/(\\[a-zA-Z]+)\s+(?=[a-zA-Z])/g, '$1\u0000').replace(/\s+/g, '').replace(/\u0000/g, ' ');
   text = text.replace(/\\frac(\d)(\d)/g, '\\frac{$1}{$2}').replace(/\\frac\{([^{}]*)\}(\d)/g, '\\frac{$1}{$2}').replace(/\\frac(\d)\{/g, '\\frac{$1}{');
   text = text.replace(/\\sqrt(\d+|[a-zA-Z])/g, '\\sqrt{$1}');
+  text = text.replace(/_\{([a-zA-Z0-9]+)\}/g, '_$1');
   text = text.replace(/(^|[^\d])\.(\d)/g, '$10.$2');
   text = text.replace(/\.$/, '');
   // A multiple-choice letter: `(C)` and `C` are the same answer.
