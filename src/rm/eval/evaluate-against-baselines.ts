@@ -2,49 +2,55 @@ import type { RewardModel } from '../../core/reward-model.js';
 import { compareToBaseline, type BaselineComparison, type BaselineKind } from './compare-to-baseline.js';
 import { scoreHeldOut, summarizeScores, type EvaluateOptions, type EvaluationData, type ModelEvaluation } from './evaluate-model.js';
 
-/** The model under test, each baseline, and how the model compares with each. */
-export interface BaselineReport {
-  /** Held-out data sizes. */
-  data: { pairs: number; episodes: number; tasks: number };
-  model: ModelEvaluation;
-  baselines: { kind: BaselineKind; evaluation: ModelEvaluation }[];
+/** One model under test, with how it compares with each baseline. */
+export interface ModelVersusBaselines {
+  evaluation: ModelEvaluation;
   comparisons: BaselineComparison[];
   /** True when the model beats every baseline. */
   beatsBaselines: boolean;
 }
 
+/** Models under test and baselines, evaluated the same way on the same held-out data. */
+export interface BaselineReport {
+  /** Held-out data sizes. */
+  data: { pairs: number; episodes: number; tasks: number };
+  models: ModelVersusBaselines[];
+  baselines: { kind: BaselineKind; evaluation: ModelEvaluation }[];
+}
+
 /**
- * Evaluates a model and already-trained baselines the same way on the same held-out data and
- * compares them (`compareToBaseline`). `evaluateWithBaselines` trains the baselines first.
+ * Evaluates models and already-trained baselines the same way on the same held-out data and
+ * compares each model with each baseline (`compareToBaseline`). Every model is scored once.
+ * `evaluateWithBaselines` trains the baselines first.
  *
  * @example
- * const report = await evaluateAgainstBaselines(model, [{ kind: 'plan-only', model: planOnly }], data, { seed: 1 });
- * if (!report.beatsBaselines) console.log(report.comparisons.map((comparison) => comparison.verdict));
+ * const report = await evaluateAgainstBaselines([model], [{ kind: 'plan-only', model: planOnly }], data, { seed: 1 });
+ * for (const { comparisons } of report.models) console.log(comparisons.map((comparison) => comparison.verdict));
  */
 export async function evaluateAgainstBaselines(
-  model: RewardModel,
+  models: readonly RewardModel[],
   baselines: readonly { kind: BaselineKind; model: RewardModel }[],
   data: EvaluationData,
   options: EvaluateOptions = {},
 ): Promise<BaselineReport> {
-  const modelScores = await scoreHeldOut(model, data, options);
-  const modelEvaluation = summarizeScores(model.name, data, modelScores, options);
-  const evaluated: BaselineReport['baselines'] = [];
-  const comparisons: BaselineComparison[] = [];
+  const baselineResults = [];
   for (const baseline of baselines) {
-    const baselineScores = await scoreHeldOut(baseline.model, data, options);
-    const evaluation = summarizeScores(baseline.model.name, data, baselineScores, options);
-    evaluated.push({ kind: baseline.kind, evaluation });
-    comparisons.push(
-      compareToBaseline(baseline.kind, data, { model: modelScores, baseline: baselineScores }, { model: modelEvaluation, baseline: evaluation }, options),
+    const scores = await scoreHeldOut(baseline.model, data, options);
+    baselineResults.push({ kind: baseline.kind, scores, evaluation: summarizeScores(baseline.model.name, data, scores, options) });
+  }
+  const results: ModelVersusBaselines[] = [];
+  for (const model of models) {
+    const scores = await scoreHeldOut(model, data, options);
+    const evaluation = summarizeScores(model.name, data, scores, options);
+    const comparisons = baselineResults.map((baseline) =>
+      compareToBaseline(baseline.kind, data, { model: scores, baseline: baseline.scores }, { model: evaluation, baseline: baseline.evaluation }, options),
     );
+    results.push({ evaluation, comparisons, beatsBaselines: comparisons.every((comparison) => comparison.beats) });
   }
   const tasks = new Set([...data.pairs.map((pair) => pair.taskId), ...data.episodes.map((episode) => episode.taskId)]).size;
   return {
     data: { pairs: data.pairs.length, episodes: data.episodes.length, tasks },
-    model: modelEvaluation,
-    baselines: evaluated,
-    comparisons,
-    beatsBaselines: comparisons.every((comparison) => comparison.beats),
+    models: results,
+    baselines: baselineResults.map(({ kind, evaluation }) => ({ kind, evaluation })),
   };
 }

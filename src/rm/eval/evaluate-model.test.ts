@@ -4,6 +4,7 @@ import type { Plan } from '../../core/plan.js';
 import type { RewardModel } from '../../core/reward-model.js';
 import { evaluateAgainstBaselines } from './evaluate-against-baselines.js';
 import { evaluateRewardModel, supportsPrefixes, type HeldOutEpisode } from './evaluate-model.js';
+import { formatBaselineReport } from './format-baseline-report.js';
 
 /** A reward model that reads a score off the plan text ("plan-7" scores 7) and counts its calls. */
 function textModel(name: string, scoreOf: (planText: string) => number): RewardModel & { calls: string[] } {
@@ -87,7 +88,7 @@ describe('evaluateAgainstBaselines', () => {
 
   it('says the model beats a baseline only when the paired interval is above zero', async () => {
     const report = await evaluateAgainstBaselines(
-      textModel('good', numberIn),
+      [textModel('good', numberIn)],
       [
         { kind: 'plan-only', model: textModel('constant', () => 1) },
         { kind: 'length-only', model: textModel('coin', (text) => (numberIn(text) % 2 === 0 ? numberIn(text) : -numberIn(text))) },
@@ -96,28 +97,47 @@ describe('evaluateAgainstBaselines', () => {
       { seed: 4, bestOfN: [2] },
     );
     expect(report.data).toStrictEqual({ pairs: 40, episodes: 80, tasks: 40 });
-    expect(report.model.pairs.accuracy.overall.accuracy).toBe(1);
+    expect(report.models[0]?.evaluation.pairs.accuracy.overall.accuracy).toBe(1);
     expect(report.baselines.map((baseline) => [baseline.kind, baseline.evaluation.model])).toStrictEqual([
       ['plan-only', 'constant'],
       ['length-only', 'coin'],
     ]);
-    const [planOnly, lengthOnly] = report.comparisons;
+    const [planOnly, lengthOnly] = report.models[0]?.comparisons ?? [];
     expect(planOnly).toMatchObject({ baseline: 'plan-only', accuracyDifference: 1, beats: true });
     expect(planOnly?.verdict).toBe('beats the plan-only (no task features) baseline (+100.0 points of pairwise accuracy, 95% CI [+100.0, +100.0])');
     expect(planOnly?.bestOfNDifference[0]?.n).toBe(2);
     expect(lengthOnly?.beats).toBe(true);
-    expect(report.beatsBaselines).toBe(true);
+    expect(report.models[0]?.beatsBaselines).toBe(true);
   });
 
   it('says plainly when the model has learned nothing beyond a baseline', async () => {
-    const report = await evaluateAgainstBaselines(textModel('same', numberIn), [{ kind: 'length-only', model: textModel('length', numberIn) }], { pairs, episodes }, { bestOfN: [2] });
-    expect(report.comparisons[0]).toMatchObject({ accuracyDifference: 0, beats: false, bestOfNDifference: [{ n: 2, difference: 0 }] });
-    expect(report.comparisons[0]?.verdict).toBe(
+    const report = await evaluateAgainstBaselines([textModel('same', numberIn), textModel('better', numberIn)], [{ kind: 'length-only', model: textModel('length', numberIn) }], { pairs, episodes }, { bestOfN: [2] });
+    expect(report.models.map((model) => model.evaluation.model)).toStrictEqual(['same', 'better']);
+    const comparison = report.models[0]?.comparisons[0];
+    expect(comparison).toMatchObject({ accuracyDifference: 0, beats: false, bestOfNDifference: [{ n: 2, difference: 0 }] });
+    expect(comparison?.verdict).toBe(
       'does NOT beat the length-only (plan length and node count) baseline (0.0 points of pairwise accuracy, 95% CI [0.0, 0.0]): it has learned nothing about orchestration beyond plan length and node count',
     );
-    expect(report.beatsBaselines).toBe(false);
+    expect(report.models[0]?.beatsBaselines).toBe(false);
 
-    const empty = await evaluateAgainstBaselines(textModel('same', numberIn), [{ kind: 'plan-only', model: textModel('p', numberIn) }], { pairs: [], episodes: [] });
-    expect(empty.comparisons[0]?.verdict).toBe('cannot be compared with the plan-only (no task features) baseline: there are no held-out pairs');
+    const empty = await evaluateAgainstBaselines([textModel('same', numberIn)], [{ kind: 'plan-only', model: textModel('p', numberIn) }], { pairs: [], episodes: [] });
+    expect(empty.models[0]?.comparisons[0]?.verdict).toBe('cannot be compared with the plan-only (no task features) baseline: there are no held-out pairs');
+  });
+});
+
+describe('formatBaselineReport', () => {
+  it('prints one column per model and baseline, the references and the verdicts', async () => {
+    const pairs = [pair('t1', 'plan-3', 'plan-1'), pair('t2', 'plan-0', 'plan-5', 'checkpoint')];
+    const report = await evaluateAgainstBaselines([textModel('linear', numberIn)], [{ kind: 'length-only', model: textModel('length', () => 0) }], { pairs, episodes: EPISODES }, { bestOfN: [2] });
+    const text = formatBaselineReport(report);
+    expect(text).toContain('held-out (test-split tasks only): 2 pairs, 4 graded episodes, 2 tasks');
+    expect(text).toMatch(/ {30} +linear +length-only baseline\n/);
+    expect(text).toMatch(/pairwise accuracy \(n=2\) +50\.0% \[9\.5, 90\.5\] +0\.0% \[0\.0, 65\.8\]\n/);
+    expect(text).toMatch(/ {2}checkpoint \(n=1\) +0\.0% \[0\.0, 79\.3\] +0\.0% \[0\.0, 79\.3\]\n/);
+    expect(text).toMatch(/ {2}tied pairs +0 +2\n/);
+    expect(text).toMatch(/Best-of-2 \(2 tasks\) +50\.0% \[0\.0, 100\.0\] +/);
+    expect(text).toMatch(/AUC, within task +0\.500 +0\.500\n/);
+    expect(text).toContain('Best-of-N references (any model): N=2: random 50.0%, oracle 100.0%');
+    expect(text).toContain('linear:\n  - does NOT beat the length-only (plan length and node count) baseline (+50.0 points');
   });
 });

@@ -1,0 +1,23 @@
+export { bestOfNAccuracy, type BestOfNOptions, type BestOfNResult, type ScoredOutcome } from './best-of-n.js';
+export { bootstrapMeanInterval, pairedClusterBootstrap, type BootstrapOptions } from './bootstrap-interval.js';
+export { expectedCalibrationError, sigmoid, type CalibrationBin, type CalibrationReport } from './calibration-error.js';
+export { BASELINE_KINDS, BASELINES, compareToBaseline, type BaselineComparison, type BaselineKind } from './compare-to-baseline.js';
+export { evaluateAgainstBaselines, type BaselineReport, type ModelVersusBaselines } from './evaluate-against-baselines.js';
+export {
+  evaluateRewardModel,
+  scoreHeldOut,
+  summarizeScores,
+  supportsPrefixes,
+  type EvaluateOptions,
+  type EvaluationData,
+  type HeldOutEpisode,
+  type HeldOutScores,
+  type ModelEvaluation,
+  type PrefixPredictiveness,
+  type PrefixScoringModel,
+} from './evaluate-model.js';
+export { formatBaselineReport } from './format-baseline-report.js';
+export { loadEvaluationData, loadPairs, resolvePairDataset } from './load-evaluation-data.js';
+export { pairwiseAccuracy, rankedCorrectly, type AccuracyEstimate, type PairwiseAccuracy, type ScoredPair } from './pairwise-accuracy.js';
+export { groupedAuc, rocAuc } from './roc-auc.js';
+export { wilsonInterval, Z_95, type Interval } from './wilson-interval.js';
