@@ -6,6 +6,7 @@ import { createArithFamily } from './families/arith/index.js';
 import type { SimFamily } from './families/family.js';
 import { loadHotpotFamily } from './families/hotpot/index.js';
 import { createMultihopFamily } from './families/multihop/index.js';
+import { createSimJudge, isJudgePrompt } from './judge/index.js';
 import { baseCheckpoint, createSimOrchestratorProvider, type AnswerDirectly, type PolicyCheckpoint } from './policy/index.js';
 import type { Scenario } from './scenario/scenario-schema.js';
 import { createSimWorker, readProblem, simulateAnswer } from './worker/index.js';
@@ -36,7 +37,8 @@ export interface SimEnvironmentOptions {
 /**
  * Builds the simulated environment of a scenario: its families, the simulated worker, the
  * simulated orchestrator (one model per checkpoint), and BM25 over the scenario's corpus.
- * Requests for the `judge` slot are answered by the worker model.
+ * Requests for the `judge` slot that carry a judge prompt (src/select/judge-prompts.ts) are
+ * answered by the simulated judge (src/sim/judge/); any other request is answered by the worker.
  */
 export async function createSimEnvironment(scenario: Scenario, options: SimEnvironmentOptions = {}): Promise<SimEnvironment> {
   const families: SimFamily[] = [];
@@ -64,15 +66,21 @@ export async function createSimEnvironment(scenario: Scenario, options: SimEnvir
     return simulateAnswer(problem, { scenario, skill: scenario.orchestrator.directAnswerSkill, temperature: scenario.worker.referenceTemperature, seed }).answer;
   };
   const orchestrator = createSimOrchestratorProvider({ scenario, families, checkpoints, answerDirectly });
+  const retriever = createBm25Retriever(families.flatMap((family) => [...family.corpus()]));
+  const judge = createSimJudge({ scenario, families, retriever });
   const provider: ChatProvider = {
     name: `sim(${scenario.name})`,
-    chat: (request) => (request.slot === 'orchestrator' ? orchestrator.chat(request) : worker.chat(request)),
+    chat: (request) => {
+      if (request.slot === 'orchestrator') return orchestrator.chat(request);
+      if (request.slot === 'judge' && isJudgePrompt(request.messages)) return judge.chat(request);
+      return worker.chat(request);
+    },
   };
   return {
     scenario,
     families,
     provider,
-    retriever: createBm25Retriever(families.flatMap((family) => [...family.corpus()])),
+    retriever,
     checkpoints,
     answerDirectly,
     models: () => [...orchestrator.models(), ...Object.keys(scenario.worker.tiers)],

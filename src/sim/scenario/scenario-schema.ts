@@ -94,14 +94,25 @@ export const TokensSchema = z.strictObject({
   orchestratorReasoningTokens: z.number().int().min(0).default(0),
 });
 
-/** The simulated judge models (Best-of-N baselines, issue 6). */
+/**
+ * The simulated judge models (Best-of-N baselines, issue 6; src/sim/judge/, docs/select.md).
+ * Trajectory judge: when some candidate is correct it picks one with probability
+ * sigmoid(trajectorySkill - lengthPenalty * ln N), else the most popular wrong answer. Plan
+ * judge: imagines `imaginedRuns` executions of each plan in a world with its own latent draws
+ * (never the real ones), scores each plan logit((k + 0.5) / (runs + 1)) + planNoise * N(0, 1)
+ * and picks the best.
+ */
 export const JudgeSchema = z.strictObject({
   /** Trajectory judge: skill logit at picking a correct trajectory when one exists. */
   trajectorySkill: z.number().default(2.0),
   /** Trajectory judge: logit cost per ln(number of trajectories read); long contexts are harder. */
   lengthPenalty: z.number().min(0).default(0.5),
-  /** Plan judge (reads plans only): noise on its estimate of each plan's chance of success. */
+  /** Plan judge (reads plans only): noise (logit sd) on its estimate of each plan's chance of success. */
   planNoise: z.number().min(0).default(1.0),
+  /** Plan judge: imagined executions per plan behind its estimate (more = a sharper judge). */
+  imaginedRuns: z.number().int().min(1).max(64).default(8),
+  /** Hidden reasoning tokens billed per candidate read, by either judge (as reasoning models bill them). */
+  reasoningTokensPerCandidate: z.number().int().min(0).default(1000),
 });
 
 export const OrchestratorSchema = z.strictObject({

@@ -1,0 +1,74 @@
+import type { ChatMessage } from '../../core/llm-call.js';
+import { PLAN_JUDGE_HEADER, TRAJECTORY_JUDGE_HEADER } from '../../select/judge-prompts.js';
+
+/** One candidate as the simulated judge reads it. */
+export interface JudgeCandidate {
+  /** The plan text shown (canonical XML, or `INVALID PLAN: ...`). */
+  plan: string;
+  /** Trajectory prompts: the candidate's final answer ('' when it shows `(none)`). */
+  finalAnswer: string;
+}
+
+export interface ParsedJudgePrompt {
+  kind: 'trajectories' | 'plans';
+  question: string;
+  candidates: JudgeCandidate[];
+}
+
+/** Whether the request is a judge prompt written by src/select/judge-prompts.ts. */
+export function isJudgePrompt(messages: readonly ChatMessage[]): boolean {
+  const content = lastUserContent(messages);
+  return content.startsWith(TRAJECTORY_JUDGE_HEADER) || content.startsWith(PLAN_JUDGE_HEADER);
+}
+
+/**
+ * Reads a judge prompt by its headers (see src/select/judge-prompts.ts): the question, and per
+ * candidate its plan and (trajectory prompts) its final answer. Every free text there is
+ * indented by two spaces, so a line at column 0 is always a header. Undefined when the last
+ * user message is not a judge prompt.
+ */
+export function parseJudgePrompt(messages: readonly ChatMessage[]): ParsedJudgePrompt | undefined {
+  const content = lastUserContent(messages);
+  const kind = content.startsWith(TRAJECTORY_JUDGE_HEADER) ? 'trajectories' : content.startsWith(PLAN_JUDGE_HEADER) ? 'plans' : undefined;
+  if (kind === undefined) return undefined;
+  const question: string[] = [];
+  const candidates: JudgeCandidate[] = [];
+  let section: 'none' | 'question' | 'plan' | 'other' = 'none';
+  let current: { plan: string[]; finalAnswer: string } | undefined;
+  const close = () => {
+    if (current !== undefined) candidates.push({ plan: current.plan.join('\n'), finalAnswer: current.finalAnswer });
+    current = undefined;
+  };
+  for (const line of content.split('\n')) {
+    if (line.startsWith('  ')) {
+      if (section === 'question') question.push(line.slice(2));
+      else if (section === 'plan') current?.plan.push(line.slice(2));
+      continue;
+    }
+    if (line === 'Question:') section = 'question';
+    else if (/^Candidate \d+:$/.test(line)) {
+      close();
+      current = { plan: [], finalAnswer: '' };
+      // Plan prompts show the plan right under the candidate line; trajectory prompts under `Plan:`.
+      section = kind === 'plans' ? 'plan' : 'other';
+    } else if (line === 'Plan:' && current !== undefined) section = 'plan';
+    else if (line.startsWith('Final answer: ') && current !== undefined) {
+      const answer = line.slice('Final answer: '.length).trim();
+      current.finalAnswer = answer === '(none)' ? '' : answer;
+      section = 'other';
+    } else if (line === 'Instructions:') {
+      close();
+      section = 'other';
+    } else if (line !== '') section = section === 'question' ? 'other' : section === 'plan' ? 'other' : section;
+  }
+  close();
+  return { kind, question: question.join('\n').trim(), candidates };
+}
+
+function lastUserContent(messages: readonly ChatMessage[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role === 'user') return message.content;
+  }
+  return '';
+}
