@@ -45,3 +45,4 @@ export {
 } from './process-rubric.js';
 export { scoreProcess, type ProcessScore } from './score-process.js';
 export type { SourceReport } from './source-report.js';
+export { formatMiningReport, formatPairStats } from './format-pair-report.js';

@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { z } from 'zod';
+import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
+import { PairSplitSchema } from '../../core/pair.js';
+import {
+  exportPairs,
+  formatMiningReport,
+  formatPairStats,
+  importPairs,
+  MinedSourceSchema,
+  minePairs,
+  OpenRlhfKeysSchema,
+  PairExportFormatSchema,
+  pairStats,
+} from '../../pairs/index.js';
+import { openStore } from '../../store/index.js';
+import { createProgress } from '../progress.js';
+import { parseIntegerOption, runAction } from '../run-action.js';
+import { processStreams, type CommandStreams } from '../command-streams.js';
+
+const MineFlagsSchema = z.object({
+  db: z.string().min(1),
+  sources: z.string().optional(),
+  config: z.string().min(1).optional(),
+  seed: z.number().int().nonnegative().optional(),
+  dataset: z.string().min(1).optional(),
+  run: z.string().min(1).optional(),
+  json: z.boolean(),
+});
+
+const ExportFlagsSchema = z.object({
+  db: z.string().min(1),
+  format: PairExportFormatSchema,
+  out: z.string().min(1),
+  dataset: z.string().min(1).optional(),
+  split: PairSplitSchema.optional(),
+  source: z.string().min(1).optional(),
+  planText: z.enum(['raw', 'canonical']),
+  promptKey: z.string().min(1).optional(),
+  chosenKey: z.string().min(1).optional(),
+  rejectedKey: z.string().min(1).optional(),
+  marginKey: z.string().min(1).optional(),
+});
+
+function parseFlags<T>(schema: z.ZodType<T>, raw: unknown, command: string): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new InvalidInputError(`orchrm pairs ${command} flags`, zodIssues(parsed.error));
+  return parsed.data;
+}
+
+/** Reads the `--config` JSON file; its fields are checked by `minePairs`. */
+function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UserError(`cannot read --config ${path}: ${(error as NodeJS.ErrnoException).code}; pass the path of a JSON file (docs/pairs.md)`, { cause: error });
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('the file must hold one JSON object');
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw new UserError(`--config ${path} is not a JSON object: ${(error as Error).message}; see docs/pairs.md for the format`);
+  }
+}
+
+function parseSources(list: string): string[] {
+  const sources = list.split(',').map((source) => source.trim()).filter((source) => source !== '');
+  const parsed = z.array(MinedSourceSchema).min(1).safeParse(sources);
+  if (!parsed.success) throw new UserError(`--sources must list some of ${MinedSourceSchema.options.join(', ')}, got "${list}"`);
+  return parsed.data;
+}
+
+/**
+ * Adds `orchrm pairs mine|stats|export|import`: mines win-lose pairs from stored episodes
+ * without labels, reports them (with label-free sources' agreement with outcome), exports them
+ * for TRL / OpenRLHF / the published OrchRM layout, and imports the published layout.
+ */
+export function registerPairsCommand(program: Command, streams: CommandStreams = processStreams): void {
+  const pairs = program.command('pairs').description('Mine, inspect, export and import win-lose plan pairs (docs/pairs.md).');
+
+  pairs
+    .command('mine')
+    .description('Mine pairs from the stored episodes into one dataset (replacing a dataset of the same id).')
+    .option('--db <path>', 'SQLite store to read and write', 'orchrm.db')
+    .option('--sources <list>', `comma-separated sources (${MinedSourceSchema.options.join(',')}); default all, or the config's`)
+    .option('--config <file>', 'JSON mining config: rubric, thresholds, caps, balance, splits (docs/pairs.md)')
+    .option('--seed <n>', 'seed for splits, sampling and tie-breaks (overrides the config)', parseIntegerOption('--seed', 0))
+    .option('--dataset <id>', 'dataset id (default: a hash of the configuration)')
+    .option('--run <id>', 'only episodes of this run')
+    .option('--json', 'print the mining report as JSON on stdout', false)
+    .addHelpText('after', '\nExample:\n  orchrm pairs mine --db runs.db --sources outcome,checkpoint,process --config rubric.json --seed 7')
+    .action(
+      runAction((rawFlags: unknown) => {
+        const flags = parseFlags(MineFlagsSchema, rawFlags, 'mine');
+        const config = {
+          ...(flags.config !== undefined && readConfigFile(flags.config)),
+          ...(flags.sources !== undefined && { sources: parseSources(flags.sources) }),
+          ...(flags.seed !== undefined && { seed: flags.seed }),
+        };
+        const store = openStore(flags.db);
+        try {
+          let progress: ReturnType<typeof createProgress> | undefined;
+          const result = minePairs(store, {
+            config,
+            ...(flags.dataset !== undefined && { datasetId: flags.dataset }),
+            ...(flags.run !== undefined && { filter: { runId: flags.run } }),
+            onProgress: (done, total) => {
+              // A plain stream (tests) has no isTTY, so the progress prints lines instead of redrawing.
+              progress ??= createProgress('reading episodes', total, streams.stderr as NodeJS.WriteStream);
+              progress.update(done);
+            },
+          });
+          progress?.stop();
+          streams.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatMiningReport(result));
+        } finally {
+          store.close();
+        }
+      }),
+    );
+
+  pairs
+    .command('stats')
+    .description('Pair counts per source and split, and each label-free source’s agreement with outcome.')
+    .option('--db <path>', 'SQLite store to read', 'orchrm.db')
+    .option('--dataset <id>', 'only this dataset (default: every pair in the store)')
+    .option('--json', 'print the statistics as JSON on stdout', false)
+    .action(
+      runAction((flags: { db: string; dataset?: string; json: boolean }) => {
+        const store = openStore(flags.db, { readonly: true });
+        try {
+          const stats = pairStats(store, flags.dataset === undefined ? {} : { datasetId: flags.dataset });
+          streams.stdout.write(flags.json ? `${JSON.stringify(stats, null, 2)}\n` : formatPairStats(stats));
+        } finally {
+          store.close();
+        }
+      }),
+    );
+
+  pairs
+    .command('export')
+    .description('Write pairs as JSONL for a training engine.')
+    .option('--db <path>', 'SQLite store to read', 'orchrm.db')
+    .addOption(new Option('--format <format>', 'trl {prompt,chosen,rejected,margin?}; openrlhf (keys configurable); orchrm {input,chosen,rejected,source}').choices(PairExportFormatSchema.options).default('trl'))
+    .option('--out <file>', 'output file, or - for stdout', '-')
+    .option('--dataset <id>', 'only this dataset')
+    .addOption(new Option('--split <split>', 'only this split').choices(PairSplitSchema.options))
+    .option('--source <source>', 'only this source')
+    .addOption(new Option('--plan-text <kind>', 'raw plan text, or its canonical rendering').choices(['raw', 'canonical']).default('raw'))
+    .option('--prompt-key <key>', 'openrlhf: key of the task text (default prompt)')
+    .option('--chosen-key <key>', 'openrlhf: key of the winning plan (default chosen)')
+    .option('--rejected-key <key>', 'openrlhf: key of the losing plan (default rejected)')
+    .option('--margin-key <key>', 'openrlhf: key of the margin (default margin)')
+    .addHelpText('after', '\nExample:\n  orchrm pairs export --db runs.db --format trl --split train --out train.jsonl')
+    .action(
+      runAction(async (rawFlags: unknown) => {
+        const flags = parseFlags(ExportFlagsSchema, rawFlags, 'export');
+        const openRlhfKeys = OpenRlhfKeysSchema.parse({
+          ...(flags.promptKey !== undefined && { prompt: flags.promptKey }),
+          ...(flags.chosenKey !== undefined && { chosen: flags.chosenKey }),
+          ...(flags.rejectedKey !== undefined && { rejected: flags.rejectedKey }),
+          ...(flags.marginKey !== undefined && { margin: flags.marginKey }),
+        });
+        const filter = {
+          ...(flags.dataset !== undefined && { datasetId: flags.dataset }),
+          ...(flags.split !== undefined && { split: flags.split }),
+          ...(flags.source !== undefined && { source: flags.source }),
+        };
+        const store = openStore(flags.db, { readonly: true });
+        try {
+          const { exported } = await exportPairs(store, flags.out === '-' ? streams.stdout : flags.out, { format: flags.format, filter, planText: flags.planText, openRlhfKeys });
+          streams.stderr.write(`exported ${exported} pair(s) as ${flags.format} to ${flags.out === '-' ? 'stdout' : flags.out}\n`);
+        } finally {
+          store.close();
+        }
+      }),
+    );
+
+  pairs
+    .command('import')
+    .argument('<file.jsonl>', 'pairs in the published OrchRM layout: {"input", "chosen", "rejected", "source"} per line')
+    .description('Import published OrchRM pairs (validated first; all or nothing; source names kept).')
+    .option('--db <path>', 'SQLite store to write', 'orchrm.db')
+    .option('--dataset <id>', 'dataset id (default imported-<file name>; re-importing replaces it)')
+    .addOption(new Option('--split <split>', 'put every pair in this split (default: assigned by question)').choices(PairSplitSchema.options))
+    .option('--seed <n>', 'seed of the split assignment', parseIntegerOption('--seed', 0))
+    .option('--json', 'print {"datasetId", "imported", "duplicates"} as JSON on stdout', false)
+    .addHelpText('after', '\nExample:\n  orchrm pairs import --db rm.db hotpotqa-train.jsonl --split train --dataset hotpotqa')
+    .action(
+      runAction(async (file: string, flags: { db: string; dataset?: string; split?: z.infer<typeof PairSplitSchema>; seed?: number; json: boolean }) => {
+        const store = openStore(flags.db);
+        try {
+          const summary = await importPairs(store, file, {
+            ...(flags.dataset !== undefined && { datasetId: flags.dataset }),
+            ...(flags.split !== undefined && { split: flags.split }),
+            ...(flags.seed !== undefined && { seed: flags.seed }),
+          });
+          streams.stdout.write(
+            flags.json
+              ? `${JSON.stringify(summary)}\n`
+              : `imported ${summary.imported} pair(s) from ${file} into dataset ${summary.datasetId} of ${flags.db}; ${summary.duplicates} duplicate line(s) skipped\n`,
+          );
+        } finally {
+          store.close();
+        }
+      }),
+    );
+}
