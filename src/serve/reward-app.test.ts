@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { defaultRewardPrompt } from '../rm/remote/index.js';
+import { createRewardApp, type AppRequest } from './reward-app.js';
+import { createBrokenRewardModel, createLengthRewardModel } from './test-fixtures/fake-reward-models.js';
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}): AppRequest => ({
+  method: 'POST',
+  path,
+  headers,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
+
+async function call(app: ReturnType<typeof createRewardApp>, request: AppRequest) {
+  const response = await app.request(request);
+  return { status: response.status, headers: response.headers, json: response.headers['content-type']?.startsWith('application/json') ? JSON.parse(response.body) : response.body };
+}
+
+describe('POST /v1/score', () => {
+  it('scores every plan for the task, in order', async () => {
+    const model = createLengthRewardModel();
+    const app = createRewardApp({ model });
+    const response = await call(app, post('/v1/score', { task: 'abcdefghij', plans: ['xx', 'xxxxx', ''] }));
+    expect(response).toMatchObject({ status: 200, json: { scores: [1, 4, -1] } });
+    expect(model.calls).toEqual([{ task: 'abcdefghij', plans: ['xx', 'xxxxx', ''] }]);
+  });
+
+  it('answers an empty batch without calling the model', async () => {
+    const model = createLengthRewardModel();
+    const response = await call(createRewardApp({ model }), post('/v1/score', { task: 't', plans: [] }));
+    expect(response).toMatchObject({ status: 200, json: { scores: [] } });
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it('ignores unknown fields and a query string', async () => {
+    const app = createRewardApp({ model: createLengthRewardModel() });
+    const response = await call(app, post('/v1/score?verbose=1', { task: '', plans: ['abc'], model: 'whatever' }));
+    expect(response).toMatchObject({ status: 200, json: { scores: [3] } });
+  });
+});
+
+describe('POST /get_reward (OpenRLHF)', () => {
+  it('scores the part of each query after its prompt, with the prompt as the task, one model call per distinct task', async () => {
+    const model = createLengthRewardModel();
+    const app = createRewardApp({ model });
+    const task = defaultRewardPrompt('0123456789');
+    const response = await call(app, post('/get_reward', { query: [`${task}abc`, 'otherxy', `${task}abcdef`], prompts: [task, 'other', task], labels: ['4', '5', '4'] }));
+    expect(response).toEqual({
+      status: 200,
+      headers: expect.any(Object),
+      json: { rewards: [2, 1.5, 5], scores: [2, 1.5, 5], extra_logs: { plan_chars: [3, 2, 6] } },
+    });
+    expect(model.calls).toEqual([
+      { task: '0123456789', plans: ['abc', 'abcdef'] },
+      { task: 'other', plans: ['xy'] },
+    ]);
+  });
+
+  it('scores the whole query as the plan, with an empty task, when there is no prompt or an empty one', async () => {
+    const model = createLengthRewardModel();
+    const app = createRewardApp({ model });
+    expect(await call(app, post('/get_reward', { query: ['{"nodes":[]}'] }))).toMatchObject({ status: 200, json: { rewards: [12] } });
+    expect(await call(app, post('/get_reward', { query: ['abc'], prompts: [''] }))).toMatchObject({ status: 200, json: { rewards: [3] } });
+    expect(model.calls).toEqual([
+      { task: '', plans: ['{"nodes":[]}'] },
+      { task: '', plans: ['abc'] },
+    ]);
+  });
+
+  it('rejects a query that does not start with its prompt, naming it', async () => {
+    const response = await call(createRewardApp({ model: createLengthRewardModel() }), post('/get_reward', { query: ['P1 plan', ' P2 plan'], prompts: ['P1 ', 'P2 '] }));
+    expect(response.status).toBe(400);
+    expect(response.json.error).toMatchObject({ code: 'query_prompt_mismatch', field: 'query[1]' });
+    expect(response.json.error.message).toContain('query[1] does not start with prompts[1]');
+  });
+
+  it('rejects prompts or labels whose count differs from the queries', async () => {
+    const app = createRewardApp({ model: createLengthRewardModel() });
+    const prompts = await call(app, post('/get_reward', { query: ['a', 'b'], prompts: ['a'] }));
+    expect(prompts.json.error).toEqual({ code: 'length_mismatch', field: 'prompts', message: 'prompts has 1 entries but query has 2; send one per query' });
+    const labels = await call(app, post('/get_reward', { query: ['a'], prompts: [''], labels: [] }));
+    expect(labels.json.error).toMatchObject({ code: 'length_mismatch', field: 'labels' });
+  });
+});
+
+describe('bad input', () => {
+  const app = createRewardApp({ model: createLengthRewardModel(), maxPlans: 3 });
+
+  it.each([
+    ['invalid JSON', '{"task": "t", "plans": [', 'invalid_json', undefined],
+    ['an empty body', '', 'empty_body', undefined],
+    ['an array body', '[1, 2]', 'invalid_body', undefined],
+    ['a missing task', { plans: ['a'] }, 'invalid_field', 'task'],
+    ['a number task', { task: 7, plans: ['a'] }, 'invalid_field', 'task'],
+    ['plans not an array', { task: 't', plans: 'a' }, 'invalid_field', 'plans'],
+    ['a plan that is not a string', { task: 't', plans: ['a', { nodes: [] }] }, 'invalid_field', 'plans[1]'],
+  ])('answers 400 to %s', async (_name, body, code, field) => {
+    const response = await call(app, post('/v1/score', body));
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe(code);
+    expect(response.json.error.field).toBe(field);
+    if (field) expect(response.json.error.message).toMatch(new RegExp(`^${field.replace(/[[\]]/g, '\\$&')}: `));
+  });
+
+  it('names the field of a wrong type in /get_reward', async () => {
+    const response = await call(app, post('/get_reward', { query: ['a', 3] }));
+    expect(response.json.error).toEqual({ code: 'invalid_field', field: 'query[1]', message: 'query[1]: each query must be a string: the prompt followed by the plan' });
+  });
+
+  it('answers 413 to too many plans or queries, before looking at them', async () => {
+    const plans = await call(app, post('/v1/score', { task: 't', plans: [1, 2, 3, 4] }));
+    expect(plans.status).toBe(413);
+    expect(plans.json.error).toMatchObject({ code: 'too_many_plans', field: 'plans' });
+    expect(plans.json.error.message).toContain('plans holds 4 entries but this server scores at most 3 per request');
+    const queries = await call(app, post('/get_reward', { query: ['a', 'b', 'c', 'd'] }));
+    expect(queries).toMatchObject({ status: 413, json: { error: { field: 'query' } } });
+  });
+
+  it('answers 404 to an unknown path and 405 (with allow) to a wrong method', async () => {
+    expect((await call(app, { method: 'GET', path: '/v1/chat/completions' })).status).toBe(404);
+    const wrongMethod = await call(app, { method: 'GET', path: '/v1/score' });
+    expect(wrongMethod).toMatchObject({ status: 405, headers: { allow: 'POST' } });
+  });
+});
+
+describe('model failures', () => {
+  it.each([
+    ['throws', 500, 'model_error'],
+    ['refuses', 400, 'model_rejected_input'],
+    ['wrong-length', 500, 'model_error'],
+    ['nan', 500, 'model_error'],
+  ] as const)('a model that %s gives %i %s', async (failure, status, code) => {
+    const response = await call(createRewardApp({ model: createBrokenRewardModel(failure) }), post('/v1/score', { task: 't', plans: ['a', 'b'] }));
+    expect(response.status).toBe(status);
+    expect(response.json.error.code).toBe(code);
+  });
+});
+
+describe('bearer token', () => {
+  const app = createRewardApp({ model: createLengthRewardModel(), token: 'correct horse' });
+  const body = { task: 't', plans: ['a'] };
+
+  it.each([
+    ['no header', {}],
+    ['a wrong token', { authorization: 'Bearer battery staple' }],
+    ['a token prefix', { authorization: 'Bearer correct' }],
+    ['another scheme', { authorization: 'Basic correct horse' }],
+  ])('answers 401 with %s', async (_name, headers) => {
+    const response = await call(app, post('/v1/score', body, headers));
+    expect(response).toMatchObject({ status: 401, headers: { 'www-authenticate': 'Bearer realm="orchrm"' }, json: { error: { code: 'unauthorized' } } });
+  });
+
+  it('serves a request with the right token, in any header case', async () => {
+    expect((await call(app, post('/v1/score', body, { Authorization: 'bearer correct horse' }))).status).toBe(200);
+  });
+
+  it('guards /metrics but leaves /healthz open', async () => {
+    expect((await call(app, { method: 'GET', path: '/metrics' })).status).toBe(401);
+    expect(await call(app, { method: 'GET', path: '/healthz' })).toMatchObject({ status: 200, json: { status: 'ok', model: 'length' } });
+  });
+});
+
+describe('GET /healthz and /metrics', () => {
+  it('reports 503 on /healthz once draining', async () => {
+    const app = createRewardApp({ model: createLengthRewardModel() });
+    app.startDraining();
+    expect(await call(app, { method: 'GET', path: '/healthz' })).toMatchObject({ status: 503, json: { status: 'shutting_down' } });
+  });
+
+  it('counts requests by route and status, latencies, and plans scored', async () => {
+    let clockMs = 0;
+    const app = createRewardApp({ model: createLengthRewardModel(), now: () => clockMs });
+    for (const plans of [['a', 'b'], ['c', 'd', 'e']]) await app.request(post('/v1/score', { task: 't', plans }));
+    clockMs = 0;
+    const slow = app.request({ ...post('/v1/score', { task: 't', plans: 'bad' }), startedAtMs: -300 });
+    await slow;
+    await app.request({ method: 'GET', path: '/nowhere' });
+    const metrics = await call(app, { method: 'GET', path: '/metrics' });
+    expect(metrics.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const lines = (metrics.json as string).split('\n');
+    expect(lines).toContain('orchrm_http_requests_total{route="/v1/score",status="200"} 2');
+    expect(lines).toContain('orchrm_http_requests_total{route="/v1/score",status="400"} 1');
+    expect(lines).toContain('orchrm_http_requests_total{route="other",status="404"} 1');
+    expect(lines).toContain('orchrm_plans_scored_total 5');
+    // Two instant requests and one of 300 ms: cumulative buckets.
+    expect(lines).toContain('orchrm_http_request_duration_seconds_bucket{route="/v1/score",le="0.001"} 2');
+    expect(lines).toContain('orchrm_http_request_duration_seconds_bucket{route="/v1/score",le="0.25"} 2');
+    expect(lines).toContain('orchrm_http_request_duration_seconds_bucket{route="/v1/score",le="0.5"} 3');
+    expect(lines).toContain('orchrm_http_request_duration_seconds_bucket{route="/v1/score",le="+Inf"} 3');
+    expect(lines).toContain('orchrm_http_request_duration_seconds_sum{route="/v1/score"} 0.3');
+    expect(lines).toContain('orchrm_http_request_duration_seconds_count{route="/v1/score"} 3');
+  });
+});

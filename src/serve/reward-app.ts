@@ -1,0 +1,192 @@
+import type { RewardModel } from '../core/reward-model.js';
+import { bearerTokenChecker } from './bearer-token.js';
+import { HttpError } from './http-error.js';
+import { checkBatchSize, GetRewardRequestSchema, parseJsonText, ScoreRequestSchema, validateBody } from './request-bodies.js';
+import { scorePlans } from './score-plans.js';
+import { createServerMetrics, PROMETHEUS_CONTENT_TYPE, type MetricRoute, type ServerMetrics } from './server-metrics.js';
+import { splitQuery } from './split-query.js';
+
+/** Most plans (or OpenRLHF queries) one request may carry when the options name no limit. */
+export const DEFAULT_MAX_PLANS = 4096;
+
+export interface RewardAppOptions {
+  /** Scores every plan. */
+  model: RewardModel;
+  /** Bearer token every route but `GET /healthz` requires. @default none (no authentication) */
+  token?: string;
+  /** Most plans per `/v1/score` request, or queries per `/get_reward` request (413 beyond). @default 4096 */
+  maxPlans?: number;
+  /** Clock for latency metrics. @default performance.now @unit milliseconds */
+  now?: () => number;
+}
+
+/** What the transport knows before reading the body. */
+export interface AppRequestHead {
+  method: string;
+  /** Path, optionally with a query string (ignored). */
+  path: string;
+  /** Header names in any case. */
+  headers?: Record<string, string | string[] | undefined>;
+}
+
+export interface AppRequest extends AppRequestHead {
+  /** The request body as text. */
+  body?: string;
+  /** When the request arrived, on the `now` clock. @default when `request` is called @unit milliseconds */
+  startedAtMs?: number;
+  /** Aborted when the client goes away, so the model can stop early. */
+  signal?: AbortSignal;
+}
+
+export interface AppResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The reward server's routes over plain request and response values; `startRewardServer` puts it on node:http. */
+export interface RewardApp {
+  readonly metrics: ServerMetrics;
+  /** Answers one request (never throws: every failure becomes an error answer) and records it in the metrics. */
+  request(input: AppRequest): Promise<AppResponse>;
+  /** Route, method and token checks, run by the transport before it reads the body; the error to answer with, if any. */
+  precheck(head: AppRequestHead): HttpError | undefined;
+  /** Renders and records an error the transport found itself (body too large, too slow). */
+  reject(head: AppRequestHead, error: HttpError, startedAtMs?: number): AppResponse;
+  /** From now on `GET /healthz` answers 503, so load balancers stop sending traffic during shutdown. */
+  startDraining(): void;
+}
+
+type Route = '/v1/score' | '/get_reward' | '/healthz' | '/metrics';
+const ROUTE_METHODS: Record<Route, 'GET' | 'POST'> = { '/v1/score': 'POST', '/get_reward': 'POST', '/healthz': 'GET', '/metrics': 'GET' };
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/**
+ * The reward server's request handling, independent of the transport so tests can call it in
+ * process (as Hono's `app.request`):
+ * - `POST /v1/score` `{"task", "plans": [...]}` -> `{"scores": [...]}`;
+ * - `POST /get_reward` (OpenRLHF) `{"query", "prompts"?, "labels"?}` -> `{"rewards", "scores", "extra_logs"}`;
+ * - `GET /healthz` -> `{"status": "ok", "model"}`; `GET /metrics` -> Prometheus text.
+ *
+ * @example
+ * const app = createRewardApp({ model });
+ * const response = await app.request({ method: 'POST', path: '/v1/score', body: JSON.stringify({ task: 'What is 2+2?', plans: [planText] }) });
+ * JSON.parse(response.body).scores // [0.42]
+ */
+export function createRewardApp(options: RewardAppOptions): RewardApp {
+  const { model, token, maxPlans = DEFAULT_MAX_PLANS, now = () => performance.now() } = options;
+  const isAuthorized = token === undefined ? undefined : bearerTokenChecker(token);
+  const metrics = createServerMetrics();
+  let draining = false;
+
+  function precheck(head: AppRequestHead): HttpError | undefined {
+    const path = pathOf(head.path);
+    const route = routeOf(path);
+    if (!route) {
+      return new HttpError(404, 'not_found', `no route ${head.method} ${path}; this server serves POST /v1/score, POST /get_reward, GET /healthz and GET /metrics`);
+    }
+    const method = ROUTE_METHODS[route];
+    if (head.method !== method) return new HttpError(405, 'method_not_allowed', `${head.method} is not allowed on ${route}; use ${method}`, { headers: { allow: method } });
+    if (isAuthorized && route !== '/healthz' && !isAuthorized(headerValue(head.headers, 'authorization'))) {
+      return new HttpError(401, 'unauthorized', 'missing or wrong bearer token; send the header "authorization: Bearer <token>" with the token the server was started with', {
+        headers: { 'www-authenticate': 'Bearer realm="orchrm"' },
+      });
+    }
+    return undefined;
+  }
+
+  async function handle(input: AppRequest): Promise<AppResponse> {
+    const rejected = precheck(input);
+    if (rejected) throw rejected;
+    const route = routeOf(pathOf(input.path))!;
+    const signal = input.signal ?? new AbortController().signal;
+    switch (route) {
+      case '/healthz':
+        return draining ? json(503, { status: 'shutting_down', model: model.name }) : json(200, { status: 'ok', model: model.name });
+      case '/metrics':
+        return { status: 200, headers: { 'content-type': PROMETHEUS_CONTENT_TYPE }, body: metrics.render() };
+      case '/v1/score': {
+        const parsed = parseJsonText(input.body ?? '');
+        checkBatchSize(parsed, 'plans', maxPlans);
+        const { task, plans } = validateBody(ScoreRequestSchema, parsed);
+        const scores = plans.length === 0 ? [] : await scorePlans(model, plans.map((plan) => ({ task, plan })), signal);
+        metrics.addPlansScored(scores.length);
+        return json(200, { scores });
+      }
+      case '/get_reward': {
+        const parsed = parseJsonText(input.body ?? '');
+        checkBatchSize(parsed, 'query', maxPlans);
+        const { query, prompts, labels } = validateBody(GetRewardRequestSchema, parsed);
+        for (const [field, values] of [['prompts', prompts], ['labels', labels]] as const) {
+          if (values && values.length !== query.length) {
+            throw new HttpError(400, 'length_mismatch', `${field} has ${values.length} entries but query has ${query.length}; send one per query`, { field });
+          }
+        }
+        const items = query.map((text, index) => splitQuery(text, prompts?.[index], index));
+        const scores = items.length === 0 ? [] : await scorePlans(model, items, signal);
+        metrics.addPlansScored(scores.length);
+        // OpenRLHF uses `rewards` for advantages and `scores` for dynamic filtering; a plan
+        // reward model has one number for both. extra_logs values are per-sample, as it logs their mean.
+        return json(200, { rewards: scores, scores, extra_logs: { plan_chars: items.map((item) => item.plan.length) } });
+      }
+    }
+  }
+
+  function render(error: HttpError): AppResponse {
+    return { status: error.status, headers: { ...JSON_HEADERS, ...error.details.headers }, body: JSON.stringify(error.body()) };
+  }
+
+  return {
+    metrics,
+    precheck,
+    async request(input) {
+      const startedAtMs = input.startedAtMs ?? now();
+      metrics.addInFlight(1);
+      try {
+        const response = await handle(input).catch((error: unknown) => render(toHttpError(error)));
+        metrics.observe(metricRouteOf(input.path), response.status, now() - startedAtMs);
+        return response;
+      } finally {
+        metrics.addInFlight(-1);
+      }
+    },
+    reject(head, error, startedAtMs) {
+      const response = render(error);
+      metrics.observe(metricRouteOf(head.path), response.status, startedAtMs === undefined ? 0 : now() - startedAtMs);
+      return response;
+    },
+    startDraining() {
+      draining = true;
+    },
+  };
+}
+
+function json(status: number, body: unknown): AppResponse {
+  return { status, headers: JSON_HEADERS, body: JSON.stringify(body) };
+}
+
+/** Anything but an HttpError is a bug of ours: a 500 that says so, never a crash. */
+function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new HttpError(500, 'internal_error', `the reward server failed on this request (${message}); this is a bug in orchrm, please report it`);
+}
+
+function pathOf(path: string): string {
+  return path.split('?')[0] ?? path;
+}
+
+function routeOf(path: string): Route | undefined {
+  return Object.hasOwn(ROUTE_METHODS, path) ? (path as Route) : undefined;
+}
+
+function metricRouteOf(path: string): MetricRoute {
+  return routeOf(pathOf(path)) ?? 'other';
+}
+
+function headerValue(headers: AppRequestHead['headers'], name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers ?? {})) {
+    if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}

@@ -1,0 +1,101 @@
+/**
+ * Prometheus metrics of the reward server, kept in plain arrays and rendered in the text
+ * exposition format (version 0.0.4) by hand: `prom-client` is not a dependency of orchrm and
+ * three metric families with a fixed label set do not justify adding one.
+ */
+
+/** Routes that get their own label value; anything else is counted as `other`, so a scanner cannot blow up the label set. */
+export const METRIC_ROUTES = ['/v1/score', '/get_reward', '/healthz', '/metrics', 'other'] as const;
+export type MetricRoute = (typeof METRIC_ROUTES)[number];
+
+/**
+ * Upper bounds of the latency histogram, in seconds: Prometheus' default buckets with two
+ * finer ones below 5 ms added, because a linear reward model answers in well under a millisecond.
+ */
+export const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+
+/** Content type of `render()`'s output. */
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+export interface ServerMetrics {
+  /** Counts one answered request and its latency. */
+  observe(route: MetricRoute, status: number, durationMs: number): void;
+  /** Adds plans scored by the model (one per score returned). */
+  addPlansScored(count: number): void;
+  /** Moves the in-flight gauge by +1 or -1. */
+  addInFlight(delta: 1 | -1): void;
+  /** Requests answered so far with this route and status. */
+  requestCount(route: MetricRoute, status: number): number;
+  /** The metrics in Prometheus text format. */
+  render(): string;
+}
+
+/** A fresh, empty metrics registry. */
+export function createServerMetrics(): ServerMetrics {
+  const requests = new Map<string, number>(); // `${route} ${status}` -> count
+  const bucketCounts = new Map<MetricRoute, Float64Array>(METRIC_ROUTES.map((route) => [route, new Float64Array(LATENCY_BUCKETS_S.length)]));
+  const latencySumS = new Map<MetricRoute, number>(METRIC_ROUTES.map((route) => [route, 0]));
+  const latencyCount = new Map<MetricRoute, number>(METRIC_ROUTES.map((route) => [route, 0]));
+  let plansScored = 0;
+  let inFlight = 0;
+
+  return {
+    observe(route, status, durationMs) {
+      const key = `${route} ${status}`;
+      requests.set(key, (requests.get(key) ?? 0) + 1);
+      const durationS = durationMs / 1000;
+      const buckets = bucketCounts.get(route)!;
+      // Non-cumulative here; `render` accumulates, as the format wants `le` buckets cumulative.
+      const index = LATENCY_BUCKETS_S.findIndex((bound) => durationS <= bound);
+      if (index >= 0) buckets[index]! += 1;
+      latencySumS.set(route, latencySumS.get(route)! + durationS);
+      latencyCount.set(route, latencyCount.get(route)! + 1);
+    },
+    addPlansScored(count) {
+      plansScored += count;
+    },
+    addInFlight(delta) {
+      inFlight += delta;
+    },
+    requestCount(route, status) {
+      return requests.get(`${route} ${status}`) ?? 0;
+    },
+    render() {
+      const lines = [
+        '# HELP orchrm_http_requests_total HTTP requests answered, by route and status code.',
+        '# TYPE orchrm_http_requests_total counter',
+      ];
+      for (const [key, count] of [...requests].sort(([a], [b]) => a.localeCompare(b))) {
+        const [route, status] = key.split(' ');
+        lines.push(`orchrm_http_requests_total{route="${route}",status="${status}"} ${count}`);
+      }
+      lines.push(
+        '# HELP orchrm_http_request_duration_seconds Time from receiving a request to sending its answer.',
+        '# TYPE orchrm_http_request_duration_seconds histogram',
+      );
+      for (const route of METRIC_ROUTES) {
+        const count = latencyCount.get(route)!;
+        if (count === 0) continue;
+        let cumulative = 0;
+        LATENCY_BUCKETS_S.forEach((bound, index) => {
+          cumulative += bucketCounts.get(route)![index]!;
+          lines.push(`orchrm_http_request_duration_seconds_bucket{route="${route}",le="${bound}"} ${cumulative}`);
+        });
+        lines.push(
+          `orchrm_http_request_duration_seconds_bucket{route="${route}",le="+Inf"} ${count}`,
+          `orchrm_http_request_duration_seconds_sum{route="${route}"} ${latencySumS.get(route)}`,
+          `orchrm_http_request_duration_seconds_count{route="${route}"} ${count}`,
+        );
+      }
+      lines.push(
+        '# HELP orchrm_plans_scored_total Plans scored by the reward model.',
+        '# TYPE orchrm_plans_scored_total counter',
+        `orchrm_plans_scored_total ${plansScored}`,
+        '# HELP orchrm_http_requests_in_flight Requests being handled right now.',
+        '# TYPE orchrm_http_requests_in_flight gauge',
+        `orchrm_http_requests_in_flight ${inFlight}`,
+      );
+      return `${lines.join('\n')}\n`;
+    },
+  };
+}

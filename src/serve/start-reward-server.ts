@@ -1,0 +1,193 @@
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { UserError } from '../core/errors.js';
+import { HttpError } from './http-error.js';
+import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from './read-request-body.js';
+import { createRewardApp, type AppResponse, type RewardApp, type RewardAppOptions } from './reward-app.js';
+
+export interface RewardServerOptions extends RewardAppOptions {
+  /** Address to bind. Anything but loopback exposes the server to the network. @default '127.0.0.1' */
+  host?: string;
+  /** @default 0 (an ephemeral port; read it from `server.port`) */
+  port?: number;
+  /** Largest request body accepted (413 beyond). @default 8 MiB @unit bytes */
+  maxBodyBytes?: number;
+  /**
+   * Time a client has to send a request's headers and then its whole body; slower clients get
+   * a 408 and are disconnected, so a trickling client cannot hold a connection forever.
+   * @default 30000 @unit milliseconds
+   */
+  requestTimeoutMs?: number;
+  /** How long `close()` lets in-flight requests finish before dropping them. @default 10000 @unit milliseconds */
+  closeTimeoutMs?: number;
+}
+
+export interface RewardServer {
+  /** Base URL, such as `http://127.0.0.1:5000` (routes are `/v1/score`, `/get_reward`, ...). */
+  url: string;
+  host: string;
+  port: number;
+  /** The request handling behind the socket, with its metrics. */
+  app: RewardApp;
+  /** Stops accepting connections, lets in-flight requests finish (up to `closeTimeoutMs`), then closes; idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a reward model over HTTP (node:http): `POST /v1/score`, `POST /get_reward` (OpenRLHF),
+ * `GET /healthz`, `GET /metrics`, with an optional bearer token, body, batch and time limits,
+ * and graceful shutdown. A bad request gets a 4xx naming the problem and never ends the process.
+ *
+ * @example
+ * const server = await startRewardServer({ model, port: 5000, token: process.env.ORCHRM_TOKEN });
+ * // POST http://127.0.0.1:5000/v1/score {"task": "...", "plans": ["...", "..."]}
+ * await server.close();
+ */
+export async function startRewardServer(options: RewardServerOptions): Promise<RewardServer> {
+  const { host = '127.0.0.1', port = 0, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, requestTimeoutMs = 30_000, closeTimeoutMs = 10_000 } = options;
+  const app = createRewardApp(options);
+  let inFlight = 0;
+  let onIdle: (() => void) | undefined;
+  let closing: Promise<void> | undefined;
+
+  const server = createServer(
+    {
+      // Slow headers are node's to catch (it answers through 'clientError' below); a slow body is
+      // caught per request in `handle`, where the answer can name the route. node's own whole-request
+      // timer is off, as it would also cut requests that are merely waiting for the model.
+      headersTimeout: requestTimeoutMs,
+      requestTimeout: 0,
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeoutMs / 4))),
+    },
+    (request, response) => {
+      inFlight++;
+      response.once('close', () => {
+        inFlight--;
+        if (inFlight === 0) onIdle?.();
+      });
+      if (closing) response.setHeader('connection', 'close');
+      handle(request, response).catch((error: unknown) => {
+        // Only a bug of ours gets here (the app turns every failure into an answer): answer 500, stay up.
+        send(response, app.reject(headOf(request), new HttpError(500, 'internal_error', `the reward server failed: ${(error as Error)?.message ?? String(error)}`)));
+      });
+    },
+  );
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const startedAtMs = performance.now();
+    const head = headOf(request);
+    const timer = setTimeout(() => {
+      if (!response.headersSent) {
+        response.setHeader('connection', 'close');
+        send(response, app.reject(head, new HttpError(408, 'request_timeout', `the request was not received within ${requestTimeoutMs} ms; send the whole body at once`), startedAtMs));
+      } else {
+        // Still draining the body of a request already answered (413): stop listening to it.
+        request.socket.destroy();
+      }
+    }, requestTimeoutMs);
+    const stopTimer = () => clearTimeout(timer);
+    request.once('end', stopTimer);
+    request.once('close', stopTimer);
+
+    const rejected = app.precheck(head);
+    if (rejected) {
+      request.resume();
+      send(response, app.reject(head, rejected, startedAtMs));
+      return;
+    }
+    let body: string;
+    try {
+      body = await readRequestBody(request, maxBodyBytes);
+    } catch (error) {
+      if (!response.headersSent && !response.destroyed) send(response, app.reject(head, asHttpError(error), startedAtMs));
+      return;
+    }
+    // Abort the model's work when the client goes away before the answer is written.
+    const controller = new AbortController();
+    response.once('close', () => {
+      if (!response.writableFinished) controller.abort(new Error('the client closed the connection'));
+    });
+    send(response, await app.request({ ...head, body, startedAtMs, signal: controller.signal }));
+  }
+
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // Malformed HTTP or headers too slow: answer in JSON as every other error, unless a response
+    // is already under way on this socket (node's own rule), then close.
+    if (error.code !== 'ECONNRESET' && socket.writable && socket.bytesWritten === 0) {
+      const httpError =
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new HttpError(408, 'request_timeout', `the request headers were not received within ${requestTimeoutMs} ms`)
+          : error.code === 'HPE_HEADER_OVERFLOW'
+            ? new HttpError(431, 'headers_too_large', 'the request headers are too large')
+            : new HttpError(400, 'malformed_request', `the request is not valid HTTP/1.1 (${error.code ?? error.message})`);
+      const answer = app.reject({ method: '', path: '' }, httpError);
+      socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\nconnection: close\r\n\r\n${answer.body}`);
+      return;
+    }
+    socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  async function shutDown(): Promise<void> {
+    app.startDraining();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, closeTimeoutMs);
+        onIdle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    // Left now: idle keep-alive sockets, and requests that overran the grace period.
+    server.closeAllConnections();
+    await closed;
+  }
+
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    host: address.address,
+    port: address.port,
+    app,
+    close() {
+      closing ??= shutDown();
+      return closing;
+    },
+  };
+}
+
+function headOf(request: IncomingMessage) {
+  return { method: request.method ?? '', path: request.url ?? '/', headers: request.headers };
+}
+
+function asHttpError(error: unknown): HttpError {
+  return error instanceof HttpError ? error : new HttpError(400, 'bad_request', `the request body could not be read (${(error as Error)?.message ?? String(error)})`);
+}
+
+/** Writes an answer with its exact length; does nothing once the client is gone or an answer went out. */
+function send(response: ServerResponse, answer: AppResponse): void {
+  if (response.headersSent || response.destroyed) return;
+  response.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+  response.end(answer.body);
+}
+
+/** Bind failures are the user's to fix (another port or host), so they become UserErrors saying how. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  if (error.code === 'EADDRINUSE') return new UserError(`${where} is already in use; choose another --port (0 picks a free one)`, { cause: error });
+  if (error.code === 'EACCES') return new UserError(`no permission to listen on ${where}; use a port above 1023`, { cause: error });
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return new UserError(`cannot listen on host ${host}: it is not an address of this machine; use 127.0.0.1`, { cause: error });
+  return error;
+}
