@@ -1,0 +1,67 @@
+import type { HeadTensor, RewardHead } from './heads/reward-head.js';
+
+export interface AdamSettings {
+  beta1: number;
+  beta2: number;
+  epsilon: number;
+  /** L2 coefficient added to the gradient of tensors with `decay`. */
+  l2: number;
+}
+
+/**
+ * Adam (Kingma & Ba 2015) with bias correction, over a head's tensors. The sparse first layer
+ * is updated lazily, like `torch.optim.SparseAdam`: only the rows the minibatch touched get
+ * their moments and values updated (rows not seen keep their moments undecayed), which keeps a
+ * step proportional to the batch's features rather than to 2^hashBits. Under full-batch
+ * training every active row is touched each step and this is exactly dense Adam.
+ */
+export class Adam {
+  private readonly first: Float64Array[];
+  private readonly second: Float64Array[];
+  private step = 0;
+
+  constructor(
+    private readonly head: RewardHead,
+    private readonly settings: AdamSettings,
+  ) {
+    this.first = head.tensors.map((tensor) => new Float64Array(tensor.values.length));
+    this.second = head.tensors.map((tensor) => new Float64Array(tensor.values.length));
+  }
+
+  /** One update with step size `learningRate` from the head's current gradients. */
+  update(learningRate: number): void {
+    this.step++;
+    const { beta1, beta2 } = this.settings;
+    const correctedRate = (learningRate * Math.sqrt(1 - beta2 ** this.step)) / (1 - beta1 ** this.step);
+    this.head.tensors.forEach((tensor, index) => {
+      const first = this.first[index]!;
+      const second = this.second[index]!;
+      if (tensor.rowWidth === undefined) this.updateRange(tensor, first, second, 0, tensor.values.length, correctedRate);
+      else {
+        const rows = this.head.touchedRows;
+        const width = tensor.rowWidth;
+        for (let position = 0; position < this.head.touchedCount; position++) {
+          const begin = rows[position]! * width;
+          this.updateRange(tensor, first, second, begin, begin + width, correctedRate);
+        }
+      }
+    });
+  }
+
+  private updateRange(tensor: HeadTensor, first: Float64Array, second: Float64Array, begin: number, end: number, correctedRate: number): void {
+    const { beta1, beta2, epsilon } = this.settings;
+    const l2 = tensor.decay ? this.settings.l2 : 0;
+    const values = tensor.values;
+    const gradient = tensor.gradient;
+    // The epsilon is scaled like PyTorch's (added to sqrt(v_hat)), folded into the corrected rate.
+    const epsilonHat = epsilon * Math.sqrt(1 - beta2 ** this.step);
+    for (let index = begin; index < end; index++) {
+      const g = gradient[index]! + l2 * values[index]!;
+      const m = beta1 * first[index]! + (1 - beta1) * g;
+      const v = beta2 * second[index]! + (1 - beta2) * g * g;
+      first[index] = m;
+      second[index] = v;
+      values[index]! -= (correctedRate * m) / (Math.sqrt(v) + epsilonHat);
+    }
+  }
+}

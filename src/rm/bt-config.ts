@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { InvalidInputError, zodIssues } from '../core/errors.js';
+import { DEFAULT_ENCODER_SPEC_TEXT, EncoderSpecSchema, parseEncoderSpec } from './features/encoder-spec.js';
+import { HeadConfigSchema } from './heads/head-config.js';
+
+/**
+ * Bradley-Terry training configuration, in the spirit of TRL's `RewardConfig`
+ * (`trl/trainer/reward_config.py`): the loss is `-log sigmoid(r_w - r_l - margin)` times the
+ * pair weight, plus optional reward centering and L2, minimised with Adam over minibatches.
+ */
+export const BtConfigSchema = z.strictObject({
+  /** Features: the spec grammar string (see ENCODER_SPEC_GRAMMAR) or a spec object. @default 'words:1-2,structure,task-stats,cross' */
+  encoder: z.preprocess((value) => (typeof value === 'string' ? parseEncoderSpec(value) : value), EncoderSpecSchema).default(() => parseEncoderSpec(DEFAULT_ENCODER_SPEC_TEXT)),
+  /** @default { kind: 'linear' } */
+  head: HeadConfigSchema.default({ kind: 'linear' }),
+  /**
+   * Adam step size. @default 0.01 (TRL's 1e-5 suits fine-tuning a transformer; a hashed linear
+   * model or small MLP trained from scratch wants a much larger step)
+   */
+  learningRate: z.number().positive().max(10).default(0.01),
+  /** 'linear' decays the rate to 0 over `maxEpochs` (TRL's default `lr_scheduler_type`). @default 'linear' */
+  lrSchedule: z.enum(['linear', 'constant']).default('linear'),
+  /** Pairs per minibatch. @default 64 */
+  batchSize: z.number().int().min(1).default(64),
+  /** @default 20 */
+  maxEpochs: z.number().int().min(1).max(10_000).default(20),
+  /** L2 coefficient: adds `l2/2 * ||w||^2` for weights (not biases). On the sparse layer it is applied lazily, to the rows a minibatch touches. @default 1e-6 */
+  l2: z.number().min(0).default(1e-6),
+  /**
+   * Reward centering `coef * mean((r_w + r_l)^2)` (TRL `center_rewards_coefficient`, from
+   * Eisenstein et al. 2023, "Helping or Herding?", who recommend 0.01). @default none
+   */
+  centerRewardsCoefficient: z.number().min(0).optional(),
+  /** Epochs without validation-loss improvement before stopping; 0 never stops early. @default 3 */
+  earlyStoppingPatience: z.number().int().min(0).default(3),
+  /** Smallest validation-loss decrease that counts as an improvement. @default 1e-4 */
+  minDelta: z.number().min(0).default(1e-4),
+  /** Adam's moment decays and epsilon (PyTorch defaults). */
+  adamBeta1: z.number().min(0).max(1).default(0.9),
+  adamBeta2: z.number().min(0).max(1).default(0.999),
+  adamEpsilon: z.number().positive().default(1e-8),
+  /** Seeds the minibatch order and the MLP initialisation. @default 0 */
+  seed: z.number().int().min(0).max(0xffffffff).default(0),
+});
+export type BtConfig = z.infer<typeof BtConfigSchema>;
+export type BtConfigInput = z.input<typeof BtConfigSchema>;
+
+/** Validates a training configuration; the error names each bad field. */
+export function parseBtConfig(input: BtConfigInput = {}): BtConfig {
+  const result = BtConfigSchema.safeParse(input);
+  if (!result.success) throw new InvalidInputError('reward model training config', zodIssues(result.error));
+  return result.data;
+}
