@@ -99,7 +99,7 @@ it('explains bad flags and files', async () => {
   );
   const config = join(directory, 'bad.json');
   writeFileSync(config, JSON.stringify({ process: { threshold: 2 } }));
-  expect(await failure('pairs', 'mine', '--db', db, '--config', config)).toMatch(/pair mining config is invalid:\n {2}- process\.threshold/);
+  expect(await failure('pairs', 'mine', '--db', db, '--config', config)).toMatch(/--config .*bad\.json is invalid:\n {2}- process\.threshold/);
   expect(await failure('pairs', 'mine', '--db', db, '--config', join(directory, 'none.json'))).toMatch(/cannot read --config .*none\.json: ENOENT/);
   expect(await failure('pairs', 'stats', '--db', join(directory, 'absent.db'))).toMatch(/no orchrm database at/);
 });

@@ -12,7 +12,10 @@ import {
   minePairs,
   OpenRlhfKeysSchema,
   PairExportFormatSchema,
+  PairMiningConfigSchema,
   pairStats,
+  type MinedSource,
+  type PairMiningConfigInput,
 } from '../../pairs/index.js';
 import { openStore } from '../../store/index.js';
 import { createProgress } from '../progress.js';
@@ -49,24 +52,26 @@ function parseFlags<T>(schema: z.ZodType<T>, raw: unknown, command: string): T {
   return parsed.data;
 }
 
-/** Reads the `--config` JSON file; its fields are checked by `minePairs`. */
-function readConfigFile(path: string): Record<string, unknown> {
+/** Reads and validates the `--config` JSON file. */
+function readConfigFile(path: string): PairMiningConfigInput {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new UserError(`cannot read --config ${path}: ${(error as NodeJS.ErrnoException).code}; pass the path of a JSON file (docs/pairs.md)`, { cause: error });
   }
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('the file must hold one JSON object');
-    return value as Record<string, unknown>;
+    value = JSON.parse(text);
   } catch (error) {
-    throw new UserError(`--config ${path} is not a JSON object: ${(error as Error).message}; see docs/pairs.md for the format`);
+    throw new UserError(`--config ${path} is not JSON: ${(error as Error).message}; see docs/pairs.md for the format`);
   }
+  const parsed = PairMiningConfigSchema.safeParse(value);
+  if (!parsed.success) throw new InvalidInputError(`--config ${path}`, zodIssues(parsed.error), 'see docs/pairs.md for the format');
+  return parsed.data;
 }
 
-function parseSources(list: string): string[] {
+function parseSources(list: string): MinedSource[] {
   const sources = list.split(',').map((source) => source.trim()).filter((source) => source !== '');
   const parsed = z.array(MinedSourceSchema).min(1).safeParse(sources);
   if (!parsed.success) throw new UserError(`--sources must list some of ${MinedSourceSchema.options.join(', ')}, got "${list}"`);
