@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { createBlockRegistry } from '../../agents/index.js';
+import { EPISODE_SCHEMA_VERSION, type Episode } from '../../core/episode.js';
+import type { RewardModel } from '../../core/reward-model.js';
+import type { Task } from '../../core/task.js';
+import type { Usage } from '../../core/usage.js';
+import { createScriptedProvider } from '../../testing/index.js';
+import { CandidatePool } from '../candidate-pool.js';
+import { PLAN_JUDGE_HEADER, TRAJECTORY_JUDGE_HEADER } from '../judge-prompts.js';
+import type { StrategyName } from '../selection-strategy.js';
+import { STRATEGIES } from './index.js';
+
+const task: Task = { id: 't1', suite: 'arith', question: 'What is 6 times 7?', answer: '42', metadata: {} };
+const catalog = createBlockRegistry();
+const VALID = (agent: string) => JSON.stringify({ dom: 'low', nodes: [{ id: 'A', agent, input: '', params: {} }], edges: [], answer: 'A' });
+const INVALID = 'I would just think hard about it.';
+
+const usage = (totalTokens: number): Usage => ({ promptTokens: totalTokens, completionTokens: 0, totalTokens });
+
+/** A finished episode with a given answer, grade and execution cost; no answer for invalid plans. */
+function episode(index: number, answer: string | undefined, executionTokens: number): Episode {
+  return {
+    schemaVersion: EPISODE_SCHEMA_VERSION,
+    id: `ep${index}`,
+    task,
+    orchestrator: { name: 'test' },
+    sampleIndex: index,
+    planText: '',
+    planFormat: 'json',
+    diagnostics: [],
+    warnings: [],
+    nodes: [],
+    ...(answer !== undefined && { finalAnswer: answer }),
+    grade: { correct: answer === '42', method: 'normalized_exact_match' },
+    usage: { orchestrator: usage(0), execution: usage(executionTokens), verification: usage(0) },
+    wallTimeMs: 0,
+    status: answer === undefined ? 'invalid_plan' : 'ok',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
+}
+
+interface Fixture {
+  /** Per candidate: plan text, answer (undefined = invalid, never answers), execution tokens, reward score. */
+  candidates: { plan: string; answer: string | undefined; tokens: number; score: number }[];
+  judgeReplies?: string[];
+  topK?: number;
+  adaptiveMargin?: number;
+}
+
+function pool(fixture: Fixture) {
+  const executed: number[] = [];
+  const scoreCalls: number[] = [];
+  const rewardModel: RewardModel = {
+    name: 'fake',
+    async score(question, plans) {
+      expect(question).toBe(task.question);
+      scoreCalls.push(plans.length);
+      return fixture.candidates.map((candidate) => candidate.score);
+    },
+  };
+  const judge = createScriptedProvider(fixture.judgeReplies ?? []);
+  const candidatePool = new CandidatePool({
+    task,
+    planTexts: fixture.candidates.map((candidate) => candidate.plan),
+    orchestratorUsage: fixture.candidates.map((_, index) => usage(100 + index)),
+    executePlan: async (index) => {
+      executed.push(index);
+      const candidate = fixture.candidates[index]!;
+      return episode(index, candidate.answer, candidate.tokens);
+    },
+    rewardModel,
+    judge,
+    catalog,
+    seed: 5,
+    topK: fixture.topK ?? 3,
+    adaptiveMargin: fixture.adaptiveMargin ?? 1,
+    // Characters as tokens, so verification counts are exact in the test.
+    countTokens: (text) => text.length,
+  });
+  const run = async (name: StrategyName, n: number) => {
+    const selection = await STRATEGIES[name].select(candidatePool.contextFor(n));
+    return { selection, tokens: candidatePool.tokensOf(selection) };
+  };
+  return { pool: candidatePool, run, executed, scoreCalls, judge };
+}
+
+/** Four candidates: 0 wrong (cheap), 1 correct, 2 invalid but scored highest, 3 correct. */
+const FOUR: Fixture['candidates'] = [
+  { plan: VALID('cot'), answer: '41', tokens: 10, score: 0.5 },
+  { plan: VALID('sc'), answer: '42', tokens: 50, score: 1.0 },
+  { plan: INVALID, answer: undefined, tokens: 0, score: 3.0 },
+  { plan: VALID('debate'), answer: '42', tokens: 200, score: 1.0 },
+];
+
+describe('Best-of-N strategies on hand-built candidates', () => {
+  it('single executes plan 0 and pays for one plan', async () => {
+    const { run } = pool({ candidates: FOUR });
+    const { selection, tokens } = await run('single', 4);
+    expect(selection).toMatchObject({ correct: false, chosen: 0, executed: [0], plansWritten: 1 });
+    expect([tokens.orchestrator.totalTokens, tokens.execution.totalTokens, tokens.verification.totalTokens]).toEqual([100, 10, 0]);
+  });
+
+  it('rm selects an invalid plan when it scores highest, and that selection fails', async () => {
+    const { run, pool: candidates } = pool({ candidates: FOUR });
+    const { selection, tokens } = await run('rm', 4);
+    expect(selection).toMatchObject({ correct: false, chosen: 2, executed: [2] });
+    // Invalid plans are scored too: the model reads their diagnostic rendering.
+    const read = (index: number) => task.question.length + candidates.contextFor(4).canonicalTexts[index]!.length;
+    expect(candidates.contextFor(4).canonicalTexts[2]).toMatch(/^INVALID PLAN/);
+    expect(tokens.verification.totalTokens).toBe(read(0) + read(1) + read(2) + read(3));
+    expect(tokens.orchestrator.totalTokens).toBe(100 + 101 + 102 + 103);
+    expect(tokens.execution.totalTokens).toBe(0);
+  });
+
+  it('rm breaks a tie by sample order and scores nothing at N = 1', async () => {
+    const { run, scoreCalls } = pool({ candidates: FOUR.filter((_, index) => index !== 2) });
+    // Candidates 1 and 2 (the old 3) tie at 1.0: the earlier sample wins.
+    expect((await run('rm', 3)).selection).toMatchObject({ correct: true, chosen: 1, executed: [1] });
+    const atOne = await run('rm', 1);
+    expect(atOne.selection.chosen).toBe(0);
+    expect(atOne.tokens.verification.totalTokens).toBe(0);
+    expect(scoreCalls).toEqual([3]);
+  });
+
+  it('rm-topk-vote votes the top k in score order; a tie between answers goes to the better score', async () => {
+    const { run } = pool({ candidates: FOUR, topK: 3 });
+    // Top 3 by score: 2 (no answer), 1 (42), 3 (42) -> 42 wins with two votes.
+    const { selection, tokens } = await run('rm-topk-vote', 4);
+    expect(selection).toMatchObject({ correct: true, chosen: 1, executed: [2, 1, 3] });
+    expect(tokens.execution.totalTokens).toBe(0 + 50 + 200);
+    const tied = pool({
+      candidates: [
+        { plan: VALID('cot'), answer: '41', tokens: 1, score: 2 },
+        { plan: VALID('sc'), answer: '42', tokens: 1, score: 1 },
+      ],
+      topK: 2,
+    });
+    expect((await tied.run('rm-topk-vote', 2)).selection).toMatchObject({ correct: false, chosen: 0 });
+  });
+
+  it('rm-adaptive stops at a confident margin and keeps executing while unsure', async () => {
+    const confident = pool({ candidates: FOUR, adaptiveMargin: 1 });
+    // Best 3.0 (invalid), next 1.0: margin 2 >= 1, so one execution, and it fails.
+    expect((await confident.run('rm-adaptive', 4)).selection).toMatchObject({ correct: false, executed: [2] });
+    const unsure = pool({ candidates: FOUR, adaptiveMargin: 2.5 });
+    // Margins 2, 2, 2.5: executes 2, 1, 3 and stops before 0; 42 wins the vote.
+    const { selection, tokens } = await unsure.run('rm-adaptive', 4);
+    expect(selection).toMatchObject({ correct: true, chosen: 1, executed: [2, 1, 3] });
+    expect(tokens.execution.totalTokens).toBe(250);
+  });
+
+  it('majority executes all N; ties go to the earliest sample; invalid plans do not vote', async () => {
+    const { run } = pool({ candidates: FOUR });
+    const atTwo = await run('majority', 2);
+    expect(atTwo.selection).toMatchObject({ correct: false, chosen: 0, executed: [0, 1] });
+    expect(atTwo.tokens.execution.totalTokens).toBe(60);
+    const atFour = await run('majority', 4);
+    expect(atFour.selection).toMatchObject({ correct: true, chosen: 1, executed: [0, 1, 2, 3] });
+    expect(atFour.tokens.execution.totalTokens).toBe(260);
+  });
+
+  it('nothing answered means a wrong vote', async () => {
+    const { run } = pool({ candidates: [{ plan: INVALID, answer: undefined, tokens: 0, score: 0 }, { plan: INVALID, answer: undefined, tokens: 0, score: 0 }] });
+    expect((await run('majority', 2)).selection).toMatchObject({ correct: false, chosen: undefined });
+    expect((await run('oracle', 2)).selection).toMatchObject({ correct: false, chosen: undefined });
+  });
+
+  it('oracle is correct when any of the N is', async () => {
+    const { run } = pool({ candidates: FOUR });
+    expect((await run('oracle', 1)).selection.correct).toBe(false);
+    expect((await run('oracle', 2)).selection).toMatchObject({ correct: true, chosen: 1 });
+  });
+
+  it('judge reads every trajectory, its reply decides, and its tokens are verification', async () => {
+    const { run, judge } = pool({ candidates: FOUR, judgeReplies: ['Candidate 4 is right.\n<choice>4</choice>'] });
+    const { selection, tokens } = await run('judge', 4);
+    expect(selection).toMatchObject({ correct: true, chosen: 3, executed: [0, 1, 2, 3] });
+    const request = judge.calls[0]!;
+    expect(request.slot).toBe('judge');
+    expect(request.messages.at(-1)!.content.startsWith(TRAJECTORY_JUDGE_HEADER)).toBe(true);
+    expect(request.messages.at(-1)!.content).toContain('Final answer: 41');
+    // The scripted provider counts words: the judge's verification cost is exactly its usage.
+    const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+    const promptWords = request.messages.reduce((sum, message) => sum + words(message.content), 0);
+    expect(tokens.verification.totalTokens).toBe(promptWords + 5);
+    expect(tokens.execution.totalTokens).toBe(260);
+    judge.assertAllUsed();
+  });
+
+  it('judge falls back to candidate 0 on an unreadable reply and says so', async () => {
+    const { run } = pool({ candidates: FOUR, judgeReplies: ['They all look fine.'] });
+    expect((await run('judge', 4)).selection).toMatchObject({ chosen: 0, correct: false, judgeFailed: true });
+  });
+
+  it('plan-judge reads plans only and executes just its pick; no call at N = 1', async () => {
+    const { run, judge, executed } = pool({ candidates: FOUR, judgeReplies: ['<choice>2</choice>'] });
+    const { selection, tokens } = await run('plan-judge', 4);
+    expect(selection).toMatchObject({ correct: true, chosen: 1, executed: [1] });
+    expect(executed).toEqual([1]);
+    expect(judge.calls[0]!.messages.at(-1)!.content.startsWith(PLAN_JUDGE_HEADER)).toBe(true);
+    expect(judge.calls[0]!.messages.at(-1)!.content).toContain('INVALID PLAN');
+    expect(tokens.verification.totalTokens).toBeGreaterThan(0);
+    const single = await run('plan-judge', 1);
+    expect(single.tokens.verification.totalTokens).toBe(0);
+    judge.assertAllUsed();
+  });
+
+  it('executions are shared across strategies and N, but each strategy pays for its own', async () => {
+    const { run, executed } = pool({ candidates: FOUR });
+    const majority = await run('majority', 4);
+    const single = await run('single', 4);
+    const rm = await run('rm-topk-vote', 4);
+    expect(executed.sort()).toEqual([0, 1, 2, 3]);
+    expect(majority.tokens.execution.totalTokens).toBe(260);
+    expect(single.tokens.execution.totalTokens).toBe(10);
+    expect(rm.tokens.execution.totalTokens).toBe(250);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { BonConfigSchema } from './bon-config.js';
+import type { BestOfNRun, TaskOutcome } from './run-best-of-n.js';
+import { comparisons, summarizeBestOfN } from './summarize-best-of-n.js';
+
+function outcome(taskId: string, strategy: TaskOutcome['strategy'], correct: boolean, execution = 100): TaskOutcome {
+  return { taskId, suite: taskId.startsWith('a') ? 'arith' : 'multihop', n: 2, strategy, correct, executions: 1, tokens: { orchestrator: 10, execution, verification: 5 } };
+}
+
+function run(seed: number): BestOfNRun {
+  const outcomes: TaskOutcome[] = [];
+  for (let task = 0; task < 40; task++) {
+    const id = `${task % 2 === 0 ? 'a' : 'm'}${task}`;
+    outcomes.push(outcome(id, 'single', task % 4 === 0));
+    outcomes.push(outcome(id, 'rm', task % 4 === 0 || task % 3 === 0, 300));
+  }
+  return { config: BonConfigSchema.parse({ ns: [2], strategies: ['single', 'rm'], seed }), tasks: 40, outcomes, distinctExecutions: 0, requestedExecutions: 0 };
+}
+
+describe('summarizeBestOfN', () => {
+  it('reports accuracy with a Wilson interval and mean tokens per task by role', () => {
+    const [table] = summarizeBestOfN(run(1));
+    expect(table!.tasks).toBe(40);
+    expect(table!.strategies.single).toEqual({
+      accuracy: 0.25,
+      ci: [0.1419, 0.4019],
+      tokens: { orchestrator: 10, execution: 100, verification: 5, total: 115 },
+      executionsPerTask: 1,
+    });
+  });
+
+  it('pairs on tasks: the difference is exact and its bootstrap interval is seeded', () => {
+    const first = summarizeBestOfN(run(1))[0]!.paired['rm-vs-single']!;
+    // rm is right on every task single is, plus the 10 tasks divisible by 3 but not by 4.
+    expect(first.diff).toBe(0.25);
+    expect(first.ci[0]).toBeGreaterThan(0);
+    expect(first.ci[0]).toBeLessThan(first.diff);
+    expect(summarizeBestOfN(run(1))[0]!.paired['rm-vs-single']).toEqual(first);
+    expect(summarizeBestOfN(run(2))[0]!.paired['rm-vs-single']!.ci).not.toEqual(first.ci);
+  });
+
+  it('filters by suite', () => {
+    const [table] = summarizeBestOfN(run(1), { suite: 'arith' });
+    expect(table!.tasks).toBe(20);
+    expect(table!.strategies.single!.accuracy).toBe(0.5);
+  });
+
+  it('compares every strategy with single, rm with the baselines, rm voters with majority', () => {
+    expect(comparisons(['single', 'rm', 'rm-adaptive', 'majority', 'oracle'])).toEqual([
+      ['rm', 'single'],
+      ['rm-adaptive', 'single'],
+      ['majority', 'single'],
+      ['oracle', 'single'],
+      ['rm', 'majority'],
+      ['rm', 'oracle'],
+      ['rm-adaptive', 'majority'],
+    ]);
+  });
+});
