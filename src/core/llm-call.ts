@@ -27,6 +27,8 @@ export const LlmCallRecordSchema = z.object({
   usageSource: z.enum(['provider', 'counted']),
   latencyMs: z.number().nonnegative(),
   attempts: z.number().int().positive(),
+  /** Why each failed attempt before the last one failed (retries), in order. */
+  attemptErrors: z.array(z.string()).optional(),
   cached: z.boolean(),
   temperature: z.number().optional(),
   sampleIndex: z.number().int().nonnegative().optional(),

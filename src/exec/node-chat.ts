@@ -75,6 +75,7 @@ export function createNodeChat(options: NodeChatOptions): (request: BlockChatReq
         latencyMs: response.latencyMs,
         attempts: Math.max(1, response.attempts),
         cached: response.cached,
+        ...(response.attemptErrors !== undefined && response.attemptErrors.length > 0 && { attemptErrors: response.attemptErrors }),
       });
       limits.charge(response.usage);
       if (attribution) meter?.meter.recordResponse(attribution, response);

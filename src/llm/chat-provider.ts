@@ -40,6 +40,8 @@ export interface ChatResponse {
   model: string;
   /** HTTP attempts spent, retries included. */
   attempts: number;
+  /** Why each failed attempt before the successful one failed, in order (empty when none did). */
+  attemptErrors?: string[];
   cached: boolean;
   finishReason?: string;
 }

@@ -83,12 +83,14 @@ export function createOpenAiProvider(
       const withSchema = schemaSupported && request.responseFormat !== undefined;
       let outcome: Awaited<ReturnType<typeof send>>;
       let rejectedAttempts = 0;
+      let rejectedErrors: readonly unknown[] = [];
       try {
         outcome = await send(request, model, withSchema);
       } catch (error) {
         // Many servers reject json_schema with a 4xx; fall back once without it.
         if (!(withSchema && error instanceof RetryError && error.lastError instanceof BadRequestError)) throw error;
         rejectedAttempts = error.attempts;
+        rejectedErrors = error.errors;
         try {
           outcome = await send(request, model, false);
         } catch (fallbackError) {
@@ -107,10 +109,17 @@ export function createOpenAiProvider(
         attempts: rejectedAttempts + outcome.attempts,
         cached: false,
       };
+      const attemptErrors = [...rejectedErrors, ...outcome.errors].map(describeAttemptError);
+      if (attemptErrors.length > 0) response.attemptErrors = attemptErrors;
       if (completion.finishReason !== undefined) response.finishReason = completion.finishReason;
       return response;
     },
   };
+}
+
+/** One line naming a failed attempt's class and message, as stored with the call. */
+function describeAttemptError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /** Usage for servers that report none, counted with `o200k_base` (an estimate for non-OpenAI models). */

@@ -70,6 +70,7 @@ export function createLlmOrchestrator(options: LlmOrchestratorOptions): Orchestr
         latencyMs: response.latencyMs,
         attempts: Math.max(1, response.attempts),
         cached: response.cached,
+        ...(response.attemptErrors !== undefined && response.attemptErrors.length > 0 && { attemptErrors: response.attemptErrors }),
         temperature,
         sampleIndex: writeOptions.sampleIndex,
       };

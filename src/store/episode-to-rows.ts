@@ -134,5 +134,6 @@ function callToRow(
     temperature: call.temperature ?? null,
     sample_index: call.sampleIndex ?? null,
     error: call.error ?? null,
+    attempt_errors: call.attemptErrors === undefined ? null : JSON.stringify(call.attemptErrors),
   };
 }

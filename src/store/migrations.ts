@@ -192,6 +192,14 @@ CREATE TABLE pair_datasets (
 ) STRICT;
 `,
   },
+  {
+    version: 3,
+    name: 'attempt errors of retried calls',
+    sql: `
+-- JSON list of why each retried attempt failed (429, timeout, truncated body...), NULL when none did.
+ALTER TABLE llm_calls ADD COLUMN attempt_errors TEXT;
+`,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -82,4 +82,5 @@ export interface LlmCallRow {
   temperature: number | null;
   sample_index: number | null;
   error: string | null;
+  attempt_errors: string | null;
 }

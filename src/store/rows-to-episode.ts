@@ -108,6 +108,7 @@ function rowToCall(row: LlmCallRow) {
     ...(row.temperature !== null && { temperature: row.temperature }),
     ...(row.sample_index !== null && { sampleIndex: row.sample_index }),
     ...(row.error !== null && { error: row.error }),
+    ...(row.attempt_errors !== null && { attemptErrors: JSON.parse(row.attempt_errors) as unknown }),
   };
 }
 
