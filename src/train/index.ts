@@ -13,7 +13,7 @@ export {
   type TrainingTokens,
 } from './grpo-trainer.js';
 export { createHybridReward, type HybridRewardOptions } from './hybrid-reward.js';
-export { createJudgeReward, JUDGE_SCALE, judgePlanMessages, parseJudgeScore, type JudgeRewardOptions } from './judge-reward.js';
+export { createJudgeReward, type JudgeRewardOptions } from './judge-reward.js';
 export type { PlanReward, RewardContext, RewardGroup, RewardRequestPlan, RewardSource } from './reward-source.js';
 export { createRmReward } from './rm-reward.js';
 export { createSimHeldOutEvaluator, type SimHeldOutOptions } from './sim-held-out-evaluator.js';

@@ -1,64 +1,39 @@
 import pLimit from 'p-limit';
-import type { ChatMessage } from '../core/llm-call.js';
+import { ModelBehaviorError } from '../core/errors.js';
+import { deriveSeed } from '../core/rng.js';
 import type { ChatProvider } from '../llm/chat-provider.js';
 import { canonicalPlanText } from '../rm/remote/index.js';
+import { buildPlanJudgeMessages, parseJudgeChoice } from '../select/judge-prompts.js';
 import type { PlanReward, RewardSource } from './reward-source.js';
 
-/** Highest score the judge is asked for; rewards are score / JUDGE_SCALE, in [0, 1]. */
-export const JUDGE_SCALE = 10;
-
-const JUDGE_SYSTEM =
-  'You review plans for multi-agent systems before they run. Judge how likely a plan is to reach the correct final answer: whether its sub-tasks are right, whether the agents suit them, and whether the graph wires the right results together.';
-
-/**
- * The plan-scoring prompt: the task, the canonical plan, and a request for an integer score
- * from 0 to `JUDGE_SCALE` in `<score>` tags. Minimal on purpose (no trajectory, nothing executed).
- *
- * @example
- * judgePlanMessages('What is 2+2?', '<dom>low</dom>\n<answer>4</answer>')
- */
-export function judgePlanMessages(task: string, canonicalPlan: string): ChatMessage[] {
-  return [
-    { role: 'system', content: JUDGE_SYSTEM },
-    {
-      role: 'user',
-      content: `Task:\n${task.trim()}\n\nPlan:\n${canonicalPlan}\n\nInstructions:\nEstimate the chance that executing this plan gives the correct answer to the task. Reason briefly, then end with an integer from 0 (certainly wrong) to ${JUDGE_SCALE} (certainly right) inside <score></score> tags.`,
-    },
-  ];
-}
-
-const SCORE = /<score>\s*(-?\d+(?:\.\d+)?)\s*<\/score>/gi;
-
-/** The last `<score>` in a judge's reply, clamped to [0, JUDGE_SCALE]; undefined when there is none. */
-export function parseJudgeScore(text: string): number | undefined {
-  const last = Array.from(text.matchAll(SCORE)).at(-1)?.[1];
-  if (last === undefined) return undefined;
-  return Math.min(Math.max(Number(last), 0), JUDGE_SCALE);
-}
-
 export interface JudgeRewardOptions {
-  /** Answers `judge`-slot requests. */
+  /** Answers `judge`-slot requests (the simulated environment routes them to its plan judge). */
   provider: ChatProvider;
   /** Overrides the provider's judge model. */
   model?: string;
+  /** Judge calls per group; a plan's reward is the share of calls that chose it. @default 1 */
+  rounds?: number;
   /** @default 0 */
   temperature?: number;
   /** Judge calls in flight. @default 16 */
   concurrency?: number;
-  /** Reward of a plan whose judgement has no readable score (counted in `unreadable`). @default 0 */
-  unreadableReward?: number;
 }
 
 /**
- * Reward = a judge model's score of each plan, read before anything runs, scaled to [0, 1]
- * (one call per plan, slot `judge`, seeded by the sample's seed). The judge's prompt and reply
- * tokens are verification tokens. `unreadable` counts replies without a score.
+ * Reward from a plan judge, before anything runs. The judge reads a group's G canonical plans
+ * in the Best-of-N plan-judge prompt (`buildPlanJudgeMessages`, src/select) and picks one; a
+ * plan's reward is the share of `rounds` calls (seeds derived from the group's first sample
+ * seed) that picked it, so with one round the chosen plan gets 1 and the others 0: a listwise
+ * judgement, which group normalisation turns into "better than its siblings". A reply without a
+ * readable choice counts in `unreadable` and rewards no plan. The judge's tokens are
+ * verification tokens, shared out over the group's plans.
  *
  * @example
- * const reward = createJudgeReward({ provider });
+ * const reward = createJudgeReward({ provider: environment.provider, rounds: 2 });
  */
 export function createJudgeReward(options: JudgeRewardOptions): RewardSource & { readonly unreadable: number } {
-  const { provider, temperature = 0, concurrency = 16, unreadableReward = 0 } = options;
+  const { provider, rounds = 1, temperature = 0, concurrency = 16 } = options;
+  if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`rounds must be a positive integer, got ${rounds}`);
   const limit = pLimit(concurrency);
   let unreadable = 0;
   return {
@@ -68,31 +43,53 @@ export function createJudgeReward(options: JudgeRewardOptions): RewardSource & {
     },
     reward: (groups, context) =>
       Promise.all(
-        groups.map((group) =>
-          Promise.all(
-            group.plans.map((plan) =>
-              limit(async (): Promise<PlanReward> => {
+        groups.map(async (group): Promise<PlanReward[]> => {
+          const count = group.plans.length;
+          const messages = buildPlanJudgeMessages(
+            group.task.question,
+            group.plans.map((plan) => canonicalPlanText(plan.text)),
+          );
+          const firstSeed = group.plans[0]?.seed ?? 0;
+          const calls = await Promise.all(
+            Array.from({ length: rounds }, (_, round) =>
+              limit(async () => {
                 const response = await provider.chat({
-                  messages: judgePlanMessages(group.task.question, canonicalPlanText(plan.text)),
+                  messages,
                   slot: 'judge',
                   ...(options.model !== undefined && { model: options.model }),
                   temperature,
-                  seed: plan.seed,
-                  sampleIndex: plan.sampleIndex,
+                  seed: deriveSeed(firstSeed, `judge:${round}`),
+                  sampleIndex: round,
                   ...(context.signal !== undefined && { signal: context.signal }),
                 });
-                const score = parseJudgeScore(response.text);
-                if (score === undefined) unreadable++;
-                return {
-                  reward: score === undefined ? unreadableReward : score / JUDGE_SCALE,
-                  executionTokens: 0,
-                  verificationTokens: response.usage.totalTokens,
-                  executed: false,
-                };
+                return { choice: readChoice(response.text, count), tokens: response.usage.totalTokens };
               }),
             ),
-          ),
-        ),
+          );
+          const chosen = new Array<number>(count).fill(0);
+          let tokens = 0;
+          for (const call of calls) {
+            tokens += call.tokens;
+            if (call.choice === undefined) unreadable++;
+            else chosen[call.choice] = (chosen[call.choice] as number) + 1;
+          }
+          return chosen.map((times, index) => ({
+            reward: times / rounds,
+            executionTokens: 0,
+            // Shared out so the group's plans sum to the tokens spent.
+            verificationTokens: Math.floor(tokens / count) + (index < tokens % count ? 1 : 0),
+            executed: false,
+          }));
+        }),
       ),
   };
+}
+
+function readChoice(reply: string, count: number): number | undefined {
+  try {
+    return parseJudgeChoice(reply, count);
+  } catch (error) {
+    if (error instanceof ModelBehaviorError) return undefined;
+    throw error;
+  }
 }

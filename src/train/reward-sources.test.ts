@@ -9,7 +9,9 @@ import { exactMatchGrader } from '../tasks/index.js';
 import { createFunctionProvider } from '../testing/index.js';
 import { createExecutionReward } from './execution-reward.js';
 import { createHybridReward } from './hybrid-reward.js';
-import { createJudgeReward, judgePlanMessages, parseJudgeScore } from './judge-reward.js';
+import { createJudgeReward } from './judge-reward.js';
+import { buildPlanJudgeMessages } from '../select/judge-prompts.js';
+import { createSimEnvironment, generateScenarioTasks, loadScenario } from '../sim/index.js';
 import type { RewardGroup, RewardSource } from './reward-source.js';
 import { createRmReward } from './rm-reward.js';
 
@@ -65,32 +67,33 @@ describe('execution reward', () => {
 });
 
 describe('judge reward', () => {
-  it('scales the last <score> to [0, 1], counts judge tokens as verification, and counts unreadable replies', async () => {
-    const provider = createFunctionProvider((request) => {
-      const user = request.messages.at(-1)?.content ?? '';
-      if (user.includes('INVALID PLAN')) return 'No plan here.';
-      return user.includes('"4"') || user.includes('>4<') ? 'Looks right. <score>3</score> on reflection <score>9</score>' : '<score>2</score>';
-    });
-    const judge = createJudgeReward({ provider });
+  it('rewards the share of judge calls that chose each plan, with the judge tokens as verification', async () => {
+    // Chooses plan 1 on the first round, plan 3 on the second, and answers nothing readable on the third.
+    const replies = ['Plan 1 is best.\n<choice>1</choice>', 'On reflection <choice>1</choice> no, <choice>3</choice>', 'They all look fine.'];
+    const provider = createFunctionProvider((request) => replies[request.sampleIndex ?? 0] as string);
+    const judge = createJudgeReward({ provider, rounds: 3, concurrency: 1 });
     const [rewards] = await judge.reward([group], context);
-    expect(rewards?.map((result) => result.reward)).toEqual([0.9, 0.2, 0.2, 0]);
+    expect(rewards?.map((result) => result.reward)).toEqual([1 / 3, 0, 1 / 3, 0]);
     expect(judge.unreadable).toBe(1);
-    expect(provider.calls.map((call) => [call.slot, call.seed, call.temperature])).toEqual([
-      ['judge', 100, 0],
-      ['judge', 101, 0],
-      ['judge', 102, 0],
-      ['judge', 103, 0],
-    ]);
-    expect(rewards?.every((result) => result.verificationTokens > 0 && result.executionTokens === 0 && !result.executed)).toBe(true);
-    expect(provider.calls[0]?.messages).toEqual(judgePlanMessages(task.question, canonicalPlanText(PLANS[0] as string)));
+    expect(provider.calls.map((call) => [call.slot, call.temperature])).toEqual([['judge', 0], ['judge', 0], ['judge', 0]]);
+    expect(new Set(provider.calls.map((call) => call.seed)).size).toBe(3);
+    expect(provider.calls[0]?.messages).toEqual(buildPlanJudgeMessages(task.question, PLANS.map((text) => canonicalPlanText(text))));
+    const spent = await Promise.all(provider.calls.map((call, index) => provider.chat({ ...call, sampleIndex: index })));
+    const total = spent.reduce((sum, response) => sum + response.usage.totalTokens, 0);
+    expect(rewards?.reduce((sum, result) => sum + result.verificationTokens, 0)).toBe(total);
+    expect(rewards?.every((result) => result.executionTokens === 0 && !result.executed)).toBe(true);
   });
 
-  it('reads scores tolerantly and clamps them', () => {
-    expect(parseJudgeScore('<score> 7 </score>')).toBe(7);
-    expect(parseJudgeScore('<SCORE>12</SCORE>')).toBe(10);
-    expect(parseJudgeScore('<score>-3</score>')).toBe(0);
-    expect(parseJudgeScore('<score>7.5</score>')).toBe(7.5);
-    expect(parseJudgeScore('score: 7')).toBeUndefined();
+  it('is usable on the simulated environment, whose plan judge prefers plans that work', async () => {
+    const environment = await createSimEnvironment(loadScenario('default'));
+    const [sumTask] = generateScenarioTasks(environment.scenario, environment.families, { split: 'train', count: 1 });
+    const judged: RewardGroup = { task: sumTask!, plans: [{ text: 'no plan at all', seed: 1, sampleIndex: 0 }, { text: direct('unknown'), seed: 2, sampleIndex: 1 }, { text: cotPlan, seed: 3, sampleIndex: 2 }] };
+    const judge = createJudgeReward({ provider: environment.provider, rounds: 4 });
+    const [rewards] = await judge.reward([judged], context);
+    expect(judge.unreadable).toBe(0);
+    expect(rewards?.reduce((sum, result) => sum + result.reward, 0)).toBeCloseTo(1, 12);
+    expect(rewards?.[0]?.reward).toBe(0);
+    expect(rewards?.[0]?.verificationTokens).toBeGreaterThan(0);
   });
 });
 
