@@ -57,7 +57,7 @@ describe('evaluateRewardModel', () => {
     const model = {
       ...base,
       // The first node alone says nothing (all equal); two nodes already separate right from wrong.
-      scorePrefix: (_task: string, plans: readonly (string | Plan)[], k: number) => plans.map((plan) => (k === 1 ? 0 : numberIn(String(plan)) % 2 === 1 ? -1 : 1)),
+      scorePrefix: async (_task: string, plan: string | Plan, k: number) => (k === 1 ? 0 : numberIn(String(plan)) % 2 === 1 ? -1 : 1),
     };
     expect(supportsPrefixes(model)).toBe(true);
     const evaluation = await evaluateRewardModel(model, { pairs: [], episodes: EPISODES }, { prefixLengths: [1, 2] });

@@ -22,9 +22,9 @@ export interface EvaluationData {
   episodes: readonly HeldOutEpisode[];
 }
 
-/** A reward model that can also score the first `k` nodes of each plan (dense, early scores). */
+/** A reward model that can also score the first `k` nodes of a plan (dense, early scores), as `TrainedRewardModel`. */
 export interface PrefixScoringModel extends RewardModel {
-  scorePrefix(task: string, plans: readonly (string | Plan)[], k: number): Promise<number[]> | number[];
+  scorePrefix(task: string, plan: string | Plan, k: number, options?: { signal?: AbortSignal }): Promise<number>;
 }
 
 export interface EvaluateOptions {
@@ -114,7 +114,8 @@ export async function scoreHeldOut(model: RewardModel, data: EvaluationData, opt
     scores.prefixScores = new Map();
     for (const k of prefixLengths) {
       signal?.throwIfAborted();
-      scores.prefixScores.set(k, await scoreGrouped(data.episodes, (question, plans) => model.scorePrefix(question, plans, k), model.name));
+      const scorePrefixes = (question: string, plans: readonly string[]) => Promise.all(plans.map((plan) => model.scorePrefix(question, plan, k, signal ? { signal } : {})));
+      scores.prefixScores.set(k, await scoreGrouped(data.episodes, scorePrefixes, model.name));
     }
   }
   return scores;

@@ -1,0 +1,63 @@
+import type { Pair } from '../../core/pair.js';
+import type { RewardModel } from '../../core/reward-model.js';
+import type { BtConfig } from '../bt-config.js';
+import type { EpochLog } from '../bt-trainer.js';
+import { planOnlySpec, type EncoderSpec } from '../features/encoder-spec.js';
+import type { FeaturePipelineOptions } from '../features/feature-pipeline.js';
+import { trainRewardModel } from '../train-reward-model.js';
+import type { BaselineKind } from './compare-to-baseline.js';
+import { evaluateAgainstBaselines, type BaselineReport } from './evaluate-against-baselines.js';
+import type { EvaluateOptions, EvaluationData } from './evaluate-model.js';
+
+export interface EvaluateWithBaselinesOptions extends EvaluateOptions {
+  /** Pairs the baselines are trained on: the train split, with validation pairs for early stopping. */
+  trainingPairs: readonly Pair[];
+  /** Training configuration of the model under test; each baseline uses it with its own features. */
+  config: BtConfig;
+  /** Endpoint and cache of embedding features (for a plan-only baseline that keeps plan embeddings). */
+  features?: FeaturePipelineOptions;
+  /** Each baseline's epochs, for progress on stderr. */
+  onBaselineProgress?: (kind: BaselineKind, log: EpochLog) => void;
+}
+
+/**
+ * The encoder of each baseline, derived from the model's: `plan-only` drops every task feature
+ * (task n-grams, task statistics, crosses, task embeddings); `length-only` reads only the plan's
+ * length and node count.
+ */
+export function baselineEncoder(kind: BaselineKind, encoder: EncoderSpec): EncoderSpec {
+  return kind === 'plan-only' ? planOnlySpec(encoder) : { hashBits: encoder.hashBits, features: [{ kind: 'length' }] };
+}
+
+/**
+ * Trains the two baselines (plan-only and length-only) with the model's own training
+ * configuration on the same pairs, then evaluates the models and the baselines the same way on
+ * the same held-out data (`evaluateAgainstBaselines`). The report says plainly when a model does
+ * not beat a baseline.
+ *
+ * @example
+ * const report = await evaluateWithBaselines([linear, mlp], heldOut, { trainingPairs, config, seed: 1 });
+ * process.stdout.write(formatBaselineReport(report));
+ */
+export async function evaluateWithBaselines(models: readonly RewardModel[], data: EvaluationData, options: EvaluateWithBaselinesOptions): Promise<BaselineReport> {
+  const { trainingPairs, config, features, onBaselineProgress, ...evaluateOptions } = options;
+  const baselines: { kind: BaselineKind; model: RewardModel }[] = [];
+  for (const kind of ['plan-only', 'length-only'] as const) {
+    const { model } = await trainRewardModel(
+      trainingPairs,
+      { ...config, encoder: baselineEncoder(kind, config.encoder) },
+      {
+        name: `${kind}-baseline`,
+        ...(features ? { features } : {}),
+        ...(evaluateOptions.signal ? { signal: evaluateOptions.signal } : {}),
+        ...(onBaselineProgress ? { onProgress: (log: EpochLog) => onBaselineProgress(kind, log) } : {}),
+      },
+    );
+    baselines.push({ kind, model });
+  }
+  try {
+    return await evaluateAgainstBaselines(models, baselines, data, evaluateOptions);
+  } finally {
+    for (const { model } of baselines) (model as { close?: () => void }).close?.();
+  }
+}
