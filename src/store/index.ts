@@ -12,3 +12,4 @@ export { importEpisodesJsonl, type ImportEpisodesOptions, type ImportEpisodesSum
 export { formatEpisodeTrace, type TraceFormatOptions } from './trace-format/index.js';
 export { PairFilterSchema, type PairFilter } from './pair-filter.js';
 export { PairDatasetInputSchema, type PairDatasetInput, type PairDatasetRecord, type PairGroupSummary } from './pair-store.js';
+export { ResultInputSchema, type ResultInput, type ResultRecord } from './result-store.js';

@@ -11,6 +11,7 @@ import { DuplicateEpisodeError } from './duplicate-episode-error.js';
 import { EpisodeWriter } from './episode-writer.js';
 import { PairStore, type PairDatasetInput, type PairDatasetRecord, type PairGroupSummary } from './pair-store.js';
 import type { PairFilter } from './pair-filter.js';
+import { ResultStore, type ResultInput, type ResultRecord } from './result-store.js';
 import { RunStore, type RunInput, type RunRecord, type RunStatus } from './run-store.js';
 import { TaskWriter } from './task-writer.js';
 
@@ -173,6 +174,17 @@ export class Store {
   /** Every pair dataset record, oldest first. */
   listPairDatasets(): PairDatasetRecord[] {
     return this.pairs.listDatasets();
+  }
+
+  /** Records an experiment result (e.g. a Best-of-N table) in `results`; returns its id. */
+  insertResult(input: ResultInput): string {
+    this.requireWriter();
+    return new ResultStore(this.db, this.options.now).insert(input);
+  }
+
+  /** Stored results, oldest first, optionally of one kind. */
+  listResults(kind?: string): ResultRecord[] {
+    return new ResultStore(this.db, this.options.now).list(kind);
   }
 
   /** Runs `work` in one immediate transaction (for the stages that write other tables). */
