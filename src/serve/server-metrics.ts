@@ -26,6 +26,8 @@ export interface ServerMetrics {
   addInFlight(delta: 1 | -1): void;
   /** Requests answered so far with this route and status. */
   requestCount(route: MetricRoute, status: number): number;
+  /** Totals since start: requests answered, of which 4xx and 5xx, and plans scored. */
+  totals(): { requests: number; clientErrors: number; serverErrors: number; plansScored: number };
   /** The metrics in Prometheus text format. */
   render(): string;
 }
@@ -59,6 +61,16 @@ export function createServerMetrics(): ServerMetrics {
     },
     requestCount(route, status) {
       return requests.get(`${route} ${status}`) ?? 0;
+    },
+    totals() {
+      const totals = { requests: 0, clientErrors: 0, serverErrors: 0, plansScored };
+      for (const [key, count] of requests) {
+        const status = Number(key.split(' ')[1]);
+        totals.requests += count;
+        if (status >= 500) totals.serverErrors += count;
+        else if (status >= 400) totals.clientErrors += count;
+      }
+      return totals;
     },
     render() {
       const lines = [

@@ -1,0 +1,93 @@
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createLengthRewardModel } from '../../serve/test-fixtures/fake-reward-models.js';
+import { registerServeCommand, type ServeCommandIo } from './serve.js';
+
+afterEach(() => {
+  process.exitCode = undefined;
+  vi.restoreAllMocks();
+});
+
+/** Streams that collect text, a shutdown the test triggers, a fake model loader, and a wait for the ready line. */
+function testIo(env: Record<string, string> = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const text = { stdout: '', stderr: '' };
+  stdout.on('data', (chunk: Buffer) => (text.stdout += chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => (text.stderr += chunk.toString()));
+  let shutDown: (reason: string) => void = () => undefined;
+  const shutdown = new Promise<string>((resolve) => (shutDown = resolve));
+  const loaded: string[] = [];
+  const ready = new Promise<Record<string, unknown>>((resolve) => {
+    stdout.on('data', () => {
+      const line = text.stdout.split('\n')[0];
+      if (text.stdout.includes('\n') && line) resolve(JSON.parse(line) as Record<string, unknown>);
+    });
+  });
+  const io: ServeCommandIo = {
+    stdout,
+    stderr,
+    env,
+    untilShutdown: () => shutdown,
+    loadModel: async (path) => {
+      loaded.push(path);
+      return createLengthRewardModel();
+    },
+  };
+  return { io, text, shutDown, ready, loaded };
+}
+
+function program(io: ServeCommandIo): Command {
+  const root = new Command('orchrm').exitOverride();
+  registerServeCommand(root, io);
+  return root;
+}
+
+describe('orchrm serve', () => {
+  it('serves the model until shutdown, behind the token from --token-env, then reports totals', async () => {
+    const { io, text, shutDown, ready, loaded } = testIo({ RM_TOKEN: 'abc' });
+    const run = program(io).parseAsync(['serve', '--model', 'rm.safetensors', '--port', '0', '--token-env', 'RM_TOKEN', '--json'], { from: 'user' });
+    const { url, host, model } = (await ready) as { url: string; host: string; model: string };
+    expect({ host, model, loaded }).toEqual({ host: '127.0.0.1', model: 'length', loaded: ['rm.safetensors'] });
+    const body = JSON.stringify({ task: '', plans: ['abc'] });
+    expect((await fetch(`${url}/v1/score`, { method: 'POST', body })).status).toBe(401);
+    const response = await fetch(`${url}/v1/score`, { method: 'POST', body, headers: { authorization: 'Bearer abc' } });
+    expect(await response.json()).toEqual({ scores: [3] });
+    shutDown('test over');
+    await run;
+    expect(process.exitCode).toBeUndefined();
+    expect(text.stderr).toContain('auth    bearer token from $RM_TOKEN');
+    expect(text.stderr).toContain('test over; closing after in-flight requests finish');
+    expect(text.stderr).toContain('answered 2 request(s) (1 4xx, 0 5xx), scored 1 plan(s)');
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+
+  it('refuses to start when --token-env names an unset variable', async () => {
+    const { io, loaded } = testIo();
+    const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    await program(io).parseAsync(['serve', '--model', 'rm.safetensors', '--port', '0', '--token-env', 'NOT_SET'], { from: 'user' });
+    expect(process.exitCode).toBe(2);
+    expect(errors.mock.calls.map(([chunk]) => String(chunk)).join('')).toContain('--token-env names NOT_SET, but that environment variable is not set or empty');
+    expect(loaded).toEqual([]);
+  });
+
+  it('warns before binding anything but loopback', async () => {
+    const { io, text } = testIo();
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    // 192.0.2.1 (TEST-NET-1) is not an address of this machine: the warning is written, then the bind fails.
+    await program(io).parseAsync(['serve', '--model', 'rm.safetensors', '--port', '0', '--host', '192.0.2.1'], { from: 'user' });
+    expect(text.stderr).toContain('warning: --host 192.0.2.1 is not loopback and no --token-env is set');
+    expect(process.exitCode).toBe(2);
+  });
+
+  it.each([
+    [['--port', '70000'], /--port must be an integer from 0 to 65535/],
+    [['--max-plans', '0'], /--max-plans must be an integer >= 1/],
+  ])('rejects the flag value in %j', async (flags, message) => {
+    const { io } = testIo();
+    const root = program(io);
+    root.commands.forEach((command) => command.exitOverride().configureOutput({ writeErr: () => undefined }));
+    await expect(root.parseAsync(['serve', '--model', 'm', ...flags], { from: 'user' })).rejects.toThrow(message);
+  });
+});

@@ -1,0 +1,119 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { UserError } from '../../core/errors.js';
+import type { RewardModel } from '../../core/reward-model.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANS, isLoopbackHost, startRewardServer, type RewardServer } from '../../serve/index.js';
+import { processStreams, type CommandStreams } from '../command-streams.js';
+import { parseIntegerOption, runAction } from '../run-action.js';
+
+/** Where `orchrm serve` writes, how it loads a model, and when it stops; tests pass their own. */
+export interface ServeCommandIo extends CommandStreams {
+  /** Resolves with a reason when the server should close. @default the first SIGINT or SIGTERM */
+  untilShutdown: () => Promise<string>;
+  /** Reads a model file. @default the rm model-file loader */
+  loadModel: (path: string) => Promise<RewardModel>;
+  /** @default process.env */
+  env: Record<string, string | undefined>;
+}
+
+interface ServeFlags {
+  model: string;
+  port: number;
+  host: string;
+  tokenEnv?: string;
+  maxPlans: number;
+  maxBodyBytes: number;
+  requestTimeoutMs: number;
+  closeTimeoutMs: number;
+  json: boolean;
+}
+
+/**
+ * Adds `orchrm serve --model <file>`: the reward model behind the HTTP reward server
+ * (`POST /v1/score`, OpenRLHF `POST /get_reward`, `GET /healthz`, `GET /metrics`) until SIGINT
+ * or SIGTERM, then a graceful close. See docs/integrations.md for verl and OpenRLHF.
+ */
+export function registerServeCommand(program: Command, io: Partial<ServeCommandIo> = {}): void {
+  const resolvedIo: ServeCommandIo = { ...processStreams, untilShutdown: untilSignal, loadModel: loadModelFile, env: process.env, ...io };
+  program
+    .command('serve')
+    .description('Serve a reward model over HTTP: POST /v1/score, POST /get_reward (OpenRLHF), GET /healthz, GET /metrics (docs/integrations.md).')
+    .requiredOption('--model <file>', 'reward model file (.safetensors) written by orchrm rm train')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 5000)
+    .option('--host <address>', 'address to bind; anything but loopback exposes the server to the network (use --token-env then)', '127.0.0.1')
+    .option('--token-env <name>', 'environment variable holding a bearer token every request but GET /healthz must send')
+    .option('--max-plans <n>', 'most plans (or OpenRLHF queries) per request; 413 beyond', parseIntegerOption('--max-plans', 1), DEFAULT_MAX_PLANS)
+    .option('--max-body-bytes <n>', 'largest request body in bytes; 413 beyond', parseIntegerOption('--max-body-bytes', 1), DEFAULT_MAX_BODY_BYTES)
+    .option('--request-timeout-ms <ms>', 'time a client has to send headers and body; 408 beyond', parseIntegerOption('--request-timeout-ms', 1), 30_000)
+    .option('--close-timeout-ms <ms>', 'on SIGINT/SIGTERM, how long in-flight requests may take to finish', parseIntegerOption('--close-timeout-ms', 0), 10_000)
+    .option('--json', 'print {"url", "host", "port", "model"} as JSON on stdout once listening', false)
+    .addHelpText('after', '\nExample:\n  ORCHRM_REWARD_API_KEY=$(openssl rand -hex 16) orchrm serve --model rm.safetensors --port 5000 --token-env ORCHRM_REWARD_API_KEY')
+    .action(runAction((flags: ServeFlags) => serve(resolvedIo, flags)));
+}
+
+async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
+  const token = flags.tokenEnv === undefined ? undefined : io.env[flags.tokenEnv];
+  if (flags.tokenEnv !== undefined && !token) {
+    throw new UserError(`--token-env names ${flags.tokenEnv}, but that environment variable is not set or empty; export it (e.g. ${flags.tokenEnv}=$(openssl rand -hex 16)) or drop --token-env`);
+  }
+  if (!isLoopbackHost(flags.host)) {
+    io.stderr.write(
+      token
+        ? `orchrm serve: warning: --host ${flags.host} is not loopback; the server speaks plain HTTP, so put it behind TLS before the token crosses a network you do not trust\n`
+        : `orchrm serve: warning: --host ${flags.host} is not loopback and no --token-env is set; anyone who can reach this address can use the reward model\n`,
+    );
+  }
+  const model = await io.loadModel(flags.model);
+  const server = await startRewardServer({
+    model,
+    host: flags.host,
+    port: flags.port,
+    maxPlans: flags.maxPlans,
+    maxBodyBytes: flags.maxBodyBytes,
+    requestTimeoutMs: flags.requestTimeoutMs,
+    closeTimeoutMs: flags.closeTimeoutMs,
+    ...(token ? { token } : {}),
+  });
+  io.stderr.write(
+    [
+      `orchrm serve: ${model.name} from ${flags.model} at ${server.url}`,
+      '  routes  POST /v1/score, POST /get_reward (OpenRLHF), GET /healthz, GET /metrics',
+      `  auth    ${token ? `bearer token from $${flags.tokenEnv} (all routes but /healthz)` : 'none'}`,
+      `  limits  ${flags.maxPlans} plans, ${flags.maxBodyBytes} bytes per request; ${flags.requestTimeoutMs} ms to send one`,
+      '  stop with Ctrl-C',
+      '',
+    ].join('\n'),
+  );
+  io.stdout.write(flags.json ? `${JSON.stringify({ url: server.url, host: server.host, port: server.port, model: model.name })}\n` : `listening on ${server.url}\n`);
+  const reason = await io.untilShutdown();
+  io.stderr.write(`orchrm serve: ${reason}; closing after in-flight requests finish (at most ${flags.closeTimeoutMs} ms)\n`);
+  await server.close();
+  io.stderr.write(`orchrm serve: ${describeTotals(server)}\n`);
+}
+
+function describeTotals(server: RewardServer): string {
+  const { requests, clientErrors, serverErrors, plansScored } = server.app.metrics.totals();
+  return `answered ${requests} request(s) (${clientErrors} 4xx, ${serverErrors} 5xx), scored ${plansScored} plan(s)`;
+}
+
+async function loadModelFile(path: string): Promise<RewardModel> {
+  throw new UserError(`cannot load ${path}: model files are not supported by this build yet`);
+}
+
+/** Resolves on the first SIGINT or SIGTERM; a second one then ends the process as usual. */
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(`${signal} received`);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`--port must be an integer from 0 to 65535, got "${value}"`);
+  return port;
+}
