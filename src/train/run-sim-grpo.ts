@@ -1,0 +1,79 @@
+import type { RewardModel } from '../core/reward-model.js';
+import { createSimEnvironment, generateScenarioTasks, loadScenario, type Scenario } from '../sim/index.js';
+import { baseCheckpoint, checkpointToFile, saveCheckpoint, type PolicyCheckpoint } from '../sim/policy/index.js';
+import type { Store } from '../store/index.js';
+import { saveCheckpointToStore } from './checkpoint-store.js';
+import { parseGrpoConfig, type GrpoConfigInput } from './grpo-config.js';
+import { trainGrpo, type GrpoResult, type GrpoStepLog } from './grpo-trainer.js';
+import { createSimHeldOutEvaluator, type SimHeldOutOptions } from './sim-held-out-evaluator.js';
+import { createSimRewardSource, type RewardKind } from './sim-reward-source.js';
+import { createSimTrainablePolicy } from './sim-trainable-policy.js';
+
+export interface RunSimGrpoOptions {
+  /** A built-in scenario name, a scenario file, or a parsed scenario. */
+  scenario: string | Scenario;
+  /** Starting checkpoint. @default the base checkpoint */
+  from?: PolicyCheckpoint;
+  reward: RewardKind;
+  /** For `rm` and `hybrid`. */
+  rewardModel?: RewardModel;
+  /** `hybrid`: share of plans also executed. @default 0.1 */
+  executedFraction?: number;
+  config?: GrpoConfigInput;
+  /** Distinct train tasks cycled through. @default steps × tasksPerStep (every step sees new tasks) */
+  trainTasks?: number;
+  /** Held-out evaluation; `false` skips it. @default 100 test tasks × 4 sampled plans */
+  evaluation?: SimHeldOutOptions | false;
+  /** Checkpoints handed off by the trainer are written here (`checkpoints` table). */
+  store?: Store;
+  /** The final checkpoint is written here as JSON (`loadCheckpoint` reads it). */
+  outFile?: string;
+  onStep?: (log: GrpoStepLog) => void;
+  signal?: AbortSignal;
+}
+
+export interface RunSimGrpoResult extends GrpoResult<PolicyCheckpoint> {
+  reward: RewardKind;
+  from: { name: string; step: number };
+  /** Store ids of the checkpoints written, in order. */
+  storedCheckpoints: string[];
+}
+
+/**
+ * GRPO for the simulated orchestrator of a scenario, wired end to end: train-split tasks,
+ * the reward source by kind, held-out evaluation on test-split tasks, checkpoints to the store
+ * and a file. What `orchrm grpo` runs.
+ *
+ * @example
+ * const result = await runSimGrpo({ scenario: 'default', reward: 'rm', rewardModel, config: { steps: 30 } });
+ */
+export async function runSimGrpo(options: RunSimGrpoOptions): Promise<RunSimGrpoResult> {
+  const scenario = typeof options.scenario === 'string' ? loadScenario(options.scenario) : options.scenario;
+  const environment = await createSimEnvironment(scenario);
+  const config = parseGrpoConfig({ name: `grpo-${options.reward}`, ...options.config });
+  const from = options.from ?? baseCheckpoint();
+  const tasks = generateScenarioTasks(scenario, environment.families, { split: 'train', count: options.trainTasks ?? config.steps * config.tasksPerStep });
+  const policy = createSimTrainablePolicy(environment);
+  const storedCheckpoints: string[] = [];
+  const result = await trainGrpo({
+    policy,
+    from,
+    tasks,
+    reward: createSimRewardSource(options.reward, environment, {
+      rewardModel: options.rewardModel,
+      ...(options.executedFraction !== undefined && { executedFraction: options.executedFraction }),
+    }),
+    config,
+    ...(options.evaluation !== false && { evaluate: createSimHeldOutEvaluator(environment, options.evaluation ?? {}) }),
+    ...(options.onStep !== undefined && { onStep: options.onStep }),
+    ...(options.signal !== undefined && { signal: options.signal }),
+    onCheckpoint: async (checkpoint) => {
+      if (options.store) {
+        const stored = saveCheckpointToStore(options.store, { orchestrator: policy.name, name: checkpoint.name, step: checkpoint.step, payload: checkpointToFile(checkpoint) });
+        storedCheckpoints.push(stored.id);
+      }
+    },
+  });
+  if (options.outFile !== undefined) await saveCheckpoint(result.checkpoint, options.outFile);
+  return { ...result, reward: options.reward, from: { name: from.name, step: from.step }, storedCheckpoints };
+}
