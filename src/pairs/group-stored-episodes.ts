@@ -1,7 +1,7 @@
 import type { Store } from '../store/index.js';
 import type { EpisodeFilter } from '../store/index.js';
 import { compareText } from './compare-text.js';
-import { toMiningEpisode, type TaskGroup } from './mining-episode.js';
+import { createCanonicalKeyer, toMiningEpisode, type TaskGroup } from './mining-episode.js';
 import type { ProcessRubric } from './process-rubric.js';
 
 /**
@@ -20,6 +20,7 @@ export function groupStoredEpisodes(
   const groups = new Map<string, TaskGroup>();
   let done = 0;
   let withoutPlanText = 0;
+  const canonicalKeyOf = createCanonicalKeyer();
   for (const episode of store.iterateEpisodes(filter, { withCalls: false })) {
     done += 1;
     if (onProgress !== undefined && (done % 1000 === 0 || done === total)) onProgress(done, total);
@@ -28,7 +29,7 @@ export function groupStoredEpisodes(
       continue;
     }
     const group = groups.get(episode.task.id);
-    const summary = toMiningEpisode(episode, rubric);
+    const summary = toMiningEpisode(episode, rubric, canonicalKeyOf);
     if (group === undefined) {
       groups.set(episode.task.id, { taskId: episode.task.id, question: episode.task.question, hasGoldAnswer: episode.task.answer !== undefined, episodes: [summary] });
     } else {

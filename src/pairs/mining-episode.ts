@@ -28,8 +28,31 @@ export function canonicalPlanText(episode: Episode, catalog: BlockCatalog = defa
   return episode.plan !== undefined && episode.diagnostics.length === 0 ? renderPlan(episode.plan, catalog) : renderInvalidPlan(episode.diagnostics);
 }
 
+/** Distinct plan texts remembered by `createCanonicalKeyer`; bounds its memory on stores of unique plans. */
+const MAX_CACHED_PLAN_TEXTS = 50_000;
+
+/**
+ * Returns a function from an episode to the hash of its canonical plan text. Orchestrators
+ * resample the same plans often, so renderings are remembered by plan text (valid plans only:
+ * a failed plan's canonical text comes from its diagnostics, which are cheap to render).
+ */
+export function createCanonicalKeyer(catalog: BlockCatalog = defaultBlockCatalog()): (episode: Episode) => string {
+  const keyByPlanText = new Map<string, string>();
+  return (episode) => {
+    const valid = episode.plan !== undefined && episode.diagnostics.length === 0;
+    const cached = valid ? keyByPlanText.get(episode.planText) : undefined;
+    if (cached !== undefined) return cached;
+    const key = sha256(canonicalPlanText(episode, catalog)).slice(0, 24);
+    if (valid) {
+      if (keyByPlanText.size >= MAX_CACHED_PLAN_TEXTS) keyByPlanText.clear();
+      keyByPlanText.set(episode.planText, key);
+    }
+    return key;
+  };
+}
+
 /** Reduces an episode to what the miners read, scoring its process on the way. */
-export function toMiningEpisode(episode: Episode, rubric: ProcessRubric, catalog: BlockCatalog = defaultBlockCatalog()): MiningEpisode {
+export function toMiningEpisode(episode: Episode, rubric: ProcessRubric, canonicalKeyOf: (episode: Episode) => string = createCanonicalKeyer()): MiningEpisode {
   return {
     id: episode.id,
     taskId: episode.task.id,
@@ -38,7 +61,7 @@ export function toMiningEpisode(episode: Episode, rubric: ProcessRubric, catalog
     ...(episode.grade !== undefined && { correct: episode.grade.correct }),
     executionTokens: episode.usage.execution.totalTokens,
     planText: episode.planText,
-    canonicalKey: sha256(canonicalPlanText(episode, catalog)).slice(0, 24),
+    canonicalKey: canonicalKeyOf(episode),
     process: scoreProcess(episode, rubric),
   };
 }

@@ -70,6 +70,12 @@ describe('pair store', () => {
       pair('same', { winner: side(correct), loser: side(correct), split: 'train' }),
       pair('imported', { split: 'train' }),
     ]);
+    // Sides equal to their episode's plan text are stored once, in the episode, and read back whole.
+    const edited = pair('edited', { winner: { planText: 'hand-edited plan', episodeId: correct.id }, loser: side(wrong) });
+    store.insertPairs([edited]);
+    expect([...store.iteratePairs({ datasetId: 'ds-1' })].find((stored) => stored.id === 'edited')).toStrictEqual({ ...edited, weight: 1, evidence: {} });
+    expect(store.db.prepare("SELECT count(*) AS n FROM pairs WHERE winner_text IS NULL").get()).toEqual({ n: 3 });
+    store.db.prepare("DELETE FROM pairs WHERE id = 'edited'").run();
     expect(store.summarizePairs({ datasetId: 'ds-1' })).toStrictEqual([
       { source: 'process', split: 'train', pairs: 4, graded: 3, atLeastAsGood: 2, differing: 2, strictlyBetter: 1 },
     ]);

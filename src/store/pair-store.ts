@@ -69,9 +69,13 @@ export class PairStore {
     this.insertRow = readonly
       ? undefined
       : db.prepare(
+          // A side whose text is its episode's plan text stores NULL and reads the text back from the
+          // episode: mined datasets would otherwise copy every plan into every pair it appears in.
           `INSERT INTO pairs (id, dataset_id, task_id, question, source, winner_episode_id, loser_episode_id, winner_text, loser_text,
              weight, margin, evidence, split, created_at)
-           VALUES (@id, @datasetId, @taskId, @question, @source, @winnerEpisodeId, @loserEpisodeId, @winnerText, @loserText,
+           VALUES (@id, @datasetId, @taskId, @question, @source, @winnerEpisodeId, @loserEpisodeId,
+             nullif(@winnerText, (SELECT plan_text FROM episodes WHERE id = @winnerEpisodeId)),
+             nullif(@loserText, (SELECT plan_text FROM episodes WHERE id = @loserEpisodeId)),
              @weight, @margin, @evidence, @split, @createdAt)`,
         );
   }
@@ -112,9 +116,15 @@ export class PairStore {
 
   /** Matching pairs in insertion order, a page at a time (keyset paging, no statement left open). */
   *iterate(filter: PairFilter): Generator<Pair, void, undefined> {
-    const { where, params } = pairFilterToSql(filter);
+    const { where, params } = pairFilterToSql(filter, 'p');
     const page = this.db.prepare<[Record<string, unknown>], PairRow>(
-      `SELECT rowid AS row_number, * FROM pairs WHERE ${where} AND rowid > @after ORDER BY rowid LIMIT ${PAGE_SIZE}`,
+      `SELECT p.rowid AS row_number, p.id, p.dataset_id, p.task_id, p.question, p.source, p.winner_episode_id, p.loser_episode_id,
+         ifnull(p.winner_text, w.plan_text) AS winner_text, ifnull(p.loser_text, l.plan_text) AS loser_text,
+         p.weight, p.margin, p.evidence, p.split
+       FROM pairs p
+       LEFT JOIN episodes w ON w.id = p.winner_episode_id
+       LEFT JOIN episodes l ON l.id = p.loser_episode_id
+       WHERE ${where} AND p.rowid > @after ORDER BY p.rowid LIMIT ${PAGE_SIZE}`,
     );
     let after = 0;
     for (;;) {
