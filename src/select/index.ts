@@ -13,6 +13,7 @@ export {
   PLAN_JUDGE_HEADER,
   TRAJECTORY_JUDGE_HEADER,
 } from './judge-prompts.js';
+export { recordBestOfN, type RecordedBestOfN } from './record-best-of-n.js';
 export { runBestOfN, type BestOfNOptions, type BestOfNRun, type TaskOutcome } from './run-best-of-n.js';
 export { STRATEGY_NAMES, type Selection, type SelectionContext, type SelectionStrategy, type StrategyName } from './selection-strategy.js';
 export { STRATEGIES } from './strategies/index.js';

@@ -1,0 +1,133 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { UserError } from '../../core/errors.js';
+import type { RewardModel } from '../../core/reward-model.js';
+import { loadRewardModel } from '../../rm/model-file.js';
+import { DEFAULT_NS, formatBonTable, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
+import { openStore } from '../../store/index.js';
+import { exactMatchGrader } from '../../tasks/index.js';
+import { createProgress } from '../progress.js';
+import { parseIntegerOption, runAction } from '../run-action.js';
+import { resolveCollectSetup } from './collect-setup.js';
+
+interface BonFlags {
+  scenario?: string;
+  taskFile?: string;
+  split: string;
+  tasks: number;
+  provider?: string;
+  orchestrator?: string;
+  checkpoint: string[];
+  corpus?: string;
+  format: string;
+  dom: string;
+  rm?: string;
+  n: number;
+  curve: boolean;
+  strategies?: string;
+  topK: number;
+  adaptiveMargin: number;
+  seed: number;
+  concurrency: number;
+  db: string;
+  cache: boolean;
+  json: boolean;
+}
+
+const RM_STRATEGIES: ReadonlySet<StrategyName> = new Set(['rm', 'rm-topk-vote', 'rm-adaptive']);
+
+/** `orchrm bon`: Best-of-N plan selection against every baseline, with full token accounting (issue 6). */
+export function registerBonCommand(program: Command): void {
+  program
+    .command('bon')
+    .description('Best-of-N: sample N plans per task, choose with the reward model or a baseline, and compare accuracy and tokens.')
+    .option('--scenario <name|file>', 'simulated scenario whose tasks and models are used (in-process)')
+    .option('--task-file <file.jsonl>', 'tasks with gold answers instead of a scenario (needs --provider)')
+    .option('--split <split>', 'with --scenario: train or test', 'test')
+    .option('--tasks <n>', 'with --scenario: number of tasks', parseIntegerOption('--tasks', 1), 200)
+    .option('--provider <config.json>', 'OpenAI-compatible provider config (orchestrator, worker and judge slots)')
+    .option('--orchestrator <model>', 'orchestrator model; sim:<checkpoint> is a simulated checkpoint', 'sim:base')
+    .option('--checkpoint <file>', 'extra simulated orchestrator checkpoint to serve (repeatable)', (value: string, list: string[]) => [...list, value], [])
+    .option('--corpus <file.jsonl>', 'corpus for search blocks, BM25-indexed')
+    .option('--format <format>', 'plan format asked for: json or xml', 'json')
+    .option('--dom <dom>', 'degree of MAS asked for: low, high or auto', 'auto')
+    .option('--rm <model.safetensors>', 'trained reward model file (orchrm rm train)')
+    .option('--n <n>', 'N: plans sampled per task', parseIntegerOption('--n', 1), 8)
+    .option('--curve', `also evaluate N in {${DEFAULT_NS.join(', ')}} over the same samples`, false)
+    .option('--strategies <list>', `comma-separated, from ${STRATEGY_NAMES.join(', ')} (default: all; rm ones need --rm)`)
+    .option('--top-k <k>', 'executions of rm-topk-vote', parseIntegerOption('--top-k', 1), 3)
+    .option('--adaptive-margin <logits>', 'rm-adaptive executes more while best - next score is below this', parseNumber, 1)
+    .option('--seed <n>', 'seed of sampling, execution, judging and bootstrap', parseIntegerOption('--seed', 0), 0)
+    .option('--concurrency <n>', 'tasks worked at once', parseIntegerOption('--concurrency', 1), 4)
+    .option('--db <path>', 'SQLite store the results are written to', 'orchrm.db')
+    .option('--no-cache', 'do not read or write the response cache (remote providers)')
+    .option('--json', 'print the N table as JSON on stdout', false)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  orchrm bon --scenario default --rm rm.safetensors --n 8 --tasks 300 --db sim.db',
+        '  orchrm bon --scenario default --rm rm.safetensors --n 8 --curve --strategies single,rm,majority,oracle --json',
+      ].join('\n'),
+    )
+    .action(runAction(async (flags: BonFlags) => bon(flags)));
+}
+
+async function bon(flags: BonFlags): Promise<void> {
+  const strategies = chooseStrategies(flags);
+  const { tasks: count, taskFile, ...rest } = flags;
+  const setup = await resolveCollectSetup({ ...rest, ...(taskFile !== undefined && { tasks: taskFile }), count });
+  const store = openStore(flags.db);
+  try {
+    const rewardModel: RewardModel | undefined = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm);
+    const ns = flags.curve ? [...new Set([...DEFAULT_NS, flags.n])] : [flags.n];
+    const progress = createProgress('bon', setup.tasks.length);
+    const run = await runBestOfN({
+      tasks: setup.tasks,
+      orchestrator: setup.orchestrator,
+      provider: setup.provider,
+      judge: setup.provider,
+      blocks: setup.blocks,
+      grader: exactMatchGrader,
+      ...(setup.retriever !== undefined && { retriever: setup.retriever }),
+      ...(rewardModel !== undefined && { rewardModel }),
+      config: { ns, strategies, topK: flags.topK, adaptiveMargin: flags.adaptiveMargin, seed: flags.seed, concurrency: flags.concurrency },
+      onTaskEnd: (done) => progress.update(done),
+    });
+    progress.stop();
+    const recorded = recordBestOfN(store, run, { ...setup.config, rewardModel: flags.rm ?? null });
+    const table = recorded.curve.find((entry) => entry.n === flags.n)!;
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(flags.curve ? { ...table, curve: recorded.curve } : table, null, 2)}\n`);
+      return;
+    }
+    const tables = flags.curve ? recorded.curve : [table];
+    process.stdout.write(`${tables.map(formatBonTable).join('\n')}\nstored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
+  } finally {
+    setup.close();
+    store.close();
+  }
+}
+
+/** The strategies asked for; without --rm the rm ones are dropped from the default list (and refused when named). */
+function chooseStrategies(flags: BonFlags): StrategyName[] {
+  if (flags.strategies === undefined) {
+    if (flags.rm !== undefined) return [...STRATEGY_NAMES];
+    process.stderr.write('orchrm: no --rm given; running the strategies that need no reward model\n');
+    return STRATEGY_NAMES.filter((name) => !RM_STRATEGIES.has(name));
+  }
+  const names = flags.strategies.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(STRATEGY_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new UserError(`--strategies: unknown ${unknown.join(', ')}; choose from ${STRATEGY_NAMES.join(', ')}`);
+  const chosen = names as StrategyName[];
+  const needRm = chosen.filter((name) => RM_STRATEGIES.has(name));
+  if (needRm.length > 0 && flags.rm === undefined) throw new UserError(`--strategies ${needRm.join(', ')} need a reward model: pass --rm <model.safetensors> (orchrm rm train)`);
+  if (chosen.length === 0) throw new UserError('--strategies is empty; name at least one strategy');
+  return chosen;
+}
+
+function parseNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError(`--adaptive-margin must be a number >= 0, got "${value}"`);
+  return parsed;
+}
