@@ -1,4 +1,7 @@
+import { UserError } from '../core/errors.js';
 import type { RewardModel } from '../core/reward-model.js';
+import type { Task } from '../core/task.js';
+import type { SimFamily } from '../sim/index.js';
 import { createSimEnvironment, generateScenarioTasks, loadScenario, type Scenario } from '../sim/index.js';
 import { baseCheckpoint, checkpointToFile, saveCheckpoint, type PolicyCheckpoint } from '../sim/policy/index.js';
 import type { Store } from '../store/index.js';
@@ -22,6 +25,11 @@ export interface RunSimGrpoOptions {
   config?: GrpoConfigInput;
   /** Distinct train tasks cycled through. @default steps × tasksPerStep (every step sees new tasks) */
   trainTasks?: number;
+  /**
+   * Leave out the K train-split tasks `orchrm collect --scenario <s> --split train --count K`
+   * uses (e.g. those a reward model's episodes were collected on), so GRPO trains on others. @default 0
+   */
+  trainTaskOffset?: number;
   /** Held-out evaluation; `false` skips it. @default 100 test tasks × 4 sampled plans */
   evaluation?: SimHeldOutOptions | false;
   /** Checkpoints handed off by the trainer are written here (`checkpoints` table). */
@@ -39,6 +47,15 @@ export interface RunSimGrpoResult extends GrpoResult<PolicyCheckpoint> {
   storedCheckpoints: string[];
 }
 
+/** `count` train tasks none of which is among the first `excluded` (task lists are not prefix-stable in their count). */
+function trainTasksExcept(scenario: Scenario, families: readonly SimFamily[], count: number, excluded: number): Task[] {
+  if (excluded === 0) return generateScenarioTasks(scenario, families, { split: 'train', count });
+  const left = new Set(generateScenarioTasks(scenario, families, { split: 'train', count: excluded }).map((task) => task.question));
+  const kept = generateScenarioTasks(scenario, families, { split: 'train', count: excluded + count + 64 }).filter((task) => !left.has(task.question));
+  if (kept.length < count) throw new UserError(`only ${kept.length} train tasks remain after leaving out ${excluded}; ask for fewer steps or tasks per step`);
+  return kept.slice(0, count);
+}
+
 /**
  * GRPO for the simulated orchestrator of a scenario, wired end to end: train-split tasks,
  * the reward source by kind, held-out evaluation on test-split tasks, checkpoints to the store
@@ -52,7 +69,8 @@ export async function runSimGrpo(options: RunSimGrpoOptions): Promise<RunSimGrpo
   const environment = await createSimEnvironment(scenario);
   const config = parseGrpoConfig({ name: `grpo-${options.reward}`, ...options.config });
   const from = options.from ?? baseCheckpoint();
-  const tasks = generateScenarioTasks(scenario, environment.families, { split: 'train', count: options.trainTasks ?? config.steps * config.tasksPerStep });
+  const count = options.trainTasks ?? config.steps * config.tasksPerStep;
+  const tasks = trainTasksExcept(scenario, environment.families, count, options.trainTaskOffset ?? 0);
   const policy = createSimTrainablePolicy(environment);
   const storedCheckpoints: string[] = [];
   const result = await trainGrpo({
