@@ -1,0 +1,14 @@
+export * from './features/index.js';
+export * from './heads/index.js';
+export { Adam, type AdamSettings } from './adam.js';
+export { BtConfigSchema, parseBtConfig, type BtConfig, type BtConfigInput } from './bt-config.js';
+export { accumulateBatchGradient, evaluatePairTotals, PairTotals, softplus, type PairMetrics } from './bt-loss.js';
+export { trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochLog } from './bt-trainer.js';
+export { FeatureMatrixBuilder, type FeatureMatrix } from './feature-matrix.js';
+export { loadRewardModel, MODEL_FORMAT, MODEL_FORMAT_VERSION, saveRewardModel, type LoadRewardModelOptions, type SaveRewardModelOptions } from './model-file.js';
+export { encodePairs, SPLIT_CODES, splitIndices, type EncodePairsOptions, type PairDataset } from './pair-dataset.js';
+export { registerRewardModel } from './register-reward-model.js';
+export { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';
+export { syntheticPairs, syntheticPlan, syntheticTask, syntheticUtility, type SyntheticPairsOptions, type SyntheticTask, type SyntheticTaskKind } from './synthetic-pairs.js';
+export { trainRewardModel, type TrainRewardModelOptions, type TrainRewardModelResult } from './train-reward-model.js';
+export { PLAN_CACHE_SIZE, TrainedRewardModel, type RewardModelProvenance, type TrainedRewardModelOptions } from './trained-reward-model.js';

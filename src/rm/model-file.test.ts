@@ -1,0 +1,97 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../store/index.js';
+import { listModels } from '../store/model-store.js';
+import { loadRewardModel, MODEL_FORMAT_VERSION, saveRewardModel } from './model-file.js';
+import { registerRewardModel } from './register-reward-model.js';
+import { readSafetensors, writeSafetensors } from './safetensors.js';
+import { syntheticPairs } from './synthetic-pairs.js';
+import { trainRewardModel } from './train-reward-model.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'orchrm-rm-file-'));
+const pairs = syntheticPairs({ pairs: 120, seed: 9 });
+const probes = pairs.slice(0, 10).flatMap((pair) => [pair.winner.planText, pair.loser.planText]);
+const trained = Promise.all(
+  (['linear', 'mlp'] as const).map((kind) =>
+    trainRewardModel(pairs, { head: kind === 'mlp' ? { kind, hidden: 6, activation: 'tanh' } : { kind }, maxEpochs: 3, encoder: 'words:1-2,chars:3-4@task,structure,task-stats,cross,bits:12', seed: 5 }),
+  ),
+);
+
+afterAll(async () => {
+  for (const { model } of await trained) model.close();
+});
+
+describe('safetensors', () => {
+  it('round-trips tensors and metadata, with an 8-byte aligned header', () => {
+    const bytes = writeSafetensors(
+      [
+        ['a', { dtype: 'F64', shape: [2, 2], data: Float64Array.of(1, -2, 3.5, 1e-300) }],
+        ['b', { dtype: 'F32', shape: [3], data: Float32Array.of(0.5, 2, -1) }],
+      ],
+      { note: 'hé' },
+    );
+    expect(Number(bytes.readBigUInt64LE(0)) % 8).toBe(0);
+    const file = readSafetensors(bytes);
+    expect(file.metadata).toEqual({ note: 'hé' });
+    expect(Array.from(file.tensors.get('a')!.data)).toEqual([1, -2, 3.5, 1e-300]);
+    expect(file.tensors.get('b')!.shape).toEqual([3]);
+    expect(JSON.parse(bytes.subarray(8, 8 + Number(bytes.readBigUInt64LE(0))).toString())).toMatchObject({ a: { dtype: 'F64', shape: [2, 2], data_offsets: [0, 32] } });
+  });
+});
+
+describe('model files', () => {
+  it('save -> load gives identical scores for both heads, and keeps the metadata', async () => {
+    for (const { model, dataset } of await trained) {
+      const path = join(directory, `${model.head.config.kind}.safetensors`);
+      await saveRewardModel(model, path, { metrics: { note: 'evaluated' } });
+      const loaded = await loadRewardModel(path);
+      const question = pairs[0]!.question;
+      expect(await loaded.score(question, probes)).toEqual(await model.score(question, probes));
+      expect(await loaded.scorePrefix(question, probes[0]!, 1)).toBe(await model.scorePrefix(question, probes[0]!, 1));
+      expect(loaded.provenance.trainingDataHash).toBe(dataset.dataHash);
+      expect(loaded.provenance.seed).toBe(5);
+      expect(loaded.provenance.metrics).toMatchObject({ note: 'evaluated', bestEpoch: 3 });
+      expect(loaded.pipeline.spec).toEqual(model.pipeline.spec);
+      loaded.close();
+    }
+  });
+
+  it('refuses a corrupted file with a message that says so', async () => {
+    const path = join(directory, 'linear.safetensors');
+    const bytes = readFileSync(path);
+    const flipped = Buffer.from(bytes);
+    flipped[flipped.length - 3]! ^= 0xff;
+    writeFileSync(join(directory, 'flipped.safetensors'), flipped);
+    await expect(loadRewardModel(join(directory, 'flipped.safetensors'))).rejects.toThrow(/failed its integrity check.*corrupted or was edited, restore or retrain/);
+    writeFileSync(join(directory, 'truncated.safetensors'), bytes.subarray(0, bytes.length - 100));
+    await expect(loadRewardModel(join(directory, 'truncated.safetensors'))).rejects.toThrow(/is not a valid safetensors file: .*truncated or corrupted/);
+    await expect(loadRewardModel(join(directory, 'missing.safetensors'))).rejects.toThrow(/cannot read model file .*ENOENT.*orchrm rm train --out/);
+  });
+
+  it('refuses another format version and a foreign safetensors file', async () => {
+    const file = readSafetensors(readFileSync(join(directory, 'linear.safetensors')));
+    const rewrite = (metadata: Record<string, string>, name: string) => {
+      writeFileSync(join(directory, name), writeSafetensors([...file.tensors.entries()], metadata));
+      return loadRewardModel(join(directory, name));
+    };
+    await expect(rewrite({ ...file.metadata, format_version: String(MODEL_FORMAT_VERSION + 1) }, 'newer.safetensors')).rejects.toThrow(
+      `has format version ${MODEL_FORMAT_VERSION + 1}, but this orchrm reads version ${MODEL_FORMAT_VERSION}; upgrade orchrm to read it`,
+    );
+    await expect(rewrite({ ...file.metadata, format_version: '0' }, 'older.safetensors')).rejects.toThrow(/retrain it with `orchrm rm train`/);
+    await expect(rewrite({ format: 'pt' }, 'foreign.safetensors')).rejects.toThrow(/not an orchrm reward model/);
+    const head = JSON.parse(file.metadata.head_config!) as Record<string, unknown>;
+    await expect(rewrite({ ...file.metadata, head_config: JSON.stringify({ ...head, kind: 'mlp', hidden: 2 }) }, 'mismatch.safetensors')).rejects.toThrow(/does not match its config, retrain it/);
+  });
+
+  it('registers the model in the store', async () => {
+    const { model } = (await trained)[0]!;
+    const store = openStore(join(directory, 'store.db'));
+    const id = registerRewardModel(store, model, join(directory, 'linear.safetensors'));
+    const [record] = listModels(store, 'bt-linear');
+    expect(record).toMatchObject({ id, kind: 'bt-linear', metadata: { trainingDataHash: model.provenance.trainingDataHash, seed: 5 } });
+    expect(listModels(store, 'bt-mlp')).toEqual([]);
+    store.close();
+  });
+});

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { UserError } from '../core/errors.js';
+import { stableStringify } from '../core/hash.js';
+import { ORCHRM_VERSION } from '../core/version.js';
+import type { BlockCatalog } from '../plan/index.js';
+import { EncoderSpecSchema } from './features/encoder-spec.js';
+import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';
+import { createHead } from './heads/create-head.js';
+import { HeadConfigSchema } from './heads/head-config.js';
+import { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsFile } from './safetensors.js';
+import { TrainedRewardModel, type RewardModelProvenance } from './trained-reward-model.js';
+
+/** `format` metadata of our model files. */
+export const MODEL_FORMAT = 'orchrm.bt-reward-model';
+/** Bumped whenever the layout or the meaning of a tensor or feature changes. */
+export const MODEL_FORMAT_VERSION = 1;
+
+export interface SaveRewardModelOptions {
+  /** Metrics to store, merged over the model's own (e.g. an evaluation run after training). */
+  metrics?: Record<string, unknown>;
+}
+
+const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * Writes a trained model as `.safetensors`: its head tensors (F64) and metadata strings
+ * `format`, `format_version`, `orchrm_version`, `name`, `encoder_spec`, `head_config` (JSON),
+ * `training_data_hash`, `seed`, `training_config`, `metrics` (JSON) and `tensors_sha256` (of
+ * the data section, checked on load). Written to a temporary file and renamed, so a crash
+ * never leaves half a model under `path`.
+ *
+ * @example
+ * await saveRewardModel(model, 'models/rm.safetensors', { metrics: evaluation });
+ */
+export async function saveRewardModel(model: TrainedRewardModel, path: string, options: SaveRewardModelOptions = {}): Promise<void> {
+  const { provenance } = model;
+  const tensors = model.head.tensors.map((tensor): [string, { dtype: 'F64'; shape: readonly number[]; data: Float64Array }] => [tensor.name, { dtype: 'F64', shape: tensor.shape, data: tensor.values }]);
+  const metadata: Record<string, string> = {
+    format: MODEL_FORMAT,
+    format_version: String(MODEL_FORMAT_VERSION),
+    orchrm_version: ORCHRM_VERSION,
+    name: model.name,
+    encoder_spec: stableStringify(model.pipeline.spec),
+    head_config: stableStringify(model.head.config),
+    training_data_hash: provenance.trainingDataHash ?? '',
+    seed: provenance.seed === undefined ? '' : String(provenance.seed),
+    training_config: stableStringify(provenance.trainingConfig ?? {}),
+    metrics: stableStringify({ ...provenance.metrics, ...options.metrics }),
+  };
+  // Hash the data section exactly as written: write once without the hash to get its bytes.
+  const unsigned = writeSafetensors(tensors, metadata);
+  const dataOffset = 8 + Number(unsigned.readBigUInt64LE(0));
+  const bytes = writeSafetensors(tensors, { ...metadata, tensors_sha256: sha256Hex(unsigned.subarray(dataOffset)) });
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, bytes);
+  await rename(temporary, path);
+}
+
+export interface LoadRewardModelOptions {
+  /** Embedding endpoint and cache for models with `embed` features. */
+  features?: FeaturePipelineOptions;
+  catalog?: BlockCatalog;
+}
+
+function parseJsonField(file: string, metadata: Record<string, string>, key: string): unknown {
+  const text = metadata[key];
+  if (text === undefined) throw new UserError(`model file ${file} has no ${key} metadata; it was not written by orchrm rm train, retrain the model`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UserError(`model file ${file} has unreadable ${key} metadata (not JSON); the file is corrupted, retrain or restore it`);
+  }
+}
+
+function checkHeader(path: string, parsed: SafetensorsFile): void {
+  const { metadata } = parsed;
+  if (metadata.format !== MODEL_FORMAT) {
+    throw new UserError(`${path} is a safetensors file but not an orchrm reward model (format ${JSON.stringify(metadata.format ?? null)}); for a model trained elsewhere, serve it and use a remote reward model`);
+  }
+  const version = Number(metadata.format_version);
+  if (version !== MODEL_FORMAT_VERSION) {
+    const hint = version > MODEL_FORMAT_VERSION ? 'upgrade orchrm to read it' : 'retrain it with `orchrm rm train`';
+    throw new UserError(`model file ${path} has format version ${metadata.format_version ?? '(none)'}, but this orchrm reads version ${MODEL_FORMAT_VERSION}; ${hint}`);
+  }
+  const actual = sha256Hex(parsed.dataBytes);
+  if (metadata.tensors_sha256 !== actual) {
+    throw new UserError(`model file ${path} failed its integrity check (tensor bytes hash to ${actual.slice(0, 12)}..., the file records ${(metadata.tensors_sha256 ?? '(none)').slice(0, 12)}...); the file is corrupted or was edited, restore or retrain it`);
+  }
+}
+
+/**
+ * Reads a model written by `saveRewardModel`, checking the format, its version, the integrity
+ * hash of the tensor bytes and every tensor's shape against the stored configuration; any
+ * mismatch is a UserError saying what is wrong and what to do.
+ *
+ * @example
+ * const model = await loadRewardModel('models/rm.safetensors');
+ * await model.score(question, plans);
+ */
+export async function loadRewardModel(path: string, options: LoadRewardModelOptions = {}): Promise<TrainedRewardModel> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw new UserError(`cannot read model file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass the path of a model written by \`orchrm rm train --out\``, { cause: error });
+  }
+  let parsed: SafetensorsFile;
+  try {
+    parsed = readSafetensors(bytes);
+  } catch (error) {
+    if (error instanceof SafetensorsFormatError) throw new UserError(`model file ${path} is not a valid safetensors file: ${error.message}; it is truncated or corrupted, restore or retrain it`, { cause: error });
+    throw error;
+  }
+  checkHeader(path, parsed);
+  const { metadata } = parsed;
+  const spec = EncoderSpecSchema.safeParse(parseJsonField(path, metadata, 'encoder_spec'));
+  const headConfig = HeadConfigSchema.safeParse(parseJsonField(path, metadata, 'head_config'));
+  if (!spec.success || !headConfig.success) throw new UserError(`model file ${path} has an encoder spec or head config this orchrm does not understand; retrain the model with this version`);
+  const pipeline = new FeaturePipeline(spec.data, options.features);
+  const seed = metadata.seed === '' || metadata.seed === undefined ? 0 : Number(metadata.seed);
+  const head = createHead(headConfig.data, pipeline.dimension, seed);
+  const names = new Set(head.tensors.map((tensor) => tensor.name));
+  for (const name of parsed.tensors.keys()) if (!names.has(name)) throw new UserError(`model file ${path} has an unexpected tensor ${name} for a ${headConfig.data.kind} head; the file does not match its config, retrain it`);
+  for (const tensor of head.tensors) {
+    const stored = parsed.tensors.get(tensor.name);
+    if (stored === undefined) throw new UserError(`model file ${path} lacks tensor ${tensor.name}; retrain the model`);
+    if (stored.shape.join(',') !== tensor.shape.join(',') || stored.dtype !== 'F64') {
+      throw new UserError(`model file ${path}: tensor ${tensor.name} has shape [${stored.shape.join(', ')}] (${stored.dtype}), but its encoder spec and head config need [${tensor.shape.join(', ')}] (F64); the file does not match its config, retrain it`);
+    }
+    tensor.values.set(stored.data);
+  }
+  const provenance: RewardModelProvenance = {
+    ...(metadata.training_data_hash ? { trainingDataHash: metadata.training_data_hash } : {}),
+    ...(metadata.seed ? { seed } : {}),
+    trainingConfig: parseJsonField(path, metadata, 'training_config') as Record<string, unknown>,
+    metrics: parseJsonField(path, metadata, 'metrics') as Record<string, unknown>,
+  };
+  return new TrainedRewardModel(pipeline, head, { name: metadata.name ?? `orchrm-bt-${headConfig.data.kind}`, provenance, ...(options.catalog ? { catalog: options.catalog } : {}) });
+}
