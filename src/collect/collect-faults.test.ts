@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { comparableEpisode } from '../testing/index.js';
 import { createBlockRegistry } from '../agents/index.js';
 import type { Episode } from '../core/episode.js';
 import { createChatProvider, type ChatProvider } from '../llm/index.js';
@@ -34,19 +35,6 @@ async function collect(environment: SimEnvironment, provider: ChatProvider, db: 
   }
 }
 
-/** Transport details that faults legitimately change; everything else must be equal. */
-function comparable(episode: Episode) {
-  const call = <C extends { latencyMs: number; attempts: number; attemptErrors?: string[] }>({ attemptErrors: _errors, ...record }: C) => ({ ...record, latencyMs: 0, attempts: 1 });
-  return {
-    ...episode,
-    id: '',
-    runId: '',
-    createdAt: '',
-    wallTimeMs: 0,
-    orchestratorCall: episode.orchestratorCall && call(episode.orchestratorCall),
-    nodes: episode.nodes.map((node) => ({ ...node, startedAfterMs: 0, latencyMs: 0, calls: node.calls.map(call) })),
-  };
-}
 
 describe('collection through provider faults', () => {
   it('completes with the same episodes as a fault-free run, every retry counted', async () => {
@@ -86,7 +74,7 @@ describe('collection through provider faults', () => {
       const causes = faulty.episodes.flatMap((episode) => [episode.orchestratorCall, ...episode.nodes.flatMap((node) => node.calls)]).flatMap((call) => call?.attemptErrors ?? []);
       expect(causes).toHaveLength(storedRetries);
       for (const kind of ['RateLimitError', 'ServerError', 'RequestTimeoutError', 'ConnectionError']) expect(causes.some((cause) => cause.startsWith(kind))).toBe(true);
-      expect(faulty.episodes.map(comparable)).toEqual(clean.episodes.map(comparable));
+      expect(faulty.episodes.map((episode) => comparableEpisode(episode, { transport: true }))).toEqual(clean.episodes.map((episode) => comparableEpisode(episode, { transport: true })));
     } finally {
       provider.close();
       await server.close();

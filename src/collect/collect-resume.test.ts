@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { comparableEpisode } from '../testing/index.js';
 import type { Episode } from '../core/episode.js';
 import { Rng } from '../core/rng.js';
 import { openStore } from '../store/index.js';
@@ -54,19 +55,6 @@ function bySample(db: string): Map<string, Episode> {
   }
 }
 
-/** What may differ between the interrupted and the uninterrupted run: ids and clocks. */
-function comparable(episode: Episode) {
-  const call = <C extends { latencyMs: number }>(record: C) => ({ ...record, latencyMs: 0 });
-  return {
-    ...episode,
-    id: '',
-    runId: '',
-    createdAt: '',
-    wallTimeMs: 0,
-    orchestratorCall: episode.orchestratorCall && call(episode.orchestratorCall),
-    nodes: episode.nodes.map((node) => ({ ...node, startedAfterMs: 0, latencyMs: 0, calls: node.calls.map(call) })),
-  };
-}
 
 describe('orchrm collect --resume after SIGKILL', () => {
   it('survives repeated kills: nothing lost, nothing duplicated, the same episodes as an uninterrupted run', async () => {
@@ -94,6 +82,6 @@ describe('orchrm collect --resume after SIGKILL', () => {
     const expected = bySample(reference);
     const actual = bySample(interrupted);
     expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
-    for (const [key, episode] of expected) expect(comparable(actual.get(key) as Episode)).toEqual(comparable(episode));
+    for (const [key, episode] of expected) expect(comparableEpisode(actual.get(key) as Episode)).toEqual(comparableEpisode(episode));
   }, 180_000);
 });

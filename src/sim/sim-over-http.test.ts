@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { comparableEpisode } from '../testing/index.js';
 import { createBlockRegistry } from '../agents/index.js';
 import { collectEpisodes } from '../collect/index.js';
 import type { Episode } from '../core/episode.js';
@@ -43,19 +44,6 @@ async function collectWith(environment: SimEnvironment, provider: ChatProvider, 
   }
 }
 
-/** What may differ between two runs of the same seed: ids, clocks and transport details. */
-function comparable(episode: Episode) {
-  const call = <C extends { latencyMs: number; attempts: number; cached: boolean }>(record: C) => ({ ...record, latencyMs: 0, attempts: 1, cached: false });
-  return {
-    ...episode,
-    id: '',
-    runId: '',
-    createdAt: '',
-    wallTimeMs: 0,
-    orchestratorCall: episode.orchestratorCall && call(episode.orchestratorCall),
-    nodes: episode.nodes.map((node) => ({ ...node, startedAfterMs: 0, latencyMs: 0, calls: node.calls.map(call) })),
-  };
-}
 
 describe('the simulated environment in-process and over HTTP', () => {
   it('gives the same episodes for the same seed', async () => {
@@ -79,7 +67,7 @@ describe('the simulated environment in-process and over HTTP', () => {
       expect(inProcess).toHaveLength(48);
       expect(new Set(inProcess.map((episode) => episode.status)).size).toBeGreaterThan(1);
       expect(inProcess.some((episode) => episode.nodes.some((node) => node.agent === 'search'))).toBe(true);
-      expect(overHttp.map(comparable)).toEqual(inProcess.map(comparable));
+      expect(overHttp.map((episode) => comparableEpisode(episode, { transport: true }))).toEqual(inProcess.map((episode) => comparableEpisode(episode, { transport: true })));
       expect(server.stats.requests.chatCompletions).toBeGreaterThan(100);
     } finally {
       remote.close();

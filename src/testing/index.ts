@@ -7,3 +7,4 @@ export {
   type ScriptedStep,
 } from './scripted-provider.js';
 export type { ChatCompletionBody, ChatServer, ChatServerHandler, ChatServerReply } from './chat-server.js';
+export { comparableEpisode } from './comparable-episode.js';
