@@ -39,7 +39,7 @@ export function formatBaselineReport(report: BaselineReport, options: { title?: 
   row('  tied pairs', (evaluation) => String(evaluation.pairs.accuracy.overall.ties));
   row('calibration error (ECE)', (evaluation) => evaluation.pairs.count === 0 ? '-' : evaluation.pairs.calibration.ece.toFixed(3));
   for (const result of first.episodes.bestOfN) {
-    row(result.tasks === 0 ? `Best-of-${result.n} (no task has ${result.n} plans)` : `Best-of-${result.n} (${result.tasks} tasks)`, (evaluation) => {
+    row(result.tasks === 0 ? `Best-of-${result.n} (too few plans)` : `Best-of-${result.n} (${result.tasks} tasks)`, (evaluation) => {
       const own = evaluation.episodes.bestOfN.find((other) => other.n === result.n);
       return own === undefined || own.tasks === 0 ? '-' : withCi(own.accuracy, own.ci);
     });
