@@ -1,6 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { saveRewardModel, syntheticPairs, syntheticPlan, trainRewardModel } from '../../rm/index.js';
+import { Rng } from '../../core/rng.js';
+import { formatPlanXml } from '../../plan/index.js';
 import { createLengthRewardModel } from '../../serve/test-fixtures/fake-reward-models.js';
 import { registerServeCommand, type ServeCommandIo } from './serve.js';
 
@@ -61,6 +67,44 @@ describe('orchrm serve', () => {
     expect(text.stderr).toContain('test over; closing after in-flight requests finish');
     expect(text.stderr).toContain('answered 2 request(s) (1 4xx, 0 5xx), scored 1 plan(s)');
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+
+  it('loads a real model file and serves the scores it gives in process', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'orchrm-serve-'));
+    try {
+      const { model } = await trainRewardModel(syntheticPairs({ pairs: 200, seed: 3 }), { seed: 3 });
+      const path = join(directory, 'rm.safetensors');
+      await saveRewardModel(model, path);
+      const { io, shutDown, ready } = testIo();
+      const { loadModel: _fake, ...realIo } = io;
+      const root = new Command('orchrm').exitOverride();
+      registerServeCommand(root, realIo);
+      const run = root.parseAsync(['serve', '--model', path, '--port', '0', '--json'], { from: 'user' });
+      const { url } = (await ready) as { url: string };
+      const rng = new Rng(5);
+      const task = 'How many apples are left after 3 are sold?';
+      const plans = [formatPlanXml(syntheticPlan(rng, ['sc'])), formatPlanXml(syntheticPlan(rng, ['search', 'cot'])), 'not a plan'];
+      const response = await fetch(`${url}/v1/score`, { method: 'POST', body: JSON.stringify({ task, plans }) });
+      const { scores } = (await response.json()) as { scores: number[] };
+      expect(scores).toEqual(await model.score(task, plans));
+      expect(new Set(scores).size).toBe(3);
+      shutDown('done');
+      await run;
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('reports an unreadable model file as a usage error', async () => {
+    const { io, text } = testIo();
+    const { loadModel: _fake, ...realIo } = io;
+    const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const root = new Command('orchrm').exitOverride();
+    registerServeCommand(root, realIo);
+    await root.parseAsync(['serve', '--model', '/nonexistent/rm.safetensors', '--port', '0'], { from: 'user' });
+    expect(process.exitCode).toBe(2);
+    expect(errors.mock.calls.map(([chunk]) => String(chunk)).join('')).toContain('cannot read model file /nonexistent/rm.safetensors (ENOENT)');
+    expect(text.stdout).toBe('');
   });
 
   it('refuses to start when --token-env names an unset variable', async () => {

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 import type { RewardModel } from '../../core/reward-model.js';
+import { loadRewardModel } from '../../rm/index.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANS, isLoopbackHost, startRewardServer, type RewardServer } from '../../serve/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
@@ -9,7 +10,7 @@ import { parseIntegerOption, runAction } from '../run-action.js';
 export interface ServeCommandIo extends CommandStreams {
   /** Resolves with a reason when the server should close. @default the first SIGINT or SIGTERM */
   untilShutdown: () => Promise<string>;
-  /** Reads a model file. @default the rm model-file loader */
+  /** Reads a model file. @default `loadRewardModel` (rm/model-file.ts) */
   loadModel: (path: string) => Promise<RewardModel>;
   /** @default process.env */
   env: Record<string, string | undefined>;
@@ -33,7 +34,7 @@ interface ServeFlags {
  * or SIGTERM, then a graceful close. See docs/integrations.md for verl and OpenRLHF.
  */
 export function registerServeCommand(program: Command, io: Partial<ServeCommandIo> = {}): void {
-  const resolvedIo: ServeCommandIo = { ...processStreams, untilShutdown: untilSignal, loadModel: loadModelFile, env: process.env, ...io };
+  const resolvedIo: ServeCommandIo = { ...processStreams, untilShutdown: untilSignal, loadModel: (path) => loadRewardModel(path), env: process.env, ...io };
   program
     .command('serve')
     .description('Serve a reward model over HTTP: POST /v1/score, POST /get_reward (OpenRLHF), GET /healthz, GET /metrics (docs/integrations.md).')
@@ -93,10 +94,6 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
 function describeTotals(server: RewardServer): string {
   const { requests, clientErrors, serverErrors, plansScored } = server.app.metrics.totals();
   return `answered ${requests} request(s) (${clientErrors} 4xx, ${serverErrors} 5xx), scored ${plansScored} plan(s)`;
-}
-
-async function loadModelFile(path: string): Promise<RewardModel> {
-  throw new UserError(`cannot load ${path}: model files are not supported by this build yet`);
 }
 
 /** Resolves on the first SIGINT or SIGTERM; a second one then ends the process as usual. */
