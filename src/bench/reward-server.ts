@@ -4,13 +4,14 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import type { RewardModel } from '../core/reward-model.js';
 import { Rng } from '../core/rng.js';
 import { formatPlanXml } from '../plan/index.js';
-import { syntheticPairs, syntheticPlan, syntheticTask } from '../rm/synthetic-pairs.js';
-import { trainRewardModel } from '../rm/train-reward-model.js';
+import { loadRewardModel, syntheticPairs, syntheticPlan, syntheticTask, trainRewardModel } from '../rm/index.js';
 import { startRewardServer } from '../serve/index.js';
 
 export interface RewardServerBenchOptions {
   /** Models to serve, one run each: a fake constant-time model, and a linear BT model trained on synthetic pairs. @default ['fake', 'linear'] */
   models?: readonly ('fake' | 'linear')[];
+  /** Model file served as `linear` instead of one trained here on 2000 synthetic pairs. */
+  linearModelFile?: string;
   /** @default 30 @unit seconds */
   durationS?: number;
   /** @default 64 */
@@ -23,6 +24,7 @@ export interface RewardServerBenchOptions {
 
 interface ServerSpec {
   model: 'fake' | 'linear';
+  modelFile?: string;
   token: string;
   maxPlans: number;
   maxBodyBytes: number;
@@ -48,13 +50,13 @@ const SPEC_LIMITS = { maxPlans: 64, maxBodyBytes: 256 * 1024 };
  *   dropped valid requests (valid ones not answered 200; must be 0).
  */
 export async function benchRewardServer(options: RewardServerBenchOptions = {}) {
-  const { models = ['fake', 'linear'], durationS = 30, connections = 64, plansPerRequest = 8, mixed = {} } = options;
+  const { models = ['fake', 'linear'], linearModelFile, durationS = 30, connections = 64, plansPerRequest = 8, mixed = {} } = options;
   const { durationS: mixedDurationS = 10, connections: mixedConnections = 128, invalidShare = 0.1 } = mixed;
   const pool = validRequests(2048, plansPerRequest);
   // Other processes on the machine shift these figures a lot: record how busy it was.
   const results: Record<string, unknown> = { cpus: availableParallelism(), loadAverage1mAtStart: Math.round(loadavg()[0]! * 100) / 100 };
   for (const model of models) {
-    await withServer({ model, token: TOKEN, ...SPEC_LIMITS }, async (port, modelName) => {
+    await withServer({ model, token: TOKEN, ...SPEC_LIMITS, ...(linearModelFile ? { modelFile: linearModelFile } : {}) }, async (port, modelName) => {
       await runLoad(port, 4, 2000, (index) => pool[index % pool.length]!); // warm-up: JIT, plan cache
       const clean = await runLoad(port, connections, durationS * 1000, (index) => pool[index % pool.length]!);
       results[model] = { model: modelName, connections, durationS, plansPerRequest, ...clean };
@@ -185,7 +187,12 @@ function fakeFastModel(): RewardModel {
 
 /** Serves in this worker thread until the parent posts 'close'. */
 async function serveInWorker(spec: ServerSpec): Promise<void> {
-  const model = spec.model === 'fake' ? fakeFastModel() : (await trainRewardModel(syntheticPairs({ pairs: 2000, seed: 1 }), { seed: 1 })).model;
+  const model =
+    spec.model === 'fake'
+      ? fakeFastModel()
+      : spec.modelFile
+        ? await loadRewardModel(spec.modelFile)
+        : (await trainRewardModel(syntheticPairs({ pairs: 2000, seed: 1 }), { seed: 1 })).model;
   const server = await startRewardServer({ model, token: spec.token, maxPlans: spec.maxPlans, maxBodyBytes: spec.maxBodyBytes });
   parentPort!.once('message', () => void server.close());
   parentPort!.postMessage({ port: server.port, model: model.name });
