@@ -1,0 +1,19 @@
+/**
+ * Experiment reports (issue 8): the schema of `results.json` and the self-contained HTML page
+ * `orchrm report` writes from it.
+ */
+export { escapeHtml } from './escape-html.js';
+export { findings, type Finding } from './findings.js';
+export { parseResults, readResults } from './read-results.js';
+export { renderChartSvg, type ChartDefinition } from './render-chart.js';
+export { renderReport, renderReportHtml, type RenderReportOptions } from './render-report.js';
+export {
+  DemoResultsSchema,
+  RESULTS_SCHEMA_VERSION,
+  type BonTableResult,
+  type DemoResults,
+  type GrpoRunResult,
+  type Interval,
+  type RmResults,
+  type TokenSplit,
+} from './results-schema.js';

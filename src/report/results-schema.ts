@@ -1,0 +1,271 @@
+import { z } from 'zod';
+
+/**
+ * The schema of `<out>/results.json`, the file `orchrm demo` writes and `orchrm report` reads
+ * (issue 8). Every number a report shows comes from here, so the file is the record of a run:
+ * scenario, seed and configuration first, then one section per stage.
+ *
+ * Conventions: accuracies and rates are fractions in [0, 1] (never percent); intervals are 95%
+ * intervals written `[low, high]` as in the `orchrm bon --json` output of issue 6 (the reward-model
+ * evaluation's `{low, high}` objects are converted, see `intervalTuple`); tokens are counts split
+ * by role as DESIGN.md's token accounting asks. Unknown keys are dropped, so a newer writer's
+ * extra fields do not break an older reader.
+ */
+
+/** Version of this schema; bumped on any change a reader must know about. */
+export const RESULTS_SCHEMA_VERSION = 1;
+
+const fraction = z.number().min(0).max(1);
+const count = z.number().int().min(0);
+const tokenCount = z.number().min(0);
+
+/** A 95% interval `[low, high]` of a fraction or a difference of fractions. */
+export const IntervalSchema = z
+  .tuple([z.number().min(-1).max(1), z.number().min(-1).max(1)])
+  .refine(([low, high]) => low <= high, { message: 'interval must be [low, high] with low <= high' });
+
+/** Tokens by who spent them (DESIGN.md "Token accounting"); `total` is their sum. */
+export const TokenSplitSchema = z.object({
+  orchestrator: tokenCount,
+  execution: tokenCount,
+  verification: tokenCount,
+  total: tokenCount,
+});
+
+/** A proportion with its interval (pairwise accuracy of a reward model). */
+export const AccuracyWithCiSchema = z.object({
+  accuracy: fraction,
+  ci: IntervalSchema,
+  /** Pairs ranked right (winner strictly higher; a tie counts as wrong). */
+  correct: count,
+  /** Pairs evaluated. */
+  total: count,
+  /** Pairs whose two scores tied. */
+  ties: count.optional(),
+});
+
+/** Pairwise accuracy overall and per pair source, as `pairwiseAccuracy` (src/rm/eval) computes it. */
+export const PairAccuracySchema = z.object({
+  overall: AccuracyWithCiSchema,
+  perSource: z.record(z.string(), AccuracyWithCiSchema),
+});
+
+/** One bin of the reliability diagram of sigmoid(r_a - r_b) on held-out pairs (`CalibrationBin`). */
+export const CalibrationBinSchema = z.object({
+  low: fraction,
+  high: fraction,
+  /** Oriented pairs in the bin (each pair is counted both ways). */
+  count,
+  meanConfidence: fraction,
+  /** Fraction of the bin's predictions that came true. */
+  accuracy: fraction,
+});
+
+/** Best-of-N selection accuracy on held-out episodes at one N (`BestOfNResult`). */
+export const RmBestOfNSchema = z.object({
+  n: z.number().int().min(1),
+  accuracy: fraction,
+  ci: IntervalSchema,
+  /** Expected accuracy of a random pick among the N (what selection must beat). */
+  randomAccuracy: fraction,
+  /** Share of subsets with at least one correct plan (the ceiling of any selector). */
+  oracleAccuracy: fraction,
+  tasks: count.optional(),
+  tieRate: fraction.optional(),
+});
+
+/** What a model (the trained one or a baseline) scored on the held-out set. */
+const RmMetricsShape = {
+  pairAccuracy: PairAccuracySchema,
+  /** Expected calibration error and bins of sigmoid(r_winner - r_loser). */
+  calibration: z.object({ ece: z.number().min(0), bins: z.array(CalibrationBinSchema) }),
+  /** AUC of score vs correctness over held-out episodes, pooled; null with one class. */
+  auc: fraction.nullable(),
+  /** AUC comparing plans of the same task only (what selection needs); null with one class. */
+  withinTaskAuc: fraction.nullable().optional(),
+  /** Best-of-N selection accuracy, e.g. at N = 2, 4, 8. */
+  bon: z.array(RmBestOfNSchema),
+};
+
+/** A baseline (plan-only, length-only) trained and evaluated like the model, with the comparison. */
+export const RmBaselineSchema = z.object({
+  ...RmMetricsShape,
+  /** Model accuracy minus baseline accuracy on the same pairs, with a paired bootstrap interval. */
+  difference: z.object({ diff: z.number().min(-1).max(1), ci: IntervalSchema }),
+  /** True only when that interval is above zero. */
+  beats: z.boolean(),
+  /** One plain sentence (`BaselineComparison.verdict`). */
+  verdict: z.string(),
+});
+
+/** The reward model section: the trained model's held-out metrics next to its baselines (issue 5). */
+export const RmResultsSchema = z.object({
+  /** Model name, e.g. `linear`. */
+  model: z.string(),
+  /** File name of the model, relative to the results directory, e.g. `rm.safetensors`. */
+  file: z.string().optional(),
+  /** Held-out data sizes (tasks never seen in training). */
+  heldOut: z.object({ pairs: count, episodes: count, tasks: count }),
+  ...RmMetricsShape,
+  /** Keyed by baseline kind: `plan-only`, `length-only`. */
+  baselines: z.record(z.string(), RmBaselineSchema),
+});
+
+/** One strategy at one N, as `orchrm bon --json` prints it (`StrategySummary`). */
+export const StrategySummarySchema = z.object({
+  accuracy: fraction,
+  ci: IntervalSchema,
+  /** Mean tokens per task, by role. */
+  tokens: TokenSplitSchema,
+  executionsPerTask: z.number().min(0),
+  judgeFailures: count.optional(),
+});
+
+/** A paired difference between two strategies on the same tasks (`PairedDifference`). */
+export const PairedDifferenceSchema = z.object({ diff: z.number().min(-1).max(1), ci: IntervalSchema });
+
+/** The issue-6 JSON at one N (`BonTable`). */
+export const BonTableSchema = z.object({
+  n: z.number().int().min(1),
+  tasks: count,
+  /** Keyed by strategy name: single, rm, rm-topk-vote, rm-adaptive, majority, judge, plan-judge, oracle. */
+  strategies: z.record(z.string(), StrategySummarySchema),
+  /** Keyed `<a>-vs-<b>`: accuracy of a minus b. */
+  paired: z.record(z.string(), PairedDifferenceSchema),
+});
+
+/** Best-of-N: the table at the headline N (the issue-6 JSON) plus the same table at every N run. */
+export const BonResultsSchema = BonTableSchema.extend({
+  /** One table per N (e.g. 1, 2, 4, 8, 16): the accuracy-vs-tokens curves. Empty = headline only. */
+  perN: z.array(BonTableSchema),
+});
+
+/** Held-out accuracy of the policy after some training (`EvaluationPoint`). */
+export const GrpoCurvePointSchema = z.object({
+  /** GRPO steps done (0 = the starting checkpoint). */
+  step: count,
+  accuracy: fraction,
+  /** Cumulative training tokens at that step (evaluation tokens are not training tokens). */
+  trainingTokens: TokenSplitSchema,
+  /** Held-out episodes the accuracy was measured on. */
+  episodes: count.optional(),
+});
+
+/** One GRPO run (`RunSimGrpoResult`, summarised). */
+export const GrpoRunSchema = z.object({
+  /** Starting checkpoint name. */
+  from: z.string().optional(),
+  steps: count.optional(),
+  /** Final held-out accuracy. */
+  accuracy: fraction,
+  /** Cumulative training tokens at the end. */
+  trainingTokens: TokenSplitSchema,
+  /** Tokens spent on held-out evaluation (kept apart). */
+  evaluationTokens: tokenCount.optional(),
+  curve: z.array(GrpoCurvePointSchema),
+});
+
+/** Reward-guided training (issue 7): `rm` vs `execution` reward from the same start, same steps. */
+export const GrpoResultsSchema = z.object({
+  /** Held-out accuracy of the starting checkpoint. */
+  baseAccuracy: fraction,
+  /** Tokens spent collecting the episodes that trained the reward model: the honest cost of `rm`. */
+  rmCollectionTokens: TokenSplitSchema,
+  rm: GrpoRunSchema,
+  execution: GrpoRunSchema,
+  judge: GrpoRunSchema.optional(),
+  hybrid: GrpoRunSchema.optional(),
+});
+
+/** One pair source (`PairStats`, summarised). */
+export const PairSourceSchema = z.object({
+  /** Pairs in the dataset from this source. */
+  count,
+  /**
+   * Of the graded pairs whose two outcomes differ, the share whose winner was the correct one
+   * (`OutcomeAgreement.strictlyBetter`). Null for sources decided by the outcome itself
+   * (`outcome`, `efficiency`) and when no graded pair differs.
+   */
+  agreementWithOutcome: fraction.nullable(),
+  /** Graded pairs whose outcomes differ (the denominator of the agreement). */
+  differing: count.optional(),
+  /** Share of graded pairs whose winner's outcome is at least as good as the loser's. */
+  atLeastAsGood: fraction.nullable().optional(),
+});
+
+/** One task family's accuracy under each method. */
+export const FamilyRowSchema = z.object({
+  /** Family (task suite), e.g. `arith`, `multihop`. */
+  family: z.string(),
+  /** Test tasks of the family. */
+  tasks: count,
+  /** Keyed by method label (e.g. `base`, `bon:rm`, `bon:single`, `grpo:rm`): accuracy with optional CI. */
+  accuracy: z.record(z.string(), z.object({ accuracy: fraction, ci: IntervalSchema.optional() })),
+});
+
+/** The scenario calibration of src/sim/calibrate (`CalibrationReport`), the fields the report shows. */
+export const SimCalibrationSchema = z.object({
+  scenario: z.string(),
+  seed: z.number().int(),
+  tasks: count,
+  /** Points: best fixed plan kind per family minus the best single kind everywhere. */
+  bestFixedPlanGap: z.number(),
+  /** Points: oracle@N of the base policy minus its single-plan accuracy. */
+  baseVsOracleGap: z.number(),
+  /** Mean execution tokens of the costliest plan kind over the cheapest executing kind. */
+  execTokenSpread: z.number().min(0),
+  /** Mean plan-writing tokens over mean execution tokens, base policy. */
+  planTokenShare: z.number().min(0),
+  base: z.object({ accuracy: fraction, oracleAtN: fraction, plansPerTask: count }),
+  bestSingleKind: z.object({ kind: z.string(), accuracy: fraction }),
+  bestKindPerFamily: z.record(z.string(), z.object({ kind: z.string(), accuracy: fraction })),
+});
+
+/** One round of `orchrm loop`. */
+export const LoopRoundSchema = z.object({
+  /** 1-based round. */
+  round: z.number().int().min(1),
+  /** Held-out pairwise accuracy of the reward model retrained this round. */
+  pairAccuracy: fraction,
+  pairAccuracyCi: IntervalSchema.optional(),
+  /** Best-of-N accuracy (N = 8) on held-out tasks with this round's reward model. */
+  bonAccuracy: fraction,
+  bonAccuracyCi: IntervalSchema.optional(),
+  /** Tokens spent in this round (collection, mining, selection). */
+  tokens: TokenSplitSchema,
+  /** Pairs the model was trained on (everything collected so far). */
+  pairs: count.optional(),
+});
+
+/** `<out>/results.json` of `orchrm demo` (and `orchrm loop`). */
+export const DemoResultsSchema = z.object({
+  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
+  /** Scenario name or file. */
+  scenario: z.string().min(1),
+  seed: z.number().int(),
+  /** orchrm version that wrote the file. */
+  version: z.string().optional(),
+  /** Wall time of the whole run. */
+  durationMs: z.number().min(0).optional(),
+  /** The run's configuration (task counts, N, steps, encoder...), as given; shown verbatim. */
+  config: z.record(z.string(), z.unknown()),
+  /** Keyed by pair source: outcome, checkpoint, process, efficiency. */
+  pairs: z.record(z.string(), PairSourceSchema),
+  rm: RmResultsSchema,
+  bon: BonResultsSchema,
+  grpo: GrpoResultsSchema,
+  /** Scenario calibration, when the run measured it. */
+  calibration: SimCalibrationSchema.optional(),
+  /** Per-family accuracy table on the test tasks. */
+  families: z.array(FamilyRowSchema),
+  /** Self-improvement rounds of `orchrm loop`. */
+  loop: z.array(LoopRoundSchema).optional(),
+});
+
+/** `<out>/results.json`, validated. */
+export type DemoResults = z.infer<typeof DemoResultsSchema>;
+export type TokenSplit = z.infer<typeof TokenSplitSchema>;
+export type Interval = z.infer<typeof IntervalSchema>;
+export type BonTableResult = z.infer<typeof BonTableSchema>;
+export type GrpoRunResult = z.infer<typeof GrpoRunSchema>;
+export type RmResults = z.infer<typeof RmResultsSchema>;

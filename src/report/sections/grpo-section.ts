@@ -1,0 +1,56 @@
+import { grpoChart, grpoRuns } from '../charts/grpo-chart.js';
+import { percent, points, tokens } from '../format-values.js';
+import { htmlTable, type TableCell } from '../html-table.js';
+import { renderChartFigure } from '../render-chart.js';
+import type { DemoResults } from '../results-schema.js';
+import { paragraph, section } from './section.js';
+
+/** GRPO: accuracy vs training tokens per reward source, and the token bill including the reward model's collection. */
+export async function grpoSection(grpo: DemoResults['grpo']): Promise<string> {
+  const rows = grpoRuns(grpo).map(([reward, run]): TableCell[] => [
+    reward,
+    run.from ?? '',
+    run.steps === undefined ? '' : String(run.steps),
+    { text: percent(run.accuracy), className: 'strong' },
+    points(run.accuracy - grpo.baseAccuracy),
+    tokens(run.trainingTokens.orchestrator),
+    tokens(run.trainingTokens.execution),
+    tokens(run.trainingTokens.verification),
+    { text: tokens(run.trainingTokens.total), className: 'strong' },
+  ]);
+  const collection = grpo.rmCollectionTokens;
+  rows.push([
+    { text: 'rm collection', className: 'muted', title: 'Tokens spent collecting the episodes the reward model was trained on' },
+    '',
+    '',
+    '',
+    '',
+    tokens(collection.orchestrator),
+    tokens(collection.execution),
+    tokens(collection.verification),
+    tokens(collection.total),
+  ]);
+  rows.push([
+    { text: 'rm total', className: 'strong', title: 'rm reward: GRPO training plus collecting the reward model’s training episodes' },
+    '',
+    '',
+    '',
+    '',
+    tokens(grpo.rm.trainingTokens.orchestrator + collection.orchestrator),
+    tokens(grpo.rm.trainingTokens.execution + collection.execution),
+    tokens(grpo.rm.trainingTokens.verification + collection.verification),
+    { text: tokens(grpo.rm.trainingTokens.total + collection.total), className: 'strong' },
+  ]);
+  return section('grpo', 'Reward-guided orchestrator training (GRPO)', [
+    paragraph(
+      `The orchestrator policy is trained with GRPO from the same start (held-out accuracy ${percent(grpo.baseAccuracy)}) for the same number of steps. With rm reward the sampled plans are only scored by the reward model; with execution reward every sampled plan is executed and graded.`,
+    ),
+    await renderChartFigure(grpoChart(grpo)),
+    htmlTable({
+      caption: 'GRPO runs: final held-out accuracy, gain over the start in points, and cumulative training tokens by role; “rm collection” is what the episodes behind the reward model cost, “rm total” adds it to rm’s training',
+      columns: ['Reward', 'From', 'Steps', 'Accuracy', 'Gain', 'Orchestrator', 'Execution', 'Verification', 'Total tokens'],
+      rows,
+      numericColumns: [2, 3, 4, 5, 6, 7, 8],
+    }),
+  ]);
+}
