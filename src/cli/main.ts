@@ -9,6 +9,10 @@ import { registerPlanCheckCommand } from './commands/plan-check.js';
 import { registerSimCommand } from './commands/sim.js';
 import { registerSimCalibrateCommand } from './commands/sim-calibrate.js';
 import { registerSimImproveCommand } from './commands/sim-improve.js';
+import { registerGradeCommand } from './commands/grade.js';
+import { registerRetrieveCommand } from './commands/retrieve.js';
+import { registerTasksCommand } from './commands/tasks.js';
+import { registerRmCommand } from './commands/rm.js';
 
 const program = new Command('orchrm')
   .description('Reward models over multi-agent orchestration plans, learned from execution artifacts without labels.')
@@ -23,5 +27,9 @@ registerPlanCheckCommand(program);
 registerSimCommand(program);
 registerSimCalibrateCommand(program);
 registerSimImproveCommand(program);
+registerTasksCommand(program);
+registerGradeCommand(program);
+registerRetrieveCommand(program);
+registerRmCommand(program);
 
 await program.parseAsync(process.argv);

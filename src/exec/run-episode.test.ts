@@ -50,6 +50,14 @@ describe('runEpisode', () => {
     provider.assertAllUsed();
   });
 
+  it('counts a model-based grader\'s tokens as verification and stores the bare grade', async () => {
+    const planText = '{"dom":"low","nodes":[],"edges":[],"directAnswer":"5"}';
+    const usage = { promptTokens: 120, completionTokens: 30, totalTokens: 150 };
+    const episode = await runEpisode({ ...base, provider: createScriptedProvider([]), planText, grader: () => ({ correct: true, method: 'llm_judge', usage }) });
+    expect(episode.grade).toEqual({ correct: true, method: 'llm_judge' });
+    expect(episode.usage.verification).toEqual(usage);
+  });
+
   it('gives the same id and content for the same seed', async () => {
     const planText = '{"dom":"low","nodes":[],"edges":[],"directAnswer":"5"}';
     const first = await runEpisode({ ...base, provider: createScriptedProvider([]), planText });

@@ -1,5 +1,5 @@
 import { EPISODE_SCHEMA_VERSION, type Episode, type OrchestratorRef } from '../core/episode.js';
-import type { Grader } from '../core/grader.js';
+import { splitGradeUsage, type Grader } from '../core/grader.js';
 import { stableId } from '../core/ids.js';
 import type { LlmCallRecord } from '../core/llm-call.js';
 import type { Dom } from '../core/plan.js';
@@ -83,8 +83,12 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Episode> {
 
   if (episode.finalAnswer !== undefined && options.grader) {
     try {
-      const grade = await options.grader(task, episode.finalAnswer);
-      if (grade) episode.grade = grade;
+      const graded = await options.grader(task, episode.finalAnswer);
+      if (graded) {
+        const { grade, usage } = splitGradeUsage(graded);
+        episode.grade = grade;
+        episode.usage.verification = addUsage(episode.usage.verification, usage);
+      }
     } catch (error) {
       episode.reason = `${episode.reason ? `${episode.reason}; ` : ''}grading failed: ${errorMessage(error)}`;
     }

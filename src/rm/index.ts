@@ -12,3 +12,5 @@ export { readSafetensors, SafetensorsFormatError, writeSafetensors, type Safeten
 export { syntheticPairs, syntheticPlan, syntheticTask, syntheticUtility, type SyntheticPairsOptions, type SyntheticTask, type SyntheticTaskKind } from './synthetic-pairs.js';
 export { trainRewardModel, type TrainRewardModelOptions, type TrainRewardModelResult } from './train-reward-model.js';
 export { PLAN_CACHE_SIZE, TrainedRewardModel, type RewardModelProvenance, type TrainedRewardModelOptions } from './trained-reward-model.js';
+export * from './eval/index.js';
+export * from './remote/index.js';

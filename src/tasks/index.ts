@@ -19,7 +19,6 @@ export { compareMathAnswers, mathGrader } from './math-grader.js';
 export { normalizeMathAnswer } from './normalize-math-answer.js';
 export { compareQaAnswers, qaGrader } from './qa-grader.js';
 export { normalizeQaAnswer, qaExactMatch, qaTokenF1 } from './qa-metrics.js';
-export { splitGradeUsage } from './split-grade-usage.js';
 export { corpusTitles, recallAtK, supportRecall, type CorpusTitles, type SupportRecall } from './support-recall.js';
 export { SUPPORTING_TITLES_KEY, supportingTitlesOf } from './supporting-titles.js';
 export { loadTaskFile } from './task-file.js';

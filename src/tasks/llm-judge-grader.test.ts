@@ -4,7 +4,7 @@ import type { Usage } from '../core/usage.js';
 import { createOpenAiProvider } from '../llm/index.js';
 import { startChatServer, type ChatServer } from '../testing/index.js';
 import { createLlmJudgeGrader } from './llm-judge-grader.js';
-import { splitGradeUsage } from './split-grade-usage.js';
+import { splitGradeUsage } from '../core/grader.js';
 
 let server: ChatServer | undefined;
 afterEach(async () => server?.close());

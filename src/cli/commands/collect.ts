@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { collectEpisodes, type CollectSummary } from '../../collect/index.js';
 import { UserError } from '../../core/errors.js';
 import { openStore, type Store } from '../../store/index.js';
-import { exactMatchGrader } from '../../tasks/index.js';
 import { createProgress } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { resolveCollectSetup, type CollectSetupFlags } from './collect-setup.js';
@@ -23,6 +22,10 @@ export function registerCollectCommand(program: Command): void {
     .command('collect')
     .description('Sample plans for each task, execute them, and store every episode with all its artifacts.')
     .option('--tasks <file.jsonl>', 'tasks, one JSON object per line: {"id", "question", "answer"?}')
+    .option('--suite <suite>', 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)')
+    .option('--question-field <path>', 'with --suite jsonl: field holding the question')
+    .option('--answer-field <path>', 'with --suite jsonl: field holding the gold answer')
+    .option('--id-field <path>', 'with --suite jsonl: field holding the task id')
     .option('--scenario <name|file>', 'generate tasks from a simulated scenario instead (see orchrm sim scenarios)')
     .option('--split <split>', 'with --scenario: train or test (disjoint questions)', 'train')
     .option('--count <n>', 'with --scenario: number of tasks', parseIntegerOption('--count', 1), 100)
@@ -69,7 +72,7 @@ async function collect(flags: CollectFlags): Promise<void> {
       plansPerTask: flags.plansPerTask,
       concurrency: flags.concurrency,
       seed: flags.seed,
-      grader: exactMatchGrader,
+      grader: setup.grader,
       ...(setup.retriever !== undefined && { retriever: setup.retriever }),
       ...(flags.tokenBudget !== undefined && { tokenBudget: flags.tokenBudget }),
       ...(flags.timeoutMs !== undefined && { timeoutMs: flags.timeoutMs }),
