@@ -61,7 +61,7 @@ export function pairAgreementChart(pairs: DemoResults['pairs']): ChartDefinition
             { mark: { type: 'text', align: 'left', dx: 4, color: '#374151', fontSize: 11 }, encoding: { text: { field: 'agreement', type: 'quantitative', format: '.1%' } } },
           ],
         },
-        { data: { values: [{ chance: 0.5 }] }, mark: { type: 'rule', strokeDash: [5, 4], color: '#6b7280' }, encoding: { x: { field: 'chance', type: 'quantitative' } } },
+        { data: { values: [{ chance: 0.5 }] }, mark: { type: 'rule', strokeDash: [4, 3], color: '#374151', strokeWidth: 1.2 }, encoding: { x: { field: 'chance', type: 'quantitative' } } },
       ],
     },
   };

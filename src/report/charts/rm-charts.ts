@@ -40,7 +40,7 @@ export function rmSourceChart(rm: DemoResults['rm']): ChartDefinition {
           },
           layer: [
             { name: 'bars', mark: { type: 'bar', opacity: 0.9 }, encoding: { y: { field: 'accuracy', type: 'quantitative', title: 'Pairwise accuracy', axis: { format: '.0%' }, scale: { domain: [0, 1] } } } },
-            { name: 'errors', mark: { type: 'rule', color: '#111827', strokeWidth: 1.2 }, encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } } },
+            { name: 'errors', mark: { type: 'rule', strokeWidth: 1.4 }, encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' }, color: { value: '#111827' } } },
           ],
         },
         { data: { values: [{ chance: 0.5 }] }, mark: { type: 'rule', strokeDash: [5, 4], color: '#6b7280' }, encoding: { y: { field: 'chance', type: 'quantitative' } } },
