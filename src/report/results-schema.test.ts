@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
+import { parseResults, readResults } from './read-results.js';
+import { DemoResultsSchema } from './results-schema.js';
+
+const FIXTURE_TEXT = readFileSync(new URL('./test-fixtures/results.json', import.meta.url), 'utf8');
+
+/** The fixture, changed by `mutate` (a fresh copy each time). */
+function fixture(mutate: (results: any) => void = () => {}): unknown {
+  const results = JSON.parse(FIXTURE_TEXT);
+  mutate(results);
+  return results;
+}
+
+function issues(value: unknown) {
+  const parsed = DemoResultsSchema.safeParse(value);
+  if (parsed.success) throw new Error('expected the results to be invalid');
+  return zodIssues(parsed.error);
+}
+
+describe('DemoResultsSchema', () => {
+  test('the fixture is valid and keeps every section', () => {
+    const results = DemoResultsSchema.parse(fixture());
+    expect(Object.keys(results).sort()).toEqual(
+      ['bon', 'calibration', 'config', 'durationMs', 'families', 'grpo', 'loop', 'pairs', 'rm', 'scenario', 'schemaVersion', 'seed', 'version'].sort(),
+    );
+    expect(results.bon.perN.map((table) => table.n)).toEqual([1, 2, 4, 8, 16]);
+  });
+
+  test('optional sections may be absent; unknown keys are dropped', () => {
+    const results = DemoResultsSchema.parse(
+      fixture((value) => {
+        delete value.loop;
+        delete value.calibration;
+        value.somethingNewer = { x: 1 };
+      }),
+    );
+    expect(results.loop).toBeUndefined();
+    expect(results.calibration).toBeUndefined();
+    expect('somethingNewer' in results).toBe(false);
+  });
+
+  test('errors name the field by its full path', () => {
+    expect(
+      issues(
+        fixture((value) => {
+          delete value.rm.pairAccuracy;
+          value.bon.perN[2].strategies.rm.ci = [0.6, 0.4];
+          value.grpo.execution.curve[1].accuracy = 1.5;
+          value.pairs.process.count = -1;
+          value.schemaVersion = 2;
+        }),
+      ),
+    ).toMatchInlineSnapshot(`
+      [
+        {
+          "message": "Invalid input: expected 1",
+          "path": "schemaVersion",
+        },
+        {
+          "message": "Too small: expected number to be >=0",
+          "path": "pairs.process.count",
+        },
+        {
+          "message": "Invalid input: expected object, received undefined",
+          "path": "rm.pairAccuracy",
+        },
+        {
+          "message": "interval must be [low, high] with low <= high",
+          "path": "bon.perN[2].strategies.rm.ci",
+        },
+        {
+          "message": "Too big: expected number to be <=1",
+          "path": "grpo.execution.curve[1].accuracy",
+        },
+      ]
+    `);
+  });
+
+  test('a missing required section is named', () => {
+    expect(issues(fixture((value) => delete value.grpo))).toMatchInlineSnapshot(`
+      [
+        {
+          "message": "Invalid input: expected object, received undefined",
+          "path": "grpo",
+        },
+      ]
+    `);
+  });
+});
+
+describe('parseResults and readResults', () => {
+  test('an invalid file throws InvalidInputError naming the file and the field, with a hint', () => {
+    const text = JSON.stringify(fixture((value) => (value.rm.calibration.bins[0].count = 'many')));
+    expect(() => parseResults(text, 'out/results.json')).toThrowError(InvalidInputError);
+    expect(() => parseResults(text, 'out/results.json')).toThrowError(/^out\/results\.json is invalid:\n {2}- rm\.calibration\.bins\[0\]\.count: .*\nIt should be the results\.json written by orchrm demo/);
+  });
+
+  test('text that is not JSON is a user error that says what the file should be', () => {
+    expect(() => parseResults('{"scenario": ', 'out/results.json')).toThrowError(UserError);
+    expect(() => parseResults('{"scenario": ', 'out/results.json')).toThrowError(/out\/results\.json is not valid JSON .*orchrm demo/);
+  });
+
+  test('a directory without results.json says how to make one', async () => {
+    await expect(readResults('/nonexistent-orchrm-dir')).rejects.toThrowError('/nonexistent-orchrm-dir/results.json does not exist; run orchrm demo --out /nonexistent-orchrm-dir first');
+  });
+});
