@@ -1,5 +1,5 @@
 import { stableId } from '../core/ids.js';
-import type { Pair } from '../core/pair.js';
+import type { Pair, PairSplit } from '../core/pair.js';
 import { assignSplit } from './assign-split.js';
 import { compareText } from './compare-text.js';
 import type { MinedSource, PairMiningConfig } from './mining-config.js';
@@ -37,10 +37,16 @@ export function finishDataset(
     }
   }
   const weights = balance(bySource, config, reports);
+  const splitOfTask = new Map<string, PairSplit>();
+  const splitOf = (taskId: string) => {
+    let split = splitOfTask.get(taskId);
+    if (split === undefined) splitOfTask.set(taskId, (split = assignSplit(taskId, config.seed, config.splits)));
+    return split;
+  };
   const dataset: Pair[] = [];
   for (const [source, list] of bySource) {
     reports[source].kept = list.length;
-    for (const pair of list) dataset.push(toPair(pair, datasetId, weights.get(source) ?? 1, config));
+    for (const pair of list) dataset.push(toPair(pair, datasetId, weights.get(source) ?? 1, splitOf(pair.taskId)));
   }
   return dataset.sort((a, b) => compareText(a.taskId, b.taskId) || compareText(a.source, b.source) || compareText(a.id, b.id));
 }
@@ -81,7 +87,7 @@ function sample(list: readonly TaskPair[], count: number): TaskPair[] {
   return [...list].sort((a, b) => a.rank - b.rank || compareText(a.winner.id, b.winner.id) || compareText(a.loser.id, b.loser.id)).slice(0, count);
 }
 
-function toPair(pair: TaskPair, datasetId: string, weight: number, config: PairMiningConfig): Pair {
+function toPair(pair: TaskPair, datasetId: string, weight: number, split: PairSplit): Pair {
   return {
     id: stableId('pair', datasetId, pair.source, pair.winner.id, pair.loser.id),
     datasetId,
@@ -93,6 +99,6 @@ function toPair(pair: TaskPair, datasetId: string, weight: number, config: PairM
     weight,
     ...(pair.margin !== undefined && { margin: pair.margin }),
     evidence: pair.evidence,
-    split: assignSplit(pair.taskId, config.seed, config.splits),
+    split,
   };
 }

@@ -5,7 +5,7 @@ import { createCanonicalKeyer, toMiningEpisode, type TaskGroup } from './mining-
 import type { ProcessRubric } from './process-rubric.js';
 
 /**
- * Streams the store's episodes (without their LLM calls) and groups their mining summaries by
+ * Streams the store's episode outlines (no LLM calls, node outputs or params) and groups their mining summaries by
  * task. Memory holds one summary per episode, not its trace. Episodes with no plan text (the
  * orchestrator call itself failed) are left out: there is no plan to prefer or reject.
  * Groups come sorted by task id and episodes by id, so results never depend on insertion order.
@@ -21,7 +21,7 @@ export function groupStoredEpisodes(
   let done = 0;
   let withoutPlanText = 0;
   const canonicalKeyOf = createCanonicalKeyer();
-  for (const episode of store.iterateEpisodes(filter, { withCalls: false })) {
+  for (const episode of store.iterateEpisodeOutlines(filter)) {
     done += 1;
     if (onProgress !== undefined && (done % 1000 === 0 || done === total)) onProgress(done, total);
     if (episode.planText.trim() === '') {

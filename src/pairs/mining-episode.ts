@@ -1,4 +1,5 @@
-import type { Episode, EpisodeStatus, OrchestratorRef } from '../core/episode.js';
+import type { EpisodeStatus, OrchestratorRef } from '../core/episode.js';
+import type { EpisodeOutline } from '../store/index.js';
 import { sha256 } from '../core/hash.js';
 import { defaultBlockCatalog, renderInvalidPlan, renderPlan, type BlockCatalog } from '../plan/index.js';
 import type { ProcessRubric } from './process-rubric.js';
@@ -24,7 +25,7 @@ export interface MiningEpisode {
 }
 
 /** The canonical text of an episode's plan: its canonical rendering, or its diagnostic kinds when it failed. */
-export function canonicalPlanText(episode: Episode, catalog: BlockCatalog = defaultBlockCatalog()): string {
+export function canonicalPlanText(episode: Pick<EpisodeOutline, 'plan' | 'diagnostics'>, catalog: BlockCatalog = defaultBlockCatalog()): string {
   return episode.plan !== undefined && episode.diagnostics.length === 0 ? renderPlan(episode.plan, catalog) : renderInvalidPlan(episode.diagnostics);
 }
 
@@ -36,7 +37,7 @@ const MAX_CACHED_PLAN_TEXTS = 50_000;
  * resample the same plans often, so renderings are remembered by plan text (valid plans only:
  * a failed plan's canonical text comes from its diagnostics, which are cheap to render).
  */
-export function createCanonicalKeyer(catalog: BlockCatalog = defaultBlockCatalog()): (episode: Episode) => string {
+export function createCanonicalKeyer(catalog: BlockCatalog = defaultBlockCatalog()): (episode: EpisodeOutline) => string {
   const keyByPlanText = new Map<string, string>();
   return (episode) => {
     const valid = episode.plan !== undefined && episode.diagnostics.length === 0;
@@ -52,7 +53,7 @@ export function createCanonicalKeyer(catalog: BlockCatalog = defaultBlockCatalog
 }
 
 /** Reduces an episode to what the miners read, scoring its process on the way. */
-export function toMiningEpisode(episode: Episode, rubric: ProcessRubric, canonicalKeyOf: (episode: Episode) => string = createCanonicalKeyer()): MiningEpisode {
+export function toMiningEpisode(episode: EpisodeOutline, rubric: ProcessRubric, canonicalKeyOf: (episode: EpisodeOutline) => string = createCanonicalKeyer()): MiningEpisode {
   return {
     id: episode.id,
     taskId: episode.task.id,

@@ -1,6 +1,7 @@
 import { normalizeAnswer } from '../agents/index.js';
 import type { DebateArtifacts, ReflexionArtifacts, ScArtifacts, SearchArtifacts } from '../core/artifacts.js';
-import type { Episode, NodeTrace } from '../core/episode.js';
+import type { Episode } from '../core/episode.js';
+import type { EpisodeOutline, NodeOutline } from '../store/index.js';
 import { normalizeWhitespace } from '../plan/index.js';
 import type { ProcessRubric, ProcessTerm } from './process-rubric.js';
 
@@ -20,7 +21,7 @@ const OUT_OF_LIMITS: ReadonlySet<string> = new Set(['timeout', 'budget_exceeded'
  * search feedback, and consistency of the final answer with the answers feeding it.
  * @example scoreProcess(episode, ProcessRubricSchema.parse({})).score // 0.83
  */
-export function scoreProcess(episode: Episode, rubric: ProcessRubric): ProcessScore {
+export function scoreProcess(episode: EpisodeOutline, rubric: ProcessRubric): ProcessScore {
   const terms: Partial<Record<ProcessTerm, number>> = {};
   const planValid = !FAILED_PLAN_STATUSES.has(episode.status) && episode.plan !== undefined;
   terms.planValid = planValid ? 1 : 0;
@@ -49,7 +50,7 @@ function setMean(terms: Partial<Record<ProcessTerm, number>>, term: ProcessTerm,
 }
 
 /** Agreement a block recorded about itself; none for blocks that do not vote, debate or critique. */
-function blockAgreement(node: NodeTrace): number[] {
+function blockAgreement(node: NodeOutline): number[] {
   const artifacts = node.artifacts;
   if (artifacts?.kind === 'sc') return [(artifacts as ScArtifacts).voteShare];
   if (artifacts?.kind === 'debate') {
@@ -72,7 +73,7 @@ function blockAgreement(node: NodeTrace): number[] {
 }
 
 /** For each set of two or more answered nodes given the same resolved input, the share of the most common answer. */
-function crossNodeAgreements(nodes: readonly NodeTrace[]): number[] {
+function crossNodeAgreements(nodes: readonly NodeOutline[]): number[] {
   const answersByInput = new Map<string, string[]>();
   for (const node of nodes) {
     if (node.status !== 'ok' || node.answer === undefined) continue;
@@ -91,7 +92,7 @@ function pluralityShare(answers: readonly string[]): number {
 }
 
 /** Share of the (two or more) answers feeding the answer node that equal the final answer. */
-function finalConsistency(episode: Episode): number | undefined {
+function finalConsistency(episode: EpisodeOutline): number | undefined {
   const { plan, finalAnswer } = episode;
   if (plan === undefined || plan.answer === undefined || finalAnswer === undefined) return undefined;
   const answerById = new Map(episode.nodes.map((node) => [node.nodeId, node.answer]));

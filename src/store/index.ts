@@ -13,3 +13,4 @@ export { formatEpisodeTrace, type TraceFormatOptions } from './trace-format/inde
 export { PairFilterSchema, type PairFilter } from './pair-filter.js';
 export { PairDatasetInputSchema, type PairDatasetInput, type PairDatasetRecord, type PairGroupSummary } from './pair-store.js';
 export { ResultInputSchema, type ResultInput, type ResultRecord } from './result-store.js';
+export type { EpisodeOutline, NodeOutline } from './episode-outline.js';

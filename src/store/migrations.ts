@@ -179,7 +179,6 @@ CREATE INDEX checkpoints_orchestrator_step ON checkpoints (orchestrator, step);
     sql: `
 -- The task text each pair is read with; imported pairs have no task or episode rows to join.
 ALTER TABLE pairs ADD COLUMN question TEXT NOT NULL DEFAULT '';
-CREATE INDEX pairs_dataset_source ON pairs (dataset_id, source);
 
 -- How each pair dataset was made (mining configuration with its rubric, or import origin) and
 -- what the miners reported, so a dataset can be reproduced and its skips explained.

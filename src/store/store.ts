@@ -6,6 +6,7 @@ import { TaskSchema, type Task, type TaskInput } from '../core/task.js';
 import type { StoredTextOptions } from './episode-to-rows.js';
 import { filterToSql, parseListOptions, type EpisodeFilter, type EpisodeListOptions } from './episode-filter.js';
 import { EpisodeReader, type EpisodeReadOptions } from './episode-reader.js';
+import { iterateEpisodeOutlines, type EpisodeOutline } from './episode-outline.js';
 import { rowToSummary, SUMMARY_COLUMNS, type EpisodeSummary, type SummaryRow } from './episode-summary.js';
 import { DuplicateEpisodeError } from './duplicate-episode-error.js';
 import { EpisodeWriter } from './episode-writer.js';
@@ -89,6 +90,14 @@ export class Store {
    */
   iterateEpisodes(filter: EpisodeFilter = {}, options?: EpisodeReadOptions): Generator<Episode, void, undefined> {
     return this.reader.iterate(filter, options);
+  }
+
+  /**
+   * Every matching episode as an outline (no calls, node outputs or params), in insertion order,
+   * a page at a time: what pair mining reads, several times faster than `iterateEpisodes`.
+   */
+  iterateEpisodeOutlines(filter: EpisodeFilter = {}): Generator<EpisodeOutline, void, undefined> {
+    return iterateEpisodeOutlines(this.db, filter);
   }
 
   countEpisodes(filter: EpisodeFilter = {}): number {
