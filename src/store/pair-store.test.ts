@@ -1,9 +1,9 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PairInput } from '../core/pair.js';
+import { PairSchema, type PairInput } from '../core/pair.js';
 import { createRichEpisode } from '../testing/episode-factory.js';
 import { openStore } from './open-store.js';
 import type { Store } from './store.js';
@@ -99,5 +99,17 @@ describe('pair store', () => {
     migrated.insertPairs([pair('p1')]);
     expect([...migrated.iteratePairs()].map((stored) => stored.question)).toEqual(['What is 2 + 2? — ответ']);
     migrated.close();
+  });
+
+  it('opens the version 2 fixture and reads its pairs back exactly', () => {
+    const path = join(directory, 'v2.db');
+    copyFileSync(join(fixtures, 'schema-v2.db'), path);
+    const expected = PairSchema.array().parse(JSON.parse(readFileSync(join(fixtures, 'schema-v2-pairs.json'), 'utf8')));
+    for (const readonly of [true, false]) {
+      const fixture = openStore(path, { readonly });
+      expect([...fixture.iteratePairs()]).toStrictEqual(expected);
+      expect(fixture.listPairDatasets().map((dataset) => dataset.id)).toEqual(['ds_v2']);
+      fixture.close();
+    }
   });
 });
