@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { saveRewardModel, syntheticPairs, trainRewardModel } from '../../rm/index.js';
 import { loadCheckpoint } from '../../sim/index.js';
 import { openStore } from '../../store/index.js';
 import { listStoredCheckpoints } from '../../train/index.js';
@@ -57,6 +58,19 @@ describe('orchrm grpo', () => {
     expect(result.history[0].tokens.verification).toBeGreaterThan(0);
     expect(result.history[0].tokens.execution).toBe(0);
     expect(result.evaluations).toEqual([]);
+  }, 60_000);
+
+  it('trains with a reward model file (nothing executed) and with hybrid (some plans executed)', async () => {
+    const modelFile = join(directory, 'rm.safetensors');
+    const { model } = await trainRewardModel(syntheticPairs({ pairs: 400, seed: 1 }), { maxEpochs: 2, seed: 1 });
+    await saveRewardModel(model, modelFile);
+    const common = ['--steps', '1', '--group', '4', '--tasks-per-step', '4', '--eval-tasks', '0', '--rm', modelFile, '--json'];
+    const rm = JSON.parse((await run(['--reward', 'rm', ...common])).stdout);
+    expect(rm.history[0].tokens.verification).toBeGreaterThan(0);
+    expect(rm.history[0].tokens.execution).toBe(0);
+    const hybrid = JSON.parse((await run(['--reward', 'hybrid', '--hybrid-fraction', '0.5', ...common])).stdout);
+    expect(hybrid.history[0].tokens.verification).toBeGreaterThanOrEqual(rm.history[0].tokens.verification);
+    expect(hybrid.history[0].tokens.execution).toBeGreaterThan(0);
   }, 60_000);
 
   it('asks for a reward model when the reward needs one', async () => {
