@@ -1,10 +1,10 @@
+import { InvalidInputError, zodIssues } from '../core/errors.js';
 import { stableStringify } from '../core/hash.js';
 import { stableId } from '../core/ids.js';
 import type { EpisodeFilter, Store } from '../store/index.js';
 import { groupStoredEpisodes } from './group-stored-episodes.js';
 import { minePairGroups, type MiningReport } from './mine-pair-groups.js';
 import { PairMiningConfigSchema, type PairMiningConfig, type PairMiningConfigInput } from './mining-config.js';
-import { InvalidInputError, zodIssues } from '../core/errors.js';
 
 export interface MinePairsOptions {
   /** Mining configuration (sources, seed, rubric, caps, balance, splits); every field optional. */
@@ -26,7 +26,8 @@ export interface MinePairsResult extends MiningReport {
 /**
  * Mines win-lose pairs from the episodes in the store and writes them as one dataset (replacing
  * a dataset of the same id), together with the configuration and the report. Reads only what
- * the episodes hold; executes nothing.
+ * the episodes hold (their outlines: no LLM calls); executes nothing. Memory holds a few hundred
+ * bytes plus the plan text per episode, and the selected pairs.
  * @example
  * const result = minePairs(store, { config: { sources: ['process', 'checkpoint'], seed: 7 } });
  * console.log(result.pairs, result.sources.process?.kept);
