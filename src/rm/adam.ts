@@ -32,29 +32,30 @@ export class Adam {
   update(learningRate: number): void {
     this.step++;
     const { beta1, beta2 } = this.settings;
-    const correctedRate = (learningRate * Math.sqrt(1 - beta2 ** this.step)) / (1 - beta1 ** this.step);
+    const correction = Math.sqrt(1 - beta2 ** this.step);
+    const correctedRate = (learningRate * correction) / (1 - beta1 ** this.step);
+    // PyTorch adds epsilon to sqrt(v_hat); with the correction folded into the rate it scales too.
+    const epsilonHat = this.settings.epsilon * correction;
     this.head.tensors.forEach((tensor, index) => {
       const first = this.first[index]!;
       const second = this.second[index]!;
-      if (tensor.rowWidth === undefined) this.updateRange(tensor, first, second, 0, tensor.values.length, correctedRate);
+      if (tensor.rowWidth === undefined) this.updateRange(tensor, first, second, 0, tensor.values.length, correctedRate, epsilonHat);
       else {
         const rows = this.head.touchedRows;
         const width = tensor.rowWidth;
         for (let position = 0; position < this.head.touchedCount; position++) {
           const begin = rows[position]! * width;
-          this.updateRange(tensor, first, second, begin, begin + width, correctedRate);
+          this.updateRange(tensor, first, second, begin, begin + width, correctedRate, epsilonHat);
         }
       }
     });
   }
 
-  private updateRange(tensor: HeadTensor, first: Float64Array, second: Float64Array, begin: number, end: number, correctedRate: number): void {
-    const { beta1, beta2, epsilon } = this.settings;
+  private updateRange(tensor: HeadTensor, first: Float64Array, second: Float64Array, begin: number, end: number, correctedRate: number, epsilonHat: number): void {
+    const { beta1, beta2 } = this.settings;
     const l2 = tensor.decay ? this.settings.l2 : 0;
     const values = tensor.values;
     const gradient = tensor.gradient;
-    // The epsilon is scaled like PyTorch's (added to sqrt(v_hat)), folded into the corrected rate.
-    const epsilonHat = epsilon * Math.sqrt(1 - beta2 ** this.step);
     for (let index = begin; index < end; index++) {
       const g = gradient[index]! + l2 * values[index]!;
       const m = beta1 * first[index]! + (1 - beta1) * g;

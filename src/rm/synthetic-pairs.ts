@@ -66,38 +66,39 @@ export function syntheticUtility(kind: SyntheticTaskKind, blocks: readonly strin
 export interface SyntheticPairsOptions {
   pairs: number;
   seed?: number;
-  /** Pairs per task. @default 4 */
+  /** Plans sampled per task; pairs are formed among them, as among an orchestrator's samples. @default 8 */
+  plansPerTask?: number;
+  /** Most pairs taken per task. @default 16 */
   pairsPerTask?: number;
   /** Share of tasks in the validation split. @default 0.1 */
   validationShare?: number;
-  /** Words per node input (about 300-token plans at the default). @default 40 */
+  /** Words per node input (plans of about 300 tokens on average at the default). @default 40 */
   inputWords?: number;
 }
 
 const BLOCK_CHOICES = ['cot', 'sc', 'reflexion', 'debate', 'search'];
 
 /**
- * Win-lose pairs over synthetic tasks and plan texts (XML, a few invalid), decided by
- * `syntheticUtility`; ties are skipped. Deterministic under the seed; splits by task.
+ * Win-lose pairs over synthetic tasks and plan texts (XML, about 5% invalid), decided by
+ * `syntheticUtility`; ties are skipped. Like mined pairs, each task has a few sampled plans and
+ * every plan takes part in several pairs. Deterministic under the seed; splits by task.
  */
 export function syntheticPairs(options: SyntheticPairsOptions): Pair[] {
-  const { pairs: wanted, seed = 0, pairsPerTask = 4, validationShare = 0.1, inputWords = 40 } = options;
+  const { pairs: wanted, seed = 0, plansPerTask = 8, pairsPerTask = 16, validationShare = 0.1, inputWords = 40 } = options;
   const rng = new Rng(seed);
   const pairs: Pair[] = [];
   for (let taskIndex = 0; pairs.length < wanted; taskIndex++) {
     const task = syntheticTask(rng, taskIndex);
     const split = rng.chance(validationShare) ? 'validation' : 'train';
-    const draw = () => {
-      if (rng.chance(0.05)) return { text: `<agent><agent_id>X</agent_id><agent_name>${rng.pick(['MagicAgent', 'cot'])}</agent_name></agent>`, blocks: undefined };
+    const plans = Array.from({ length: plansPerTask }, () => {
+      if (rng.chance(0.05)) return { text: `<agent><agent_id>X</agent_id><agent_name>${rng.pick(['MagicAgent', 'cot'])}</agent_name></agent>`, utility: syntheticUtility(task.kind, undefined) };
       const blocks = Array.from({ length: rng.int(1, 5) }, () => rng.pick(BLOCK_CHOICES));
-      return { text: formatPlanXml(syntheticPlan(rng, blocks, inputWords)), blocks };
-    };
-    for (let made = 0, attempts = 0; made < pairsPerTask && attempts < 20 && pairs.length < wanted; attempts++) {
-      const a = draw();
-      const b = draw();
-      const gap = syntheticUtility(task.kind, a.blocks) - syntheticUtility(task.kind, b.blocks);
-      if (gap === 0) continue;
-      const [winner, loser] = gap > 0 ? [a, b] : [b, a];
+      return { text: formatPlanXml(syntheticPlan(rng, blocks, inputWords)), utility: syntheticUtility(task.kind, blocks) };
+    });
+    const candidates: [number, number][] = [];
+    for (let a = 0; a < plans.length; a++) for (let b = a + 1; b < plans.length; b++) if (plans[a]!.utility !== plans[b]!.utility) candidates.push([a, b]);
+    for (const [a, b] of rng.shuffle(candidates).slice(0, Math.min(pairsPerTask, wanted - pairs.length))) {
+      const [winner, loser] = plans[a]!.utility > plans[b]!.utility ? [plans[a]!, plans[b]!] : [plans[b]!, plans[a]!];
       pairs.push({
         id: `pair-${pairs.length}`,
         datasetId: `synthetic-${seed}`,
@@ -110,7 +111,6 @@ export function syntheticPairs(options: SyntheticPairsOptions): Pair[] {
         evidence: {},
         split,
       });
-      made++;
     }
   }
   return pairs;
