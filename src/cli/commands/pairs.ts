@@ -177,6 +177,10 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
         try {
           const { exported } = await exportPairs(store, flags.out === '-' ? streams.stdout : flags.out, { format: flags.format, filter, planText: flags.planText, openRlhfKeys });
           streams.stderr.write(`exported ${exported} pair(s) as ${flags.format} to ${flags.out === '-' ? 'stdout' : flags.out}\n`);
+        } catch (error) {
+          // The reader closed the pipe (`orchrm pairs export | head`): it has what it wanted, so stop quietly.
+          if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+          streams.stdout.on('error', () => undefined);
         } finally {
           store.close();
         }
