@@ -56,10 +56,11 @@ describe.skipIf(!hasChromium)(title, () => {
         figures.map((figure) => {
           const svg = figure.querySelector('svg');
           const markClass = figure.getAttribute('data-point-marks') ?? '';
-          const items = svg === null ? 0 : [...svg.querySelectorAll(`g.role-mark.${CSS.escape(markClass)}`)].reduce((sum, group) => sum + group.children.length, 0);
+          const items = svg === null ? 0 : [...svg.querySelectorAll(`g.role-mark.${markClass}`)].reduce((sum, group) => sum + group.children.length, 0);
           const box = svg?.getBoundingClientRect();
           return {
             id: figure.getAttribute('data-chart') ?? '',
+            markClass,
             declared: Number(figure.getAttribute('data-points')),
             items,
             width: box?.width ?? 0,
@@ -71,6 +72,8 @@ describe.skipIf(!hasChromium)(title, () => {
         }),
       );
       expect(charts.map((chart) => chart.id).sort()).toEqual(Object.keys(expectedPoints).sort());
+      // Mark classes go into a CSS selector unescaped (the page context has no CSS.escape types here).
+      for (const chart of charts) expect(chart.markClass).toMatch(/^[a-z0-9_]+$/);
       for (const chart of charts) {
         expect.soft(chart.items, `${chart.id}: mark items`).toBe(expectedPoints[chart.id]);
         expect.soft(chart.declared, `${chart.id}: data-points`).toBe(expectedPoints[chart.id]);
@@ -82,7 +85,7 @@ describe.skipIf(!hasChromium)(title, () => {
         expect.soft(chart.caption.length, `${chart.id}: caption`).toBeGreaterThan(40);
       }
       // Wide tables scroll inside their wrapper; the page itself never scrolls sideways on a laptop screen.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
+      expect(await page.$eval('html', (element) => element.scrollWidth)).toBeLessThanOrEqual(1366);
       expect(leftThePage).toEqual([]);
       expect(consoleErrors).toEqual([]);
 

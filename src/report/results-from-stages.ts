@@ -1,0 +1,111 @@
+import type { PairStats } from '../pairs/pair-stats.js';
+import type { AccuracyEstimate } from '../rm/eval/pairwise-accuracy.js';
+import type { BaselineReport } from '../rm/eval/evaluate-against-baselines.js';
+import type { ModelEvaluation } from '../rm/eval/evaluate-model.js';
+import type { BonTable } from '../select/summarize-best-of-n.js';
+import type { GrpoResult } from '../train/grpo-trainer.js';
+import { UserError } from '../core/errors.js';
+import type { BonTableResult, DemoResults, GrpoRunResult, Interval, RmResults } from './results-schema.js';
+
+/**
+ * Adapters from what each stage returns to the sections of results.json, so `orchrm demo`
+ * fills the file from the real outputs instead of re-deriving numbers. Types only cross here:
+ * nothing is recomputed.
+ */
+
+/** The reward-model evaluation's `{low, high}` as results.json's `[low, high]`. */
+export function intervalTuple(interval: { low: number; high: number }): Interval {
+  return [interval.low, interval.high];
+}
+
+/**
+ * The `rm` section from `evaluateWithBaselines` (or `evaluateAgainstBaselines`): the model at
+ * `modelIndex` and both baselines with the model's comparison against each.
+ *
+ * @example
+ * results.rm = rmResultsFromReport(await evaluateWithBaselines([model], heldOut, options), { file: 'rm.safetensors' });
+ */
+export function rmResultsFromReport(report: BaselineReport, options: { modelIndex?: number; file?: string } = {}): RmResults {
+  const { modelIndex = 0, file } = options;
+  const model = report.models[modelIndex];
+  if (model === undefined) throw new UserError(`the reward-model report has ${report.models.length} models; there is no model ${modelIndex}`);
+  const baselines: RmResults['baselines'] = {};
+  for (const baseline of report.baselines) {
+    const comparison = model.comparisons.find((entry) => entry.baseline === baseline.kind);
+    if (comparison === undefined) continue;
+    baselines[baseline.kind] = {
+      ...metrics(baseline.evaluation),
+      difference: { diff: comparison.accuracyDifference, ci: intervalTuple(comparison.ci) },
+      beats: comparison.beats,
+      verdict: comparison.verdict,
+    };
+  }
+  return { model: model.evaluation.model, ...(file === undefined ? {} : { file }), heldOut: report.data, ...metrics(model.evaluation), baselines };
+}
+
+function metrics(evaluation: ModelEvaluation): Pick<RmResults, 'pairAccuracy' | 'calibration' | 'auc' | 'withinTaskAuc' | 'bon'> {
+  const { accuracy, calibration } = evaluation.pairs;
+  return {
+    pairAccuracy: {
+      overall: estimate(accuracy.overall),
+      perSource: Object.fromEntries(Object.entries(accuracy.perSource).map(([source, value]) => [source, estimate(value)])),
+    },
+    calibration: { ece: calibration.ece, bins: calibration.bins.map((bin) => ({ ...bin })) },
+    auc: evaluation.episodes.auc,
+    withinTaskAuc: evaluation.episodes.withinTaskAuc,
+    bon: evaluation.episodes.bestOfN.map((result) => ({
+      n: result.n,
+      accuracy: result.accuracy,
+      ci: intervalTuple(result.ci),
+      randomAccuracy: result.randomAccuracy,
+      oracleAccuracy: result.oracleAccuracy,
+      tasks: result.tasks,
+      tieRate: result.tieRate,
+    })),
+  };
+}
+
+function estimate(value: AccuracyEstimate) {
+  return { accuracy: value.accuracy, ci: intervalTuple(value.ci), correct: value.correct, total: value.total, ties: value.ties };
+}
+
+/** The `pairs` section from `pairStats`: count per source and the share of differing graded pairs the winner got right. */
+export function pairSourcesFromStats(stats: PairStats): DemoResults['pairs'] {
+  const pairs: DemoResults['pairs'] = {};
+  for (const [source, { pairs: count }] of Object.entries(stats.bySource)) {
+    const agreement = stats.agreementWithOutcome[source];
+    pairs[source] =
+      agreement === undefined
+        ? { count, agreementWithOutcome: null }
+        : { count, agreementWithOutcome: agreement.strictlyBetter, differing: agreement.differing, atLeastAsGood: agreement.atLeastAsGood };
+  }
+  return pairs;
+}
+
+/** One GRPO run from `trainGrpo`/`runSimGrpo`: final accuracy is the last held-out evaluation's. */
+export function grpoRunFromResult(result: GrpoResult<unknown> & { from?: { name: string } }): GrpoRunResult {
+  const last = result.evaluations.at(-1);
+  if (last === undefined) throw new UserError('the GRPO run has no held-out evaluation; run it with evaluation enabled (evalTasks > 0)');
+  const finalTokens = result.history.at(-1)?.tokens ?? last.trainingTokens;
+  return {
+    ...(result.from === undefined ? {} : { from: result.from.name }),
+    steps: result.config.steps,
+    accuracy: last.accuracy,
+    trainingTokens: { ...finalTokens },
+    evaluationTokens: result.evaluationTokens,
+    curve: result.evaluations.map((point) => ({ step: point.step, accuracy: point.accuracy, trainingTokens: { ...point.trainingTokens }, episodes: point.episodes })),
+  };
+}
+
+/** The `bon` section from `summarizeBestOfN`: the table at `headlineN` plus every N for the curves. */
+export function bonResultsFromTables(tables: readonly BonTable[], headlineN: number): DemoResults['bon'] {
+  const headline = tables.find((table) => table.n === headlineN);
+  if (headline === undefined) throw new UserError(`Best-of-N was not run at N = ${headlineN} (ran ${tables.map((table) => table.n).join(', ')})`);
+  return { ...bonTable(headline), perN: tables.map(bonTable) };
+}
+
+function bonTable(table: BonTable): BonTableResult {
+  const strategies: BonTableResult['strategies'] = {};
+  for (const [name, summary] of Object.entries(table.strategies)) if (summary !== undefined) strategies[name] = { ...summary, tokens: { ...summary.tokens } };
+  return { n: table.n, tasks: table.tasks, strategies, paired: { ...table.paired } };
+}
