@@ -5,12 +5,14 @@
  */
 import { benchCallThroughput } from './call-throughput.js';
 import { benchExecOverhead } from './exec-overhead.js';
+import { benchPairsMining } from './pairs-mining.js';
 import { benchSimCollection } from './sim-collection.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   execOverhead: () => benchExecOverhead(),
   callThroughput: () => benchCallThroughput(),
   simCollection: () => benchSimCollection(),
+  pairsMining: () => benchPairsMining(),
 };
 
 const only = process.argv.slice(2);

@@ -13,6 +13,7 @@ import { registerGradeCommand } from './commands/grade.js';
 import { registerRetrieveCommand } from './commands/retrieve.js';
 import { registerTasksCommand } from './commands/tasks.js';
 import { registerRmCommand } from './commands/rm.js';
+import { registerPairsCommand } from './commands/pairs.js';
 
 const program = new Command('orchrm')
   .description('Reward models over multi-agent orchestration plans, learned from execution artifacts without labels.')
@@ -30,6 +31,7 @@ registerSimImproveCommand(program);
 registerTasksCommand(program);
 registerGradeCommand(program);
 registerRetrieveCommand(program);
+registerPairsCommand(program);
 registerRmCommand(program);
 
 await program.parseAsync(process.argv);

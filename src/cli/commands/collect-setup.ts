@@ -76,7 +76,7 @@ export async function resolveCollectSetup(flags: CollectSetupFlags): Promise<Col
     dom: flags.dom,
     structuredOutput: providerConfig?.structuredOutput ?? false,
     ...(model !== undefined && { model }),
-    ref: orchestratorRef(orchestratorModelName),
+    ref: orchestratorRef(orchestratorModelName, environment?.checkpoints),
   });
   const requested = flags.suite === undefined ? undefined : parseSuite(flags.suite);
   const suite = requested === 'auto' && flags.tasks !== undefined ? detectSuite(flags.tasks) : requested;
@@ -125,7 +125,14 @@ function orchestratorModel(flag: string | undefined): string | undefined {
   return flag.startsWith(SIM_PREFIX) ? `${SIM_MODEL_PREFIX}${flag.slice(SIM_PREFIX.length)}` : flag;
 }
 
-/** Simulated orchestrator models record their checkpoint, the same way in-process and over HTTP. */
-function orchestratorRef(model: string): OrchestratorRef {
-  return model.startsWith(SIM_MODEL_PREFIX) ? { name: 'sim-orchestrator', checkpoint: model.slice(SIM_MODEL_PREFIX.length) } : { name: model };
+/**
+ * Simulated orchestrator models record their checkpoint (and its training step, when the
+ * scenario serves it), the same way in-process and over HTTP, so the checkpoint pair miner
+ * can tell later checkpoints from earlier ones.
+ */
+function orchestratorRef(model: string, checkpoints: ReadonlyMap<string, { step: number }> | undefined): OrchestratorRef {
+  if (!model.startsWith(SIM_MODEL_PREFIX)) return { name: model };
+  const checkpoint = model.slice(SIM_MODEL_PREFIX.length);
+  const step = checkpoints?.get(checkpoint)?.step;
+  return { name: 'sim-orchestrator', checkpoint, ...(step !== undefined && { step }) };
 }
