@@ -3,7 +3,7 @@ import { parseBtConfig } from './bt-config.js';
 import { trainBradleyTerry } from './bt-trainer.js';
 import { createHead } from './heads/create-head.js';
 import { syntheticPairs } from './synthetic-pairs.js';
-import { randomPairDataset } from './test-datasets.js';
+import { randomPairDataset } from './test-fixtures/random-pair-dataset.js';
 import { trainRewardModel } from './train-reward-model.js';
 import type { PairDataset } from './pair-dataset.js';
 

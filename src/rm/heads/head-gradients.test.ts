@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accumulateBatchGradient, evaluatePairTotals, PairTotals } from '../bt-loss.js';
-import { randomPairDataset } from '../test-datasets.js';
+import { randomPairDataset } from '../test-fixtures/random-pair-dataset.js';
 import { createHead } from './create-head.js';
 import type { HeadConfigInput } from './head-config.js';
 import type { RewardHead } from './reward-head.js';

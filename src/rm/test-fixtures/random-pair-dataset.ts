@@ -1,6 +1,6 @@
-import { Rng } from '../core/rng.js';
-import { FeatureMatrixBuilder } from './feature-matrix.js';
-import type { PairDataset } from './pair-dataset.js';
+import { Rng } from '../../core/rng.js';
+import { FeatureMatrixBuilder } from '../feature-matrix.js';
+import type { PairDataset } from '../pair-dataset.js';
 
 /**
  * A small random pair dataset built directly as typed arrays (for numeric tests): `rows`
