@@ -14,8 +14,9 @@ export function trajectoryPickRate(judge: JudgeConfig, count: number): number {
  * task it recognises (a strong model checking a worked solution) but misjudges: when some
  * candidate is correct it picks one (uniformly among them) with probability
  * {@link trajectoryPickRate}; otherwise, or when none is correct, it picks a plausible wrong
- * candidate, one holding the most common wrong answer (consensus persuades), candidates with no
- * answer last. When every candidate is correct any pick is. On a task it does not recognise
+ * candidate: one holding the most common wrong answer (consensus persuades). Candidates with no
+ * answer are never picked over one with an answer; when no candidate has a wrong answer, every
+ * pick lands on a correct one. On a task it does not recognise
  * (`correctAnswer` undefined) it goes with the majority answer.
  */
 export function pickTrajectory(answers: readonly string[], correctAnswer: string | undefined, judge: JudgeConfig, rng: Rng): number {
@@ -27,7 +28,9 @@ export function pickTrajectory(answers: readonly string[], correctAnswer: string
   if (correct.length === answers.length) return rng.pick(correct);
   if (correct.length > 0 && rng.chance(trajectoryPickRate(judge, answers.length))) return rng.pick(correct);
   const wrong = keys.flatMap((key, index) => (key !== '' && key !== target ? [index] : []));
-  if (wrong.length === 0) return rng.pick(keys.flatMap((key, index) => (key === '' ? [index] : [])));
+  // A trajectory without an answer is never preferred to one with an answer: with no wrong
+  // answer to be misled by, the judge's error has nowhere plausible to go.
+  if (wrong.length === 0) return correct.length > 0 ? rng.pick(correct) : rng.pick(keys.map((_, index) => index));
   const counts = new Map<string, number>();
   for (const index of wrong) counts.set(keys[index] as string, (counts.get(keys[index] as string) ?? 0) + 1);
   const most = Math.max(...counts.values());

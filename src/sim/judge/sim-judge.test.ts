@@ -97,7 +97,9 @@ describe('simulated trajectory judge', () => {
     const rng = new Rng(1);
     for (let trial = 0; trial < 50; trial++) expect(pickTrajectory(['7', '', '9', '42', '9'], '42', judge, rng)).toBeOneOf([2, 4]);
     expect(pickTrajectory(['42', '42'], '42', judge, rng)).toBeOneOf([0, 1]);
-    expect(pickTrajectory(['', '42'], '42', ScenarioSchema.parse(scenarioInput({ trajectorySkill: 50 })).judge, rng)).toBe(1);
+    // An answerless trajectory is never preferred to an answer, even by a judge that errs.
+    for (let trial = 0; trial < 20; trial++) expect(pickTrajectory(['', '42', ''], '42', judge, rng)).toBe(1);
+    expect(pickTrajectory(['', ''], '42', judge, rng)).toBeOneOf([0, 1]);
     // A task it cannot read: the majority answer.
     expect(pickTrajectory(['3', '4', '4'], undefined, judge, rng)).toBe(1);
   });
