@@ -6,6 +6,7 @@
 import { benchCallThroughput } from './call-throughput.js';
 import { benchExecOverhead } from './exec-overhead.js';
 import { benchPairsMining } from './pairs-mining.js';
+import { benchRewardServer } from './reward-server.js';
 import { benchSimCollection } from './sim-collection.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   callThroughput: () => benchCallThroughput(),
   simCollection: () => benchSimCollection(),
   pairsMining: () => benchPairsMining(),
+  rewardServer: () => benchRewardServer(),
 };
 
 const only = process.argv.slice(2);

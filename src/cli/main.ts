@@ -14,6 +14,8 @@ import { registerRetrieveCommand } from './commands/retrieve.js';
 import { registerTasksCommand } from './commands/tasks.js';
 import { registerRmCommand } from './commands/rm.js';
 import { registerPairsCommand } from './commands/pairs.js';
+import { registerServeCommand } from './commands/serve.js';
+import { registerReportCommand } from './commands/report.js';
 
 const program = new Command('orchrm')
   .description('Reward models over multi-agent orchestration plans, learned from execution artifacts without labels.')
@@ -33,5 +35,7 @@ registerGradeCommand(program);
 registerRetrieveCommand(program);
 registerPairsCommand(program);
 registerRmCommand(program);
+registerServeCommand(program);
+registerReportCommand(program);
 
 await program.parseAsync(process.argv);
