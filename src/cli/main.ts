@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { ORCHRM_VERSION } from '../core/version.js';
 import { registerCollectCommand } from './commands/collect.js';
+import { registerDemoCommand } from './commands/demo.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerInspectCommand } from './commands/inspect.js';
@@ -22,6 +23,7 @@ const program = new Command('orchrm')
   .version(ORCHRM_VERSION)
   .showHelpAfterError();
 
+registerDemoCommand(program);
 registerCollectCommand(program);
 registerInspectCommand(program);
 registerExportCommand(program);

@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import { formatDemoSummary, runDemo } from '../../demo/index.js';
+import { processStreams, type CommandStreams } from '../command-streams.js';
+import { parseIntegerOption, runAction } from '../run-action.js';
+
+interface DemoFlags {
+  scenario: string;
+  out: string;
+  seed: number;
+  quick: boolean;
+  json: boolean;
+}
+
+/** `orchrm demo` (what `npm start` runs): OrchRM's whole story on the controlled environment. */
+export function registerDemoCommand(program: Command, streams: CommandStreams = processStreams): void {
+  program
+    .command('demo')
+    .description('Collect episodes, mine pairs without labels, train a reward model, then compare Best-of-N and reward-guided training with their baselines; writes results.json and report.html.')
+    .option('--scenario <name|file>', 'simulated scenario (orchrm sim scenarios)', 'default')
+    .option('--out <dir>', 'where results.json, report.html, rm.safetensors and demo.db go', 'orchrm-demo')
+    .option('--seed <n>', 'seed of everything', parseIntegerOption('--seed', 0), 0)
+    .option('--quick', 'smaller run, about a minute', false)
+    .option('--json', 'print results.json on stdout instead of the summary', false)
+    .action(
+      runAction(async (flags: DemoFlags) => {
+        const outcome = await runDemo({
+          scenario: flags.scenario,
+          outDir: flags.out,
+          seed: flags.seed,
+          quick: flags.quick,
+          onProgress: (line) => streams.stderr.write(`${line}\n`),
+        });
+        streams.stdout.write(
+          flags.json
+            ? `${JSON.stringify(outcome.results, null, 2)}\n`
+            : formatDemoSummary(outcome.results, { results: outcome.resultsPath, report: outcome.reportPath, model: outcome.modelPath }),
+        );
+      }),
+    );
+}

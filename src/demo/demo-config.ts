@@ -1,0 +1,29 @@
+/** Sizes of each demo stage; `quick` fits in a minute, the full run in five (on 2 cores). */
+export interface DemoSizes {
+  /** Rounds, tasks per round and samples of the execution-reward training that makes the stronger checkpoint. */
+  improve: { rounds: number; tasksPerRound: number; samplesPerTask: number };
+  /** Train tasks collected from each checkpoint, and plans per task. */
+  collect: { tasks: number; plansPerTask: number };
+  /** Most epochs of reward-model training. */
+  rmEpochs: number;
+  /** Test tasks of Best-of-N and its N values (the last is the headline). */
+  bon: { tasks: number; ns: number[] };
+  /** GRPO steps, tasks per step, group size, and held-out tasks and samples. */
+  grpo: { steps: number; tasksPerStep: number; groupSize: number; evalTasks: number; evalSamples: number; evalInterval: number };
+}
+
+export const FULL_SIZES: DemoSizes = {
+  improve: { rounds: 8, tasksPerRound: 48, samplesPerTask: 8 },
+  collect: { tasks: 300, plansPerTask: 4 },
+  rmEpochs: 12,
+  bon: { tasks: 120, ns: [1, 2, 4, 8] },
+  grpo: { steps: 12, tasksPerStep: 16, groupSize: 8, evalTasks: 80, evalSamples: 2, evalInterval: 4 },
+};
+
+export const QUICK_SIZES: DemoSizes = {
+  improve: { rounds: 3, tasksPerRound: 24, samplesPerTask: 6 },
+  collect: { tasks: 80, plansPerTask: 4 },
+  rmEpochs: 6,
+  bon: { tasks: 30, ns: [1, 2, 4, 8] },
+  grpo: { steps: 4, tasksPerStep: 8, groupSize: 6, evalTasks: 30, evalSamples: 2, evalInterval: 2 },
+};
