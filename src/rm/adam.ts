@@ -1,4 +1,4 @@
-import type { HeadTensor, RewardHead } from './heads/reward-head.js';
+import type { HeadTensor, ParameterArray, RewardHead } from './heads/reward-head.js';
 
 export interface AdamSettings {
   beta1: number;
@@ -16,16 +16,18 @@ export interface AdamSettings {
  * training every active row is touched each step and this is exactly dense Adam.
  */
 export class Adam {
-  private readonly first: Float64Array[];
-  private readonly second: Float64Array[];
+  private readonly first: ParameterArray[];
+  private readonly second: ParameterArray[];
   private step = 0;
 
   constructor(
     private readonly head: RewardHead,
     private readonly settings: AdamSettings,
   ) {
-    this.first = head.tensors.map((tensor) => new Float64Array(tensor.values.length));
-    this.second = head.tensors.map((tensor) => new Float64Array(tensor.values.length));
+    // Moments are stored like the values they belong to (float32 for a float32 layer).
+    const moments = (tensor: HeadTensor) => (tensor.values instanceof Float32Array ? new Float32Array(tensor.values.length) : new Float64Array(tensor.values.length));
+    this.first = head.tensors.map(moments);
+    this.second = head.tensors.map(moments);
   }
 
   /** One update with step size `learningRate` from the head's current gradients. */
@@ -51,7 +53,7 @@ export class Adam {
     });
   }
 
-  private updateRange(tensor: HeadTensor, first: Float64Array, second: Float64Array, begin: number, end: number, correctedRate: number, epsilonHat: number): void {
+  private updateRange(tensor: HeadTensor, first: ParameterArray, second: ParameterArray, begin: number, end: number, correctedRate: number, epsilonHat: number): void {
     const { beta1, beta2 } = this.settings;
     const l2 = tensor.decay ? this.settings.l2 : 0;
     const values = tensor.values;

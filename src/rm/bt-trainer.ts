@@ -3,7 +3,7 @@ import { Rng } from '../core/rng.js';
 import { Adam } from './adam.js';
 import type { BtConfig } from './bt-config.js';
 import { accumulateBatchGradient, evaluatePairTotals, PairTotals, type PairMetrics } from './bt-loss.js';
-import type { RewardHead } from './heads/reward-head.js';
+import type { ParameterArray, RewardHead } from './heads/reward-head.js';
 import { splitIndices, type PairDataset } from './pair-dataset.js';
 
 /** What is logged after each epoch (and passed to `onProgress`). */
@@ -80,7 +80,7 @@ export function trainBradleyTerry(dataset: PairDataset, head: RewardHead, config
   let steps = 0;
   let bestLoss = Infinity;
   let bestEpoch = 0;
-  let bestValues: Float64Array[] | undefined;
+  let bestValues: ParameterArray[] | undefined;
   let epochsWithoutImprovement = 0;
   let stoppedEarly = false;
   let learningRate = config.learningRate;

@@ -9,7 +9,8 @@ import { EncoderSpecSchema } from './features/encoder-spec.js';
 import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';
 import { createHead } from './heads/create-head.js';
 import { HeadConfigSchema } from './heads/head-config.js';
-import { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsFile } from './safetensors.js';
+import type { ParameterArray } from './heads/reward-head.js';
+import { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';
 import { TrainedRewardModel, type RewardModelProvenance } from './trained-reward-model.js';
 
 /** `format` metadata of our model files. */
@@ -23,9 +24,10 @@ export interface SaveRewardModelOptions {
 }
 
 const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const dtypeOf = (values: ParameterArray): SafetensorsDtype => (values instanceof Float32Array ? 'F32' : 'F64');
 
 /**
- * Writes a trained model as `.safetensors`: its head tensors (F64) and metadata strings
+ * Writes a trained model as `.safetensors`: its head tensors (F64, or F32 for a float32 layer) and metadata strings
  * `format`, `format_version`, `orchrm_version`, `name`, `encoder_spec`, `head_config` (JSON),
  * `training_data_hash`, `seed`, `training_config`, `metrics` (JSON) and `tensors_sha256` (of
  * the data section, checked on load). Written to a temporary file and renamed, so a crash
@@ -36,7 +38,7 @@ const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).dige
  */
 export async function saveRewardModel(model: TrainedRewardModel, path: string, options: SaveRewardModelOptions = {}): Promise<void> {
   const { provenance } = model;
-  const tensors = model.head.tensors.map((tensor): [string, { dtype: 'F64'; shape: readonly number[]; data: Float64Array }] => [tensor.name, { dtype: 'F64', shape: tensor.shape, data: tensor.values }]);
+  const tensors = model.head.tensors.map((tensor): [string, SafetensorsTensor] => [tensor.name, { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }]);
   const metadata: Record<string, string> = {
     format: MODEL_FORMAT,
     format_version: String(MODEL_FORMAT_VERSION),
@@ -127,8 +129,9 @@ export async function loadRewardModel(path: string, options: LoadRewardModelOpti
   for (const tensor of head.tensors) {
     const stored = parsed.tensors.get(tensor.name);
     if (stored === undefined) throw new UserError(`model file ${path} lacks tensor ${tensor.name}; retrain the model`);
-    if (stored.shape.join(',') !== tensor.shape.join(',') || stored.dtype !== 'F64') {
-      throw new UserError(`model file ${path}: tensor ${tensor.name} has shape [${stored.shape.join(', ')}] (${stored.dtype}), but its encoder spec and head config need [${tensor.shape.join(', ')}] (F64); the file does not match its config, retrain it`);
+    const dtype = dtypeOf(tensor.values);
+    if (stored.shape.join(',') !== tensor.shape.join(',') || stored.dtype !== dtype) {
+      throw new UserError(`model file ${path}: tensor ${tensor.name} has shape [${stored.shape.join(', ')}] (${stored.dtype}), but its encoder spec and head config need [${tensor.shape.join(', ')}] (${dtype}); the file does not match its config, retrain it`);
     }
     tensor.values.set(stored.data);
   }

@@ -1,23 +1,23 @@
 import { Rng } from '../../core/rng.js';
 import type { MlpHeadConfig } from './head-config.js';
-import type { HeadTensor, RewardHead } from './reward-head.js';
+import type { HeadTensor, ParameterArray, RewardHead } from './reward-head.js';
 import { TouchedRows } from './touched-rows.js';
 
 /**
  * r = w2 . act(W1^T x + b1) + b2 with W1 stored row-major per input feature ([inputDimension,
  * hidden]), so the first layer adds `x_j * W1[j, :]` for each nonzero j and its gradient touches
- * only those rows. Initialised from the seed: W1 ~ N(0, initScale^2), w2 ~ N(0, 1/hidden),
+ * only those rows (stored as float32 unless `firstLayerPrecision` says otherwise). Initialised from the seed: W1 ~ N(0, initScale^2), w2 ~ N(0, 1/hidden),
  * biases 0.
  */
 export class MlpHead implements RewardHead {
   readonly tensors: readonly HeadTensor[];
   private readonly hidden: number;
   private readonly relu: boolean;
-  private readonly w1: Float64Array;
+  private readonly w1: ParameterArray;
   private readonly b1: Float64Array;
   private readonly w2: Float64Array;
   private readonly b2: Float64Array;
-  private readonly w1Gradient: Float64Array;
+  private readonly w1Gradient: ParameterArray;
   private readonly b1Gradient: Float64Array;
   private readonly w2Gradient: Float64Array;
   private readonly b2Gradient: Float64Array;
@@ -35,11 +35,12 @@ export class MlpHead implements RewardHead {
     const hidden = config.hidden;
     this.hidden = hidden;
     this.relu = config.activation === 'relu';
-    this.w1 = new Float64Array(inputDimension * hidden);
+    const firstLayer = (length: number) => (config.firstLayerPrecision === 'float32' ? new Float32Array(length) : new Float64Array(length));
+    this.w1 = firstLayer(inputDimension * hidden);
     this.b1 = new Float64Array(hidden);
     this.w2 = new Float64Array(hidden);
     this.b2 = new Float64Array(1);
-    this.w1Gradient = new Float64Array(inputDimension * hidden);
+    this.w1Gradient = firstLayer(inputDimension * hidden);
     this.b1Gradient = new Float64Array(hidden);
     this.w2Gradient = new Float64Array(hidden);
     this.b2Gradient = new Float64Array(1);

@@ -1,11 +1,14 @@
 import type { HeadConfig } from './head-config.js';
 
-/** One named parameter tensor of a head, with its gradient buffer of the same shape. */
+/** Parameter storage: float64, or float32 where memory traffic matters (the MLP's sparse layer). */
+export type ParameterArray = Float64Array | Float32Array;
+
+/** One named parameter tensor of a head, with its gradient buffer of the same shape and type. */
 export interface HeadTensor {
   readonly name: string;
   readonly shape: readonly number[];
-  readonly values: Float64Array;
-  readonly gradient: Float64Array;
+  readonly values: ParameterArray;
+  readonly gradient: ParameterArray;
   /**
    * Set on the sparse first layer (shape [inputDimension, rowWidth]): only rows listed in the
    * head's `touchedRows` have a nonzero gradient, and optimisers update only those.
