@@ -13,11 +13,11 @@ export interface DemoSizes {
 }
 
 export const FULL_SIZES: DemoSizes = {
-  improve: { rounds: 8, tasksPerRound: 48, samplesPerTask: 8 },
-  collect: { tasks: 300, plansPerTask: 4 },
+  improve: { rounds: 10, tasksPerRound: 64, samplesPerTask: 8 },
+  collect: { tasks: 600, plansPerTask: 4 },
   rmEpochs: 12,
-  bon: { tasks: 120, ns: [1, 2, 4, 8] },
-  grpo: { steps: 12, tasksPerStep: 16, groupSize: 8, evalTasks: 80, evalSamples: 2, evalInterval: 4 },
+  bon: { tasks: 200, ns: [1, 2, 4, 8] },
+  grpo: { steps: 20, tasksPerStep: 16, groupSize: 8, evalTasks: 100, evalSamples: 2, evalInterval: 4 },
 };
 
 export const QUICK_SIZES: DemoSizes = {

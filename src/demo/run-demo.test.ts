@@ -1,0 +1,31 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DemoResultsSchema } from '../report/index.js';
+import { loadRewardModel } from '../rm/index.js';
+import { runDemo } from './run-demo.js';
+
+describe('runDemo --quick', () => {
+  it('writes results.json, report.html and a usable reward model, with the seed and configuration recorded', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'orchrm-demo-'));
+    const lines: string[] = [];
+    const outcome = await runDemo({ outDir, quick: true, seed: 3, onProgress: (line) => lines.push(line) });
+    const results = DemoResultsSchema.parse(JSON.parse(readFileSync(outcome.resultsPath, 'utf8')));
+    expect(results).toMatchObject({ scenario: 'default', seed: 3, config: { quick: true } });
+    for (const source of ['outcome', 'checkpoint', 'process', 'efficiency']) expect(results.pairs[source]?.count).toBeGreaterThan(0);
+    for (const strategy of ['single', 'rm', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle']) {
+      expect(results.bon.strategies[strategy]).toBeDefined();
+    }
+    // Strategies that execute one plan spend a fraction of majority's execution tokens.
+    expect(results.bon.strategies.rm?.tokens.execution).toBeLessThan((results.bon.strategies.majority?.tokens.execution ?? 0) / 4);
+    expect(results.grpo.rm.trainingTokens.execution).toBe(0);
+    expect(results.grpo.execution.trainingTokens.execution).toBeGreaterThan(0);
+    expect(readFileSync(outcome.reportPath, 'utf8')).toContain('<svg');
+    expect(existsSync(join(outDir, 'demo.db'))).toBe(true);
+    const model = await loadRewardModel(outcome.modelPath);
+    expect(await model.score('How many apples?', ['{"dom":"low","nodes":[],"directAnswer":"3"}'])).toHaveLength(1);
+    model.close();
+    expect(lines.filter((line) => /^\d\/6 /.test(line))).toHaveLength(6);
+  }, 300_000);
+});
