@@ -16,6 +16,8 @@ import { registerTasksCommand } from './commands/tasks.js';
 import { registerRmCommand } from './commands/rm.js';
 import { registerPairsCommand } from './commands/pairs.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerBonCommand } from './commands/bon.js';
+import { registerGrpoCommand } from './commands/grpo.js';
 import { registerReportCommand } from './commands/report.js';
 
 const program = new Command('orchrm')
@@ -37,6 +39,8 @@ registerGradeCommand(program);
 registerRetrieveCommand(program);
 registerPairsCommand(program);
 registerRmCommand(program);
+registerBonCommand(program);
+registerGrpoCommand(program);
 registerServeCommand(program);
 registerReportCommand(program);
 
