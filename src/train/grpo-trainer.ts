@@ -40,7 +40,7 @@ export interface GrpoStepLog {
   flatGroups: number;
   /** Share of samples whose ratio was clipped, over all inner epochs. */
   clipFraction: number;
-  /** Mean k3 estimate of KL(π_θ ‖ π_ref) on the last inner epoch (0 when β = 0 and not asked). */
+  /** Mean k3 estimate of KL(π_θ ‖ π_ref) on the last inner epoch (0 when β = 0: not computed). */
   meanKl: number;
   /** This step's training tokens. */
   stepTokens: TrainingTokens;
