@@ -21,7 +21,7 @@ export {
   type PairMiningConfig,
   type PairMiningConfigInput,
 } from './mining-config.js';
-export { canonicalPlanText, createCanonicalKeyer, toMiningEpisode, type MiningEpisode, type TaskGroup } from './mining-episode.js';
+export { canonicalEpisodePlanText, createCanonicalKeyer, toMiningEpisode, type MiningEpisode, type TaskGroup } from './mining-episode.js';
 export {
   OpenRlhfKeysSchema,
   PairExportFormatSchema,

@@ -25,7 +25,7 @@ export interface MiningEpisode {
 }
 
 /** The canonical text of an episode's plan: its canonical rendering, or its diagnostic kinds when it failed. */
-export function canonicalPlanText(episode: Pick<EpisodeOutline, 'plan' | 'diagnostics'>, catalog: BlockCatalog = defaultBlockCatalog()): string {
+export function canonicalEpisodePlanText(episode: Pick<EpisodeOutline, 'plan' | 'diagnostics'>, catalog: BlockCatalog = defaultBlockCatalog()): string {
   return episode.plan !== undefined && episode.diagnostics.length === 0 ? renderPlan(episode.plan, catalog) : renderInvalidPlan(episode.diagnostics);
 }
 
@@ -43,7 +43,7 @@ export function createCanonicalKeyer(catalog: BlockCatalog = defaultBlockCatalog
     const valid = episode.plan !== undefined && episode.diagnostics.length === 0;
     const cached = valid ? keyByPlanText.get(episode.planText) : undefined;
     if (cached !== undefined) return cached;
-    const key = sha256(canonicalPlanText(episode, catalog)).slice(0, 24);
+    const key = sha256(canonicalEpisodePlanText(episode, catalog)).slice(0, 24);
     if (valid) {
       if (keyByPlanText.size >= MAX_CACHED_PLAN_TEXTS) keyByPlanText.clear();
       keyByPlanText.set(episode.planText, key);

@@ -1,6 +1,7 @@
 export { applyParamDefaults } from './apply-param-defaults.js';
 export { blockParamInfo, type ParamInfo, type ParamKind } from './block-params.js';
 export * from './block-specs.js';
+export { canonicalPlanText } from './canonical-plan-text.js';
 export { canonicalizePlan, normalizeWhitespace, type CanonicalPlanOptions } from './canonicalize-plan.js';
 export { checkPlanText, type PlanCheckResult } from './check-plan-text.js';
 export { describeBlocks } from './describe-blocks.js';
