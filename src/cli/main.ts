@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { ORCHRM_VERSION } from '../core/version.js';
 import { registerCollectCommand } from './commands/collect.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerLoopCommand } from './commands/loop.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerInspectCommand } from './commands/inspect.js';
@@ -26,6 +27,7 @@ const program = new Command('orchrm')
   .showHelpAfterError();
 
 registerDemoCommand(program);
+registerLoopCommand(program);
 registerCollectCommand(program);
 registerInspectCommand(program);
 registerExportCommand(program);
