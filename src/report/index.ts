@@ -13,7 +13,7 @@ export {
   type BonTableResult,
   type DemoResults,
   type GrpoRunResult,
-  type Interval,
+  type IntervalTuple,
   type RmResults,
   type TokenSplit,
 } from './results-schema.js';

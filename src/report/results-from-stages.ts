@@ -5,7 +5,7 @@ import type { ModelEvaluation } from '../rm/eval/evaluate-model.js';
 import type { BonTable } from '../select/summarize-best-of-n.js';
 import type { GrpoResult } from '../train/grpo-trainer.js';
 import { UserError } from '../core/errors.js';
-import type { BonTableResult, DemoResults, GrpoRunResult, Interval, RmResults } from './results-schema.js';
+import type { BonTableResult, DemoResults, GrpoRunResult, IntervalTuple, RmResults } from './results-schema.js';
 
 /**
  * Adapters from what each stage returns to the sections of results.json, so `orchrm demo`
@@ -14,7 +14,7 @@ import type { BonTableResult, DemoResults, GrpoRunResult, Interval, RmResults } 
  */
 
 /** The reward-model evaluation's `{low, high}` as results.json's `[low, high]`. */
-export function intervalTuple(interval: { low: number; high: number }): Interval {
+export function intervalTuple(interval: { low: number; high: number }): IntervalTuple {
   return [interval.low, interval.high];
 }
 

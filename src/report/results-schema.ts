@@ -265,7 +265,7 @@ export const DemoResultsSchema = z.object({
 /** `<out>/results.json`, validated. */
 export type DemoResults = z.infer<typeof DemoResultsSchema>;
 export type TokenSplit = z.infer<typeof TokenSplitSchema>;
-export type Interval = z.infer<typeof IntervalSchema>;
+export type IntervalTuple = z.infer<typeof IntervalSchema>;
 export type BonTableResult = z.infer<typeof BonTableSchema>;
 export type GrpoRunResult = z.infer<typeof GrpoRunSchema>;
 export type RmResults = z.infer<typeof RmResultsSchema>;

@@ -9,7 +9,7 @@ export interface ScoredOutcome {
   correct: boolean;
 }
 
-export interface BestOfNOptions {
+export interface BestOfNAccuracyOptions {
   /**
    * Subsets of size N per task. A task with at most this many distinct subsets has all of them
    * evaluated (an exact average); otherwise this many are drawn at random. @default 100
@@ -49,7 +49,7 @@ export interface BestOfNResult {
  * @example
  * bestOfNAccuracy(outcomes, 4, { seed: 1 }).accuracy
  */
-export function bestOfNAccuracy(outcomes: readonly ScoredOutcome[], n: number, options: BestOfNOptions = {}): BestOfNResult {
+export function bestOfNAccuracy(outcomes: readonly ScoredOutcome[], n: number, options: BestOfNAccuracyOptions = {}): BestOfNResult {
   const { subsetsPerTask = 100, seed = 0 } = options;
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`N must be a positive integer, got ${n}`);
   const byTask = new Map<string, ScoredOutcome[]>();

@@ -30,7 +30,7 @@ export interface PrefixScoringModel extends RewardModel {
 export interface EvaluateOptions {
   /** Candidate counts for Best-of-N. @default [2, 4, 8] */
   bestOfN?: readonly number[];
-  /** @see BestOfNOptions.subsetsPerTask @default 100 */
+  /** @see BestOfNAccuracyOptions.subsetsPerTask @default 100 */
   subsetsPerTask?: number;
   /** Seed of subset draws, tie-breaks and bootstraps. @default 0 */
   seed?: number;

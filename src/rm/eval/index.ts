@@ -1,4 +1,4 @@
-export { bestOfNAccuracy, type BestOfNOptions, type BestOfNResult, type ScoredOutcome } from './best-of-n.js';
+export { bestOfNAccuracy, type BestOfNAccuracyOptions, type BestOfNResult, type ScoredOutcome } from './best-of-n.js';
 export { bootstrapMeanInterval, pairedClusterBootstrap, type BootstrapOptions } from './bootstrap-interval.js';
 export { expectedCalibrationError, sigmoid, type CalibrationBin, type CalibrationReport } from './calibration-error.js';
 export { BASELINE_KINDS, BASELINES, compareToBaseline, type BaselineComparison, type BaselineKind } from './compare-to-baseline.js';
