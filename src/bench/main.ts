@@ -7,6 +7,7 @@ import { benchCallThroughput } from './call-throughput.js';
 import { benchExecOverhead } from './exec-overhead.js';
 import { benchPairsMining } from './pairs-mining.js';
 import { benchRewardServer } from './reward-server.js';
+import { benchRmTraining } from './rm-training.js';
 import { benchSimCollection } from './sim-collection.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
@@ -14,6 +15,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   callThroughput: () => benchCallThroughput(),
   simCollection: () => benchSimCollection(),
   pairsMining: () => benchPairsMining(),
+  rmTraining: () => benchRmTraining(),
   rewardServer: () => benchRewardServer(),
 };
 

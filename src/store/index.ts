@@ -14,3 +14,4 @@ export { PairFilterSchema, type PairFilter } from './pair-filter.js';
 export { PairDatasetInputSchema, type PairDatasetInput, type PairDatasetRecord, type PairGroupSummary } from './pair-store.js';
 export { ResultInputSchema, type ResultInput, type ResultRecord } from './result-store.js';
 export type { EpisodeOutline, NodeOutline } from './episode-outline.js';
+export { insertModel, listModels, ModelInputSchema, type ModelInput, type ModelRecord } from './model-store.js';

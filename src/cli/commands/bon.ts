@@ -4,7 +4,6 @@ import type { RewardModel } from '../../core/reward-model.js';
 import { loadRewardModel } from '../../rm/model-file.js';
 import { DEFAULT_NS, formatBonTable, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
-import { exactMatchGrader } from '../../tasks/index.js';
 import { createProgress } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { resolveCollectSetup } from './collect-setup.js';
@@ -88,7 +87,7 @@ async function bon(flags: BonFlags): Promise<void> {
       provider: setup.provider,
       judge: setup.provider,
       blocks: setup.blocks,
-      grader: exactMatchGrader,
+      grader: setup.grader,
       ...(setup.retriever !== undefined && { retriever: setup.retriever }),
       ...(rewardModel !== undefined && { rewardModel }),
       config: { ns, strategies, topK: flags.topK, adaptiveMargin: flags.adaptiveMargin, seed: flags.seed, concurrency: flags.concurrency },
