@@ -6,6 +6,7 @@
 import { benchCallThroughput } from './call-throughput.js';
 import { benchExecOverhead } from './exec-overhead.js';
 import { benchPairsMining } from './pairs-mining.js';
+import { benchPlanParserStress } from './plan-parser-stress.js';
 import { benchRewardServer } from './reward-server.js';
 import { benchRmTraining } from './rm-training.js';
 import { benchSimCollection } from './sim-collection.js';
@@ -13,6 +14,7 @@ import { benchSimCollection } from './sim-collection.js';
 const suites: Record<string, () => Promise<unknown>> = {
   execOverhead: () => benchExecOverhead(),
   callThroughput: () => benchCallThroughput(),
+  planParserStress: async () => benchPlanParserStress(),
   simCollection: () => benchSimCollection(),
   pairsMining: () => benchPairsMining(),
   rmTraining: () => benchRmTraining(),
