@@ -2,7 +2,7 @@ import type { LlmCallRecord } from '../core/llm-call.js';
 import { deriveSeed } from '../core/rng.js';
 import type { BlockChatRequest } from '../agents/block.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from '../llm/chat-provider.js';
-import { requestHash, type UsageMeter } from '../llm/index.js';
+import { requestHash, responseCallFields, type UsageMeter } from '../llm/index.js';
 import type { EpisodeLimits } from './episode-limits.js';
 
 export interface NodeChatOptions {
@@ -67,16 +67,7 @@ export function createNodeChat(options: NodeChatOptions): (request: BlockChatReq
     const startedAt = performance.now();
     try {
       const response = await provider.chat(request);
-      Object.assign(record, {
-        model: response.model,
-        response: response.text,
-        usage: response.usage,
-        usageSource: response.usageSource,
-        latencyMs: response.latencyMs,
-        attempts: Math.max(1, response.attempts),
-        cached: response.cached,
-        ...(response.attemptErrors !== undefined && response.attemptErrors.length > 0 && { attemptErrors: response.attemptErrors }),
-      });
+      Object.assign(record, responseCallFields(response));
       limits.charge(response.usage);
       if (attribution) meter?.meter.recordResponse(attribution, response);
       return response;

@@ -48,5 +48,6 @@ export {
   type RetryReason,
   type RetryResult,
 } from './retry.js';
+export { responseCallFields, type ResponseCallFields } from './response-call-fields.js';
 export { countMessageTokens, countTokens } from './token-counter.js';
 export { UsageMeter, type MeteredCall, type UsageAttribution } from './usage-meter.js';

@@ -3,7 +3,7 @@ import type { LlmCallRecord } from '../core/llm-call.js';
 import type { Dom } from '../core/plan.js';
 import type { ChatProvider, ChatRequest } from '../llm/chat-provider.js';
 import { buildOrchestratorMessages, PLAN_SCHEMA_NAME, planJsonSchema, type BlockCatalog } from '../plan/index.js';
-import { requestHash } from '../llm/index.js';
+import { requestHash, responseCallFields } from '../llm/index.js';
 import type { Orchestrator, WritePlanOptions, WrittenPlan } from './orchestrator.js';
 
 export interface LlmOrchestratorOptions {
@@ -61,16 +61,9 @@ export function createLlmOrchestrator(options: LlmOrchestratorOptions): Orchestr
         index: 0,
         role: 'orchestrator',
         slot: 'orchestrator',
-        model: response.model,
         messages: request.messages,
         requestHash: requestHash(request),
-        response: response.text,
-        usage: response.usage,
-        usageSource: response.usageSource,
-        latencyMs: response.latencyMs,
-        attempts: Math.max(1, response.attempts),
-        cached: response.cached,
-        ...(response.attemptErrors !== undefined && response.attemptErrors.length > 0 && { attemptErrors: response.attemptErrors }),
+        ...responseCallFields(response),
         temperature,
         sampleIndex: writeOptions.sampleIndex,
       };

@@ -1,10 +1,11 @@
 import pLimit from 'p-limit';
 import { createBlockRegistry } from '../../agents/index.js';
 import { deriveSeed, Rng } from '../../core/rng.js';
-import { runEpisode } from '../../exec/index.js';
+import type { Task } from '../../core/task.js';
+import { runEpisode, type ExecutableBlocks } from '../../exec/index.js';
 import { exactMatchGrader } from '../../tasks/index.js';
 import type { SimEnvironment } from '../environment.js';
-import { createSimPolicy, improveCheckpoint, type PolicyCheckpoint, type RewardedSample } from '../policy/index.js';
+import { createSimPolicy, improveCheckpoint, type PolicyCheckpoint, type RewardedSample, type SimPolicy } from '../policy/index.js';
 import { generateScenarioTasks } from '../scenario-tasks.js';
 
 export interface ImproveByExecutionOptions {
@@ -44,19 +45,7 @@ export async function evaluateCheckpointByExecution(
     tasks.flatMap((task) =>
       Array.from({ length: samplesPerTask }, (_, sample) =>
         limit(async () => {
-          const sampleSeed = deriveSeed(seed, `evaluate:${task.id}:${sample}`);
-          const sampled = policy.sample(task.question, new Rng(sampleSeed), checkpoint);
-          const episode = await runEpisode({
-            task,
-            planText: sampled.text,
-            blocks,
-            provider: environment.provider,
-            retriever: environment.retriever,
-            grader: exactMatchGrader,
-            seed: sampleSeed,
-            sampleIndex: sample,
-            orchestrator: { name: 'sim-orchestrator', checkpoint: checkpoint.name, step: checkpoint.step },
-          });
+          const { episode } = await sampleAndExecute(environment, policy, blocks, checkpoint, task, sample, deriveSeed(seed, `evaluate:${task.id}:${sample}`));
           return { correct: episode.grade?.correct === true, tokens: episode.usage.execution.totalTokens };
         }),
       ),
@@ -110,19 +99,7 @@ export async function improveByExecution(
       roundTasks.flatMap((task) =>
         Array.from({ length: samplesPerTask }, (_, sample) =>
           limit(async () => {
-            const sampleSeed = deriveSeed(seed, `improve:${round}:${task.id}:${sample}`);
-            const sampled = policy.sample(task.question, new Rng(sampleSeed), current);
-            const episode = await runEpisode({
-              task,
-              planText: sampled.text,
-              blocks,
-              provider: environment.provider,
-              retriever: environment.retriever,
-              grader: exactMatchGrader,
-              seed: sampleSeed,
-              sampleIndex: sample,
-              orchestrator: { name: 'sim-orchestrator', checkpoint: current.name, step: current.step },
-            });
+            const { sampled, episode } = await sampleAndExecute(environment, policy, blocks, current, task, sample, deriveSeed(seed, `improve:${round}:${task.id}:${sample}`));
             const correct = episode.grade?.correct === true;
             const reward = executedReward * (episode.status === 'ok' ? 1 : 0) + correctReward * (correct ? 1 : 0);
             const rewarded: RewardedSample = { question: task.question, decisions: sampled.decisions, reward };
@@ -142,4 +119,29 @@ export async function improveByExecution(
     options.onRound?.(summary);
   }
   return { checkpoint, rounds: history };
+}
+
+/** Samples one plan from a checkpoint and executes it in the environment. */
+async function sampleAndExecute(
+  environment: SimEnvironment,
+  policy: SimPolicy,
+  blocks: ExecutableBlocks,
+  checkpoint: PolicyCheckpoint,
+  task: Task,
+  sampleIndex: number,
+  sampleSeed: number,
+) {
+  const sampled = policy.sample(task.question, new Rng(sampleSeed), checkpoint);
+  const episode = await runEpisode({
+    task,
+    planText: sampled.text,
+    blocks,
+    provider: environment.provider,
+    retriever: environment.retriever,
+    grader: exactMatchGrader,
+    seed: sampleSeed,
+    sampleIndex,
+    orchestrator: { name: 'sim-orchestrator', checkpoint: checkpoint.name, step: checkpoint.step },
+  });
+  return { sampled, episode };
 }
