@@ -13,7 +13,7 @@ import { errorMessage } from '../exec/node-chat.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { Store } from '../store/index.js';
 import { CollectTally, type CollectSummary } from './collect-summary.js';
-import { checkResumable, runFingerprint } from './resume-run.js';
+import { checkResumable, nextRunId, runFingerprint } from './resume-run.js';
 
 export interface CollectOptions {
   tasks: readonly Task[];
@@ -59,6 +59,7 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectS
     options.resumeRunId !== undefined
       ? checkResumable(store, options.resumeRunId, fingerprint)
       : store.createRun({
+          id: nextRunId(store, fingerprint),
           kind: 'collect',
           seed,
           codeVersion: ORCHRM_VERSION,

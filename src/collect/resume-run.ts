@@ -1,5 +1,6 @@
 import { UserError } from '../core/errors.js';
 import { sha256, stableStringify } from '../core/hash.js';
+import { stableId } from '../core/ids.js';
 import type { OrchestratorRef } from '../core/episode.js';
 import type { Task } from '../core/task.js';
 import type { Store } from '../store/index.js';
@@ -15,6 +16,18 @@ export interface RunFingerprint {
 
 export function runFingerprint(seed: number, plansPerTask: number, orchestrator: OrchestratorRef, tasks: readonly Task[]): RunFingerprint {
   return { seed, plansPerTask, orchestrator, tasks: sha256(stableStringify(tasks.map((task) => [task.id, task.question]))) };
+}
+
+/**
+ * The id of a new run: derived from its fingerprint and how many runs with that fingerprint the
+ * store already holds, so the same collection into the same store gets the same ids (episode
+ * ids derive from it, and what is mined from the episodes then does not depend on chance).
+ */
+export function nextRunId(store: Store, fingerprint: RunFingerprint): string {
+  for (let ordinal = 0; ; ordinal++) {
+    const id = stableId('run', stableStringify(fingerprint), ordinal);
+    if (store.getRun(id) === undefined) return id;
+  }
 }
 
 /**
