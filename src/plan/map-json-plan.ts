@@ -4,6 +4,7 @@ import type { PlanDraft } from './finish-plan.js';
 import { EDGE_KEYS, isRecord, KeyVariantReporter, PLAN_KEYS, PLAN_LIKE_KEYS, readKey, type JsonRecord } from './json-keys.js';
 import { mapJsonNode, type JsonNodeContext } from './map-json-node.js';
 import { planDiagnostic, planWarning } from './plan-diagnostic.js';
+import { MAX_PLAN_EDGES, MAX_PLAN_NODES, tooManyDiagnostic } from './plan-limits.js';
 import { readDom, readNodeId } from './plan-values.js';
 
 const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(Object.values(PLAN_KEYS).flat());
@@ -34,6 +35,13 @@ export function mapJsonPlan(record: JsonRecord, catalog: BlockCatalog, warnings:
 
   const nodes: PlanNode[] = [];
   const nodesEntry = readKey(record, PLAN_KEYS.nodes, 'nodes', reporter);
+  const edgesEntry = readKey(record, PLAN_KEYS.edges, 'edges', reporter);
+  // Counted before any item is mapped, so a hostile plan costs no more than its JSON.parse.
+  const nodeCount = countItems(nodesEntry?.value);
+  const edgeCount = countItems(edgesEntry?.value);
+  if (nodeCount > MAX_PLAN_NODES) diagnostics.push(tooManyDiagnostic('nodes', 'nodes', nodeCount, MAX_PLAN_NODES));
+  if (edgeCount > MAX_PLAN_EDGES) diagnostics.push(tooManyDiagnostic('edges', 'edges', edgeCount, MAX_PLAN_EDGES));
+  if (diagnostics.length > 0) return { dom: undefined, nodes, edges: [] };
   if (Array.isArray(nodesEntry?.value)) {
     nodesEntry.value.forEach((item, index) => {
       const node = mapJsonNode(item, index, context);
@@ -50,7 +58,7 @@ export function mapJsonPlan(record: JsonRecord, catalog: BlockCatalog, warnings:
     diagnostics.push(planDiagnostic('schema', 'nodes', 'nodes must be a list of {"id", "agent", "input", "params"} objects'));
   }
 
-  const edges = [...readEdges(record, reporter, diagnostics), ...context.dependencyEdges];
+  const edges = [...readEdges(edgesEntry, diagnostics, reporter), ...context.dependencyEdges];
   const domEntry = readKey(record, PLAN_KEYS.dom, 'dom', reporter);
   const dom: Dom | undefined = domEntry ? readDom(domEntry.value, 'dom', diagnostics) : undefined;
   const thinkingEntry = readKey(record, PLAN_KEYS.thinking, 'thinking', reporter);
@@ -70,8 +78,13 @@ export function mapJsonPlan(record: JsonRecord, catalog: BlockCatalog, warnings:
   return { dom, thinking, nodes, edges, answer, directAnswer };
 }
 
-function readEdges(record: JsonRecord, reporter: KeyVariantReporter, diagnostics: Diagnostic[]): PlanEdge[] {
-  const entry = readKey(record, PLAN_KEYS.edges, 'edges', reporter);
+/** Items in a `nodes`/`edges` value: list entries or object keys. */
+function countItems(value: unknown): number {
+  if (Array.isArray(value)) return value.length;
+  return isRecord(value) ? Object.keys(value).length : 0;
+}
+
+function readEdges(entry: ReturnType<typeof readKey>, diagnostics: Diagnostic[], reporter: KeyVariantReporter): PlanEdge[] {
   if (!entry || entry.value === null) return [];
   if (!Array.isArray(entry.value)) {
     diagnostics.push(planDiagnostic('schema', 'edges', 'edges must be a list like [{"from": "A", "to": "B"}]'));

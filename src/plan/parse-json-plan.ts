@@ -5,6 +5,7 @@ import { finishPlan } from './finish-plan.js';
 import { isRecord } from './json-keys.js';
 import { isPlanLike, mapJsonPlan, unwrapPlanObject } from './map-json-plan.js';
 import { planDiagnostic, planWarning } from './plan-diagnostic.js';
+import { MAX_REPAIR_CHARS } from './plan-limits.js';
 import { defaultBlockCatalog, type PlanTextOptions } from './plan-text-options.js';
 
 /** Candidates beyond this many (counted from the end of the text) are not tried. */
@@ -15,12 +16,18 @@ interface ReadCandidate {
   value?: unknown;
   repaired: boolean;
   error?: string;
+  /** Not strict JSON and too long to repair within MAX_REPAIR_CHARS. */
+  tooLargeToRepair?: boolean;
 }
 
 function readCandidate(candidate: JsonCandidate): ReadCandidate {
   try {
     return { candidate, value: JSON.parse(candidate.text), repaired: false };
-  } catch {
+  } catch (strictError) {
+    if (candidate.text.length > MAX_REPAIR_CHARS) {
+      const error = strictError instanceof Error ? strictError.message : String(strictError);
+      return { candidate, repaired: false, error, tooLargeToRepair: true };
+    }
     try {
       return { candidate, value: JSON.parse(jsonrepair(candidate.text)), repaired: true };
     } catch (error) {
@@ -58,7 +65,9 @@ export function parseJsonPlan(text: string, options: PlanTextOptions = {}): Plan
   const chosen = planLike[0];
   if (!chosen || !isRecord(chosen.value)) {
     const failed = read.find((entry) => entry.error !== undefined);
-    const diagnostic = failed
+    const diagnostic = failed?.tooLargeToRepair
+      ? planDiagnostic('too_large', '', `the JSON has syntax errors (${failed.error}) and is ${failed.candidate.text.length} characters long; only JSON up to ${MAX_REPAIR_CHARS} characters (MAX_REPAIR_CHARS) is repaired, so write strict JSON or a far shorter plan`)
+      : failed
       ? planDiagnostic('json_syntax', '', `the JSON could not be read even after repair (${failed.error}); check brackets, quotes and commas`)
       : planDiagnostic('no_plan_found', '', 'JSON was found but none of it is a plan; use the keys "dom", "nodes", "edges" and "answer"');
     return { ok: false, diagnostics: [diagnostic], warnings };

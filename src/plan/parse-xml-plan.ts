@@ -3,8 +3,9 @@ import { collectParams, type WrittenParam } from './collect-params.js';
 import { finishPlan } from './finish-plan.js';
 import { readDom, readNodeId } from './plan-values.js';
 import { nodePath, planDiagnostic, planWarning } from './plan-diagnostic.js';
+import { MAX_PLAN_EDGES, MAX_PLAN_NODES, tooManyDiagnostic } from './plan-limits.js';
 import { defaultBlockCatalog, type PlanTextOptions } from './plan-text-options.js';
-import { elementText, findElements, MAX_XML_DEPTH, parseXmlTree, type XmlElement, type XmlTree } from './xml-tree.js';
+import { elementText, findElements, MAX_XML_DEPTH, parseXmlTree, type XmlElement, type XmlTagLimits, type XmlTree } from './xml-tree.js';
 
 const names = (...list: string[]) => new Set(list);
 /** Tags whose content is text, never structure: the parser does not look inside them. */
@@ -25,6 +26,8 @@ const ARGUMENT_TAGS = names('required_arguments', 'arguments', 'params', 'parame
 const STRUCTURE_STOP = new Set([...TEXT_TAGS, 'agent']);
 /** Tags that are never params, even when found inside an `<agent>` (e.g. after a missing `</agent>`). */
 const NOT_PARAMS = new Set(['agent', 'edge', 'edges', 'agents', ...FROM_TO_TAGS, ...DOM_TAGS, ...THINKING_TAGS, ...ANSWER_NODE_TAGS, ...DIRECT_ANSWER_TAGS]);
+/** Every edge has one `<from>` (or `<source>`) and one `<to>` (or `<target>`). */
+const TAG_LIMITS: XmlTagLimits = new Map([['agent', MAX_PLAN_NODES], ...[...FROM_TO_TAGS].map((name) => [name, MAX_PLAN_EDGES] as const)]);
 
 /**
  * Parses the MAS-Orchestra XML plan format (`<agent>`, `<edge>`, `<dom>`, `<thinking>`) with a
@@ -44,10 +47,14 @@ export function parseXmlPlan(text: string, options: PlanTextOptions = {}): PlanP
   if (text.trim() === '') {
     return { ok: false, diagnostics: [planDiagnostic('empty_output', '', 'the output is empty; write a plan')], warnings };
   }
-  const tree = parseXmlTree(text);
+  const tree = parseXmlTree(text, TAG_LIMITS);
   if (tree.tooDeep) {
     const message = `tags are nested more than ${MAX_XML_DEPTH} levels deep, so closing tags are missing; close every <agent> with </agent>`;
     return { ok: false, diagnostics: [planDiagnostic('xml_syntax', '', message)], warnings };
+  }
+  if (tree.overLimit) {
+    const [what, path] = tree.overLimit.name === 'agent' ? (['nodes', 'nodes'] as const) : (['edges', 'edges'] as const);
+    return { ok: false, diagnostics: [tooManyDiagnostic(what, path, undefined, tree.overLimit.limit)], warnings };
   }
   const catalog = options.catalog ?? defaultBlockCatalog();
   const read = (element: XmlElement) => elementText(tree, element);

@@ -18,7 +18,12 @@ export interface XmlTree {
   source: string;
   /** Reading stopped because tags nested deeper than MAX_XML_DEPTH (closing tags are missing). */
   tooDeep: boolean;
+  /** Reading stopped because a tag named in `tagLimits` occurred more often than its limit. */
+  overLimit?: { name: string; limit: number };
 }
+
+/** Bounds on how often tags may occur; reading stops soon after one is passed. */
+export type XmlTagLimits = ReadonlyMap<string, number>;
 
 /**
  * Plans nest a few levels (agent > required_arguments > param > item). htmlparser2 keeps its
@@ -33,11 +38,15 @@ const CHUNK_CHARS = 16_384;
  * Tokenises plan XML with htmlparser2 in XML mode and builds an element tree. Never fails:
  * unclosed tags are closed where their parent closes (or at the end), stray closing tags are
  * ignored, and text outside tags (prose around the plan, code fences) belongs to no element.
+ * Tags named in `tagLimits` are counted wherever they stand (inside text tags too: no real
+ * plan comes near the limits); past a limit reading stops and `overLimit` says which.
  */
-export function parseXmlTree(text: string): XmlTree {
+export function parseXmlTree(text: string, tagLimits: XmlTagLimits = new Map()): XmlTree {
   const source = escapeStrayAngles(text);
   const root: XmlElement = { name: '#root', children: [], contentStart: 0, contentEnd: source.length, closed: true };
   const stack: XmlElement[] = [root];
+  const tagCounts = new Map<string, number>();
+  let overLimit: XmlTree['overLimit'];
   let ending = false;
   const parser = new Parser(
     {
@@ -46,6 +55,11 @@ export function parseXmlTree(text: string): XmlTree {
         const element: XmlElement = { name, children: [], contentStart: -1, contentEnd: -1, closed: false };
         parent.children.push(element);
         stack.push(element);
+        const limit = tagLimits.get(name);
+        if (limit === undefined) return;
+        const count = (tagCounts.get(name) ?? 0) + 1;
+        tagCounts.set(name, count);
+        if (count > limit) overLimit ??= { name, limit };
       },
       onopentag() {
         const element = stack[stack.length - 1];
@@ -62,13 +76,13 @@ export function parseXmlTree(text: string): XmlTree {
     { xmlMode: true, lowerCaseTags: true, decodeEntities: false },
   );
   let tooDeep = false;
-  for (let offset = 0; offset < source.length && !tooDeep; offset += CHUNK_CHARS) {
+  for (let offset = 0; offset < source.length && !tooDeep && !overLimit; offset += CHUNK_CHARS) {
     parser.write(source.slice(offset, offset + CHUNK_CHARS));
     tooDeep = stack.length > MAX_XML_DEPTH;
   }
   ending = true;
-  if (!tooDeep) parser.end();
-  return { root, source, tooDeep };
+  if (!tooDeep && !overLimit) parser.end();
+  return overLimit ? { root, source, tooDeep, overLimit } : { root, source, tooDeep };
 }
 
 /** An element's content as text: entities decoded, nested tags kept as written, trimmed. */
