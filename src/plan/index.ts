@@ -10,6 +10,7 @@ export { buildOrchestratorMessages, type OrchestratorPromptOptions } from './orc
 export { parseJsonPlan } from './parse-json-plan.js';
 export { DEFAULT_MAX_PLAN_CHARS, parsePlan, type ParsePlanOptions, type PlanParseOutcome } from './parse-plan.js';
 export { parseXmlPlan } from './parse-xml-plan.js';
+export { MAX_PLAN_EDGES, MAX_PLAN_NODES, MAX_REPAIR_CHARS } from './plan-limits.js';
 export { PLAN_WARNING_CODES, type PlanWarningCode } from './plan-diagnostic.js';
 export { extractReferences, topologicalOrder, buildGraph, type PlanGraph } from './plan-graph.js';
 export { PLAN_SCHEMA_NAME, planJsonSchema } from './plan-json-schema.js';
