@@ -1,5 +1,12 @@
 import type { HeadTensor, ParameterArray, RewardHead } from './heads/reward-head.js';
 
+/** Adam's moments and step count, for training checkpoints; arrays are copies. */
+export interface AdamState {
+  step: number;
+  first: ParameterArray[];
+  second: ParameterArray[];
+}
+
 export interface AdamSettings {
   beta1: number;
   beta2: number;
@@ -28,6 +35,18 @@ export class Adam {
     const moments = (tensor: HeadTensor) => (tensor.values instanceof Float32Array ? new Float32Array(tensor.values.length) : new Float64Array(tensor.values.length));
     this.first = head.tensors.map(moments);
     this.second = head.tensors.map(moments);
+  }
+
+  /** A copy of the moments and step count (what a resumed run needs to continue identically). */
+  exportState(): AdamState {
+    return { step: this.step, first: this.first.map((moment) => moment.slice()), second: this.second.map((moment) => moment.slice()) };
+  }
+
+  /** Restores `exportState()` output taken from an optimiser over the same head layout. */
+  restoreState(state: AdamState): void {
+    this.step = state.step;
+    this.first.forEach((moment, index) => moment.set(state.first[index]!));
+    this.second.forEach((moment, index) => moment.set(state.second[index]!));
   }
 
   /** One update with step size `learningRate` from the head's current gradients. */

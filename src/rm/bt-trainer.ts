@@ -2,6 +2,7 @@ import { UserError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { Adam } from './adam.js';
 import type { BtConfig } from './bt-config.js';
+import type { BtTrainingState } from './bt-training-state.js';
 import { accumulateBatchGradient, evaluatePairTotals, PairTotals, type PairMetrics } from './bt-loss.js';
 import type { ParameterArray, RewardHead } from './heads/reward-head.js';
 import { splitIndices, type PairDataset } from './pair-dataset.js';
@@ -35,6 +36,10 @@ export interface BtTrainOptions {
   /** Called after every epoch; the CLI prints it on stderr. */
   onProgress?: (log: EpochLog) => void;
   signal?: AbortSignal;
+  /** State after an earlier run's epoch (`onEpochState`); training continues after that epoch. */
+  resume?: BtTrainingState;
+  /** Called after every epoch with everything needed to resume after it (write it to disk). */
+  onEpochState?: (state: BtTrainingState) => void;
 }
 
 /** In-place Fisher-Yates shuffle of a typed array with a seeded stream. */
@@ -61,7 +66,7 @@ const copyValues = (head: RewardHead) => head.tensors.map((tensor) => tensor.val
  * const result = trainBradleyTerry(dataset, head, config, { onProgress: (log) => console.error(log) });
  */
 export function trainBradleyTerry(dataset: PairDataset, head: RewardHead, config: BtConfig, options: BtTrainOptions = {}): BtTrainingResult {
-  const { onProgress, signal } = options;
+  const { onProgress, signal, resume } = options;
   const trainIndices = splitIndices(dataset, 'train');
   const validationIndices = splitIndices(dataset, 'validation');
   if (trainIndices.length === 0) throw new UserError('no training pairs (every pair is in the validation or test split); mine more pairs or re-split them');
@@ -76,16 +81,24 @@ export function trainBradleyTerry(dataset: PairDataset, head: RewardHead, config
   const totalSteps = batchesPerEpoch * config.maxEpochs;
   const trainTotals = new PairTotals();
   const validationTotals = new PairTotals();
-  const history: EpochLog[] = [];
-  let steps = 0;
-  let bestLoss = Infinity;
-  let bestEpoch = 0;
-  let bestValues: ParameterArray[] | undefined;
-  let epochsWithoutImprovement = 0;
-  let stoppedEarly = false;
-  let learningRate = config.learningRate;
+  const history: EpochLog[] = resume ? resume.history.slice() : [];
+  let steps = resume?.steps ?? 0;
+  let bestLoss = resume?.bestLoss ?? Infinity;
+  let bestEpoch = resume?.bestEpoch ?? 0;
+  let bestValues: ParameterArray[] | undefined = resume?.bestValues?.map((values) => values.slice());
+  let epochsWithoutImprovement = resume?.epochsWithoutImprovement ?? 0;
+  let stoppedEarly = resume?.stoppedEarly ?? false;
+  let learningRate = resume?.learningRate ?? config.learningRate;
+  if (resume) {
+    head.tensors.forEach((tensor, index) => tensor.values.set(resume.values[index]!));
+    adam.restoreState(resume.adam);
+    // The minibatch order is a function of the seed and the epoch: replaying the shuffles puts the stream where it was.
+    for (let epoch = 1; epoch <= resume.epoch; epoch++) shuffleInPlace(order, rng);
+  }
+  const saveState = (epoch: number) =>
+    options.onEpochState?.({ epoch, steps, learningRate, bestLoss, bestEpoch, epochsWithoutImprovement, stoppedEarly, history, values: copyValues(head), ...(bestValues && { bestValues }), adam: adam.exportState() });
 
-  for (let epoch = 1; epoch <= config.maxEpochs; epoch++) {
+  for (let epoch = (resume?.epoch ?? 0) + 1; epoch <= config.maxEpochs && !stoppedEarly; epoch++) {
     signal?.throwIfAborted();
     const startedMs = performance.now();
     shuffleInPlace(order, rng);
@@ -107,19 +120,14 @@ export function trainBradleyTerry(dataset: PairDataset, head: RewardHead, config
     log.durationMs = performance.now() - startedMs;
     history.push(log);
     onProgress?.(log);
-    if (log.validation === undefined) {
-      bestEpoch = epoch;
-      continue;
-    }
-    if (log.validation.loss < bestLoss - config.minDelta) {
+    if (log.validation === undefined) bestEpoch = epoch;
+    else if (log.validation.loss < bestLoss - config.minDelta) {
       bestLoss = log.validation.loss;
       bestEpoch = epoch;
       bestValues = copyValues(head);
       epochsWithoutImprovement = 0;
-    } else if (config.earlyStoppingPatience > 0 && ++epochsWithoutImprovement >= config.earlyStoppingPatience) {
-      stoppedEarly = true;
-      break;
-    }
+    } else if (config.earlyStoppingPatience > 0 && ++epochsWithoutImprovement >= config.earlyStoppingPatience) stoppedEarly = true;
+    saveState(epoch);
   }
   if (bestValues !== undefined && bestEpoch !== history.length) head.tensors.forEach((tensor, index) => tensor.values.set(bestValues![index]!));
   return { history, bestEpoch, stoppedEarly, steps, trainPairs: trainIndices.length, validationPairs: validationIndices.length };

@@ -3,6 +3,7 @@ export * from './heads/index.js';
 export { Adam, type AdamSettings } from './adam.js';
 export { BtConfigSchema, parseBtConfig, type BtConfig, type BtConfigInput } from './bt-config.js';
 export { accumulateBatchGradient, evaluatePairTotals, PairTotals, softplus, type PairMetrics } from './bt-loss.js';
+export { btTrainingKey, loadBtTrainingState, removeBtTrainingState, saveBtTrainingState, type BtTrainingState } from './bt-training-state.js';
 export { trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochLog } from './bt-trainer.js';
 export { FeatureMatrixBuilder, type FeatureMatrix } from './feature-matrix.js';
 export { loadRewardModel, MODEL_FORMAT, MODEL_FORMAT_VERSION, saveRewardModel, type LoadRewardModelOptions, type SaveRewardModelOptions } from './model-file.js';

@@ -11,6 +11,7 @@ import {
   parseBtConfig,
   parseEncoderSpec,
   registerRewardModel,
+  removeBtTrainingState,
   saveRewardModel,
   trainRewardModel,
   type EpochLog,
@@ -28,6 +29,7 @@ const TrainFlagsSchema = z.object({
   out: z.string().min(1).optional(),
   seed: z.number().int().nonnegative(),
   epochs: z.number().int().positive().optional(),
+  resume: z.boolean(),
   json: z.boolean(),
 });
 
@@ -125,8 +127,9 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
     .option('--out <file>', 'model file to write (default: rm-<head>.safetensors)')
     .option('--seed <n>', 'seed of minibatch order and initialisation', parseIntegerOption('--seed', 0), 0)
     .option('--epochs <n>', 'most epochs (default 20)', parseIntegerOption('--epochs', 1))
+    .option('--resume', 'continue from the training checkpoint <out>.training.safetensors of an interrupted run', false)
     .option('--json', 'print the training summary as JSON on stdout', false)
-    .addHelpText('after', `\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder words:1-2,structure,task-stats,cross --head mlp --out rm.safetensors`)
+    .addHelpText('after', `\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count, best-epoch\n  parameters, history) is written atomically to <out>.training.safetensors, and removed once the model is\n  written. After a crash or kill, rerun the same command with --resume: training continues after the last\n  finished epoch and the model is bit-identical to an uninterrupted run with the same seed. The checkpoint\n  must match the pairs and every training flag (else a clear error); without it --resume starts from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder words:1-2,structure,task-stats,cross --head mlp --out rm.safetensors`)
     .action(
       runAction(async (rawFlags: unknown) => {
         const flags = parseFlags(TrainFlagsSchema, rawFlags, 'train');
@@ -138,11 +141,19 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
           const pairs = trainingPairs(store, dataset.id);
           if (!pairs.some((pair) => pair.split === 'train' || pair.split === undefined)) throw new UserError(`pair dataset ${dataset.id} has no training pairs; mine more episodes or change its split fractions`);
           streams.stderr.write(`training a ${flags.head} reward model on ${pairs.length} pairs of dataset ${dataset.id}\n`);
-          const { model, training } = await trainRewardModel(pairs, config, { name: `orchrm-bt-${flags.head}`, onProgress: (log) => streams.stderr.write(epochLine(log)) });
+          const stateFile = `${out}.training.safetensors`;
+          const { model, training } = await trainRewardModel(pairs, config, {
+            name: `orchrm-bt-${flags.head}`,
+            stateFile,
+            resume: flags.resume,
+            onResume: (epochsDone) => streams.stderr.write(epochsDone === 0 ? `no training checkpoint ${stateFile}; training from scratch\n` : `resumed after epoch ${epochsDone} from ${stateFile}\n`),
+            onProgress: (log) => streams.stderr.write(epochLine(log)),
+          });
           // The dataset travels with the model (file and registry), so `rm eval` finds its held-out split.
           model.provenance.metrics = { ...model.provenance.metrics, datasetId: dataset.id };
           await saveRewardModel(model, out);
           const id = registerRewardModel(store, model, out);
+          removeBtTrainingState(stateFile);
           const summary = { id, path: out, datasetId: dataset.id, trainPairs: training.trainPairs, validationPairs: training.validationPairs, bestEpoch: training.bestEpoch, stoppedEarly: training.stoppedEarly, last: training.history.at(-1) };
           streams.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : `wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n`);
         } finally {
