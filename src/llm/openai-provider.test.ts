@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../core/errors.js';
 import { startChatServer, type ChatServer, type ChatServerHandler } from '../testing/chat-server.js';
 import type { ChatRequest } from './chat-provider.js';
 import { createOpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
@@ -49,6 +50,13 @@ async function failure(promise: Promise<unknown>): Promise<RetryError> {
 }
 
 describe('createOpenAiProvider', () => {
+  it('refuses an out-of-range setting with an InvalidInputError naming the field, not a raw ZodError', () => {
+    const models = { orchestrator: 'm', worker: 'm', judge: 'm' };
+    const create = () => createOpenAiProvider({ baseURL: 'http://127.0.0.1:9/v1', models, maxRetries: 99 });
+    expect(create).toThrow(InvalidInputError);
+    expect(create).toThrow(/OpenAI provider config is invalid:\n  - maxRetries: maxRetries above 10/);
+  });
+
   it('returns text, provider usage and model, and sends the request settings', async () => {
     const { server, provider } = await setup(() => ({ text: '42', usage: { promptTokens: 11, completionTokens: 3 }, finishReason: 'stop' }));
     const response = await provider.chat({ ...question, temperature: 0.3, maxTokens: 64, seed: 7, stop: ['\n\n'] });

@@ -3,7 +3,7 @@ import type { Usage } from '../core/usage.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from './chat-provider.js';
 import { parseCompletion, type ParsedCompletion } from './openai-response.js';
 import { toChatCompletionParams } from './openai-request.js';
-import { OpenAiProviderConfigSchema, type OpenAiProviderConfigInput } from './provider-config.js';
+import { parseProviderConfig, type OpenAiProviderConfigInput } from './provider-config.js';
 import { BadRequestError, RequestTimeoutError, toProviderError, type ProviderErrorContext } from './provider-errors.js';
 import { RetryError, withRetry, type RetryOptions } from './retry.js';
 import { countMessageTokens, countTokens } from './token-counter.js';
@@ -30,7 +30,9 @@ export function createOpenAiProvider(
   config: Omit<OpenAiProviderConfigInput, 'type'> & { type?: 'openai' },
   options: OpenAiProviderOptions = {},
 ): ChatProvider {
-  const { baseURL, apiKeyEnv, models, timeoutMs, maxRetries, structuredOutput } = OpenAiProviderConfigSchema.parse({ ...config, type: 'openai' });
+  // An InvalidInputError naming the field (e.g. maxRetries out of range), not a raw ZodError.
+  const parsed = parseProviderConfig({ ...config, type: 'openai' }, 'OpenAI provider config');
+  const { baseURL, apiKeyEnv, models, timeoutMs, maxRetries, structuredOutput } = parsed;
   const env = options.env ?? process.env;
   // Local servers (vLLM, Ollama, llama.cpp) usually need no key, and the client refuses to start
   // without one, so a missing key becomes a placeholder; a server that wants a real key answers
