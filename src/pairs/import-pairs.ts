@@ -32,9 +32,11 @@ const DEFAULT_SPLITS = { train: 0.8, validation: 0.1, test: 0.1 };
  * line), all or nothing: every line is validated before anything is written. Source names are
  * kept as given (`correct-over-incorrect` stays so). The task id is a hash of `input`, so pairs
  * of one question share a task and never straddle splits. Re-importing replaces the dataset.
+ * Pass a function that opens the store to have it opened only once the file is found valid.
+ * A file without pairs is refused.
  * @example await importPairs(store, 'hotpotqa-train.jsonl', { split: 'train', datasetId: 'hotpotqa' });
  */
-export async function importPairs(store: Store, path: string, options: ImportPairsOptions = {}): Promise<ImportPairsSummary> {
+export async function importPairs(storeOrOpen: Store | (() => Store), path: string, options: ImportPairsOptions = {}): Promise<ImportPairsSummary> {
   const datasetId = options.datasetId ?? `imported-${basename(path)}`;
   const pairs = new Map<string, Pair>();
   const issues: { path: string; message: string }[] = [];
@@ -74,7 +76,11 @@ export async function importPairs(store: Store, path: string, options: ImportPai
     if ((error as NodeJS.ErrnoException).code === undefined) throw error;
     throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code}; check the path of the JSONL file`, { cause: error });
   }
-  if (issues.length > 0) throw new InvalidInputError(path, issues, 'nothing was imported; each line must be {"input", "chosen", "rejected", "source"}');
+  const hint = 'nothing was imported; each line must be {"input", "chosen", "rejected", "source"}';
+  if (issues.length > 0) throw new InvalidInputError(path, issues, hint);
+  if (pairs.size === 0) throw new InvalidInputError(path, [{ path: '(file)', message: 'holds no pairs (it is empty or only blank lines)' }], hint);
+  // Opened only now, so a refused file leaves no new database behind.
+  const store = typeof storeOrOpen === 'function' ? storeOrOpen() : storeOrOpen;
   store.transaction(() => {
     store.deletePairs(datasetId);
     store.insertPairs([...pairs.values()]);

@@ -25,11 +25,18 @@ const MAX_REPORTED_ISSUES = 50;
  * before anything is written; the valid file is then written in one transaction. Episodes already
  * present are skipped and counted, so importing the same file twice is harmless. Runs named by
  * the episodes (or by `runId`) are created with kind `import` when the store does not have them.
- * The store should not be written by other code while the import runs.
+ * The store should not be written by other code while the import runs. Pass a function that
+ * opens the store to have it opened only once the file is found valid. An empty file is refused.
  * @example const { imported, skipped } = await importEpisodesJsonl(store, 'episodes.jsonl');
  */
-export async function importEpisodesJsonl(store: Store, path: string, options: ImportEpisodesOptions = {}): Promise<ImportEpisodesSummary> {
+export async function importEpisodesJsonl(
+  storeOrOpen: Store | (() => Store),
+  path: string,
+  options: ImportEpisodesOptions = {},
+): Promise<ImportEpisodesSummary> {
   await validateFile(path);
+  // Opened only now, so a refused file leaves no new database behind.
+  const store = typeof storeOrOpen === 'function' ? storeOrOpen() : storeOrOpen;
   const summary = { imported: 0, skipped: 0 };
   store.db.exec('BEGIN IMMEDIATE');
   try {
@@ -67,13 +74,18 @@ async function validateFile(path: string): Promise<void> {
   }
   const issues: { path: string; message: string }[] = [];
   let problemLines = 0;
+  let records = 0;
   for await (const result of readLines(path)) {
+    records += 1;
     if (result.issues.length === 0) continue;
     problemLines += 1;
     issues.push(...lineIssues(result).slice(0, MAX_REPORTED_ISSUES - issues.length));
   }
   if (issues.length > 0) {
     throw new InvalidInputError(path, issues, `${problemLines} line(s) invalid; nothing was imported. Fix them (see docs/episode-format.md) and import again.`);
+  }
+  if (records === 0) {
+    throw new InvalidInputError(path, [{ path: '(file)', message: 'holds no episodes (it is empty or only blank lines)' }], 'nothing was imported; write one episode JSON object per line (docs/episode-format.md)');
   }
 }
 

@@ -28,16 +28,18 @@ export function registerImportCommand(program: Command, streams: CommandStreams 
     .addHelpText('after', '\nExample:\n  orchrm import --db runs.db other-framework-episodes.jsonl --run imported-1')
     .action(
       runAction(async (file: string, flags: ImportFlags) => {
-        const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
+        let store: ReturnType<typeof openStore> | undefined;
         try {
-          const summary = await importEpisodesJsonl(store, file, { ...(flags.run !== undefined && { runId: flags.run }) });
+          // The store is opened only once the file is valid: a refused file creates no database.
+          const open = () => (store = openStore(flags.db, { keepPrompts: flags.keepPrompts }));
+          const summary = await importEpisodesJsonl(open, file, { ...(flags.run !== undefined && { runId: flags.run }) });
           streams.stdout.write(
             flags.json
               ? `${JSON.stringify(summary)}\n`
               : `imported ${summary.imported} episode(s) from ${file} into ${flags.db}; skipped ${summary.skipped} already stored\n`,
           );
         } finally {
-          store.close();
+          store?.close();
         }
       }),
     );

@@ -199,9 +199,10 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
     .addHelpText('after', '\nExample:\n  orchrm pairs import --db rm.db hotpotqa-train.jsonl --split train --dataset hotpotqa')
     .action(
       runAction(async (file: string, flags: { db: string; dataset?: string; split?: z.infer<typeof PairSplitSchema>; seed?: number; json: boolean }) => {
-        const store = openStore(flags.db);
+        let store: ReturnType<typeof openStore> | undefined;
         try {
-          const summary = await importPairs(store, file, {
+          // The store is opened only once the file is valid: a refused file creates no database.
+          const summary = await importPairs(() => (store = openStore(flags.db)), file, {
             ...(flags.dataset !== undefined && { datasetId: flags.dataset }),
             ...(flags.split !== undefined && { split: flags.split }),
             ...(flags.seed !== undefined && { seed: flags.seed }),
@@ -212,7 +213,7 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
               : `imported ${summary.imported} pair(s) from ${file} into dataset ${summary.datasetId} of ${flags.db}; ${summary.duplicates} duplicate line(s) skipped\n`,
           );
         } finally {
-          store.close();
+          store?.close();
         }
       }),
     );
