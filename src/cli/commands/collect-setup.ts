@@ -64,6 +64,20 @@ export async function resolveCollectSetup(flags: CollectSetupFlags): Promise<Col
   const environment = scenario && (await createSimEnvironment(scenario, { checkpoints: await Promise.all(flags.checkpoint.map(loadCheckpoint)) }));
   for (const missing of environment?.unavailable ?? []) process.stderr.write(`orchrm: family ${missing.family} skipped: ${missing.reason}\n`);
 
+  const requested = flags.suite === undefined ? undefined : parseSuite(flags.suite);
+  const suite = requested === 'auto' && flags.tasks !== undefined ? detectSuite(flags.tasks) : requested;
+  const tasks =
+    flags.tasks === undefined
+      ? generateScenarioTasks(scenario!, environment!.families, { split: flags.split as TaskSplit, count: flags.count })
+      : suite === undefined
+        ? loadTaskFile(flags.tasks)
+        : loadSuite(flags.tasks, suite, {
+            ...(flags.questionField !== undefined && { questionField: flags.questionField }),
+            ...(flags.answerField !== undefined && { answerField: flags.answerField }),
+            ...(flags.idField !== undefined && { idField: flags.idField }),
+          });
+  const retriever = flags.corpus !== undefined ? createBm25Retriever(await loadCorpus(flags.corpus)) : environment?.retriever;
+  // Every input file is read before the provider opens its cache in the store, so a bad file writes nothing.
   const providerConfig = flags.provider === undefined ? undefined : loadProviderConfig(flags.provider);
   const remote = providerConfig && createChatProvider(providerConfig, { ...(flags.cache && { cacheDatabase: flags.db }) });
   const provider = remote ?? (environment?.provider as ChatProvider);
@@ -78,19 +92,6 @@ export async function resolveCollectSetup(flags: CollectSetupFlags): Promise<Col
     ...(model !== undefined && { model }),
     ref: orchestratorRef(orchestratorModelName, environment?.checkpoints),
   });
-  const requested = flags.suite === undefined ? undefined : parseSuite(flags.suite);
-  const suite = requested === 'auto' && flags.tasks !== undefined ? detectSuite(flags.tasks) : requested;
-  const tasks =
-    flags.tasks === undefined
-      ? generateScenarioTasks(scenario!, environment!.families, { split: flags.split as TaskSplit, count: flags.count })
-      : suite === undefined
-        ? loadTaskFile(flags.tasks)
-        : loadSuite(flags.tasks, suite, {
-            ...(flags.questionField !== undefined && { questionField: flags.questionField }),
-            ...(flags.answerField !== undefined && { answerField: flags.answerField }),
-            ...(flags.idField !== undefined && { idField: flags.idField }),
-          });
-  const retriever = flags.corpus !== undefined ? createBm25Retriever(await loadCorpus(flags.corpus)) : environment?.retriever;
   return {
     tasks,
     provider,
