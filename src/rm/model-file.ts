@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { UserError } from '../core/errors.js';
+import { UserError, zodIssues } from '../core/errors.js';
 import { stableStringify } from '../core/hash.js';
 import { ORCHRM_VERSION } from '../core/version.js';
 import type { BlockCatalog } from '../plan/index.js';
@@ -120,7 +120,14 @@ export async function loadRewardModel(path: string, options: LoadRewardModelOpti
   const { metadata } = parsed;
   const spec = EncoderSpecSchema.safeParse(parseJsonField(path, metadata, 'encoder_spec'));
   const headConfig = HeadConfigSchema.safeParse(parseJsonField(path, metadata, 'head_config'));
-  if (!spec.success || !headConfig.success) throw new UserError(`model file ${path} has an encoder spec or head config this orchrm does not understand; retrain the model with this version`);
+  if (!spec.success || !headConfig.success) {
+    const issues = [
+      ...(spec.success ? [] : zodIssues(spec.error).map((issue) => ({ ...issue, path: `encoder_spec.${issue.path}` }))),
+      ...(headConfig.success ? [] : zodIssues(headConfig.error).map((issue) => ({ ...issue, path: `head_config.${issue.path}` }))),
+    ];
+    const named = issues.slice(0, 3).map((issue) => `${issue.path.replace(/\.$/, '')}: ${issue.message}`).join('; ');
+    throw new UserError(`model file ${path} has an encoder spec or head config this orchrm does not understand (${named}); retrain the model with this version`);
+  }
   const pipeline = new FeaturePipeline(spec.data, options.features);
   const seed = metadata.seed === '' || metadata.seed === undefined ? 0 : Number(metadata.seed);
   const head = createHead(headConfig.data, pipeline.dimension, seed);
