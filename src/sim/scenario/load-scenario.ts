@@ -21,7 +21,8 @@ export function loadScenario(nameOrPath: string): Scenario {
   try {
     value = JSON.parse(readFileSync(nameOrPath, 'utf8'));
   } catch (error) {
-    throw new UserError(`scenario file ${nameOrPath} is not valid JSON: ${(error as Error).message}`);
+    const fix = 'fix the JSON (a scenario is one object such as {"name": "mine", "families": {"arith": {}}}; see docs/sim.md)';
+    throw new UserError(`scenario file ${nameOrPath} is not valid JSON (${(error as Error).message}); ${fix}`);
   }
   const parsed = ScenarioSchema.safeParse(value);
   if (!parsed.success) {
