@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { MODEL_FORMAT, MODEL_FORMAT_VERSION } from '../rm/model-file.js';
+import { writeSafetensors } from '../rm/safetensors.js';
 import { openStore } from '../store/index.js';
 import { registerCollectCommand } from './commands/collect.js';
 import { registerImportCommand } from './commands/import.js';
@@ -56,6 +58,13 @@ async function runCli(args: string[]): Promise<CliOutcome> {
 const jsonl = (...records: unknown[]) => records.map((record) => JSON.stringify(record)).join('\n');
 const INVALID_UTF8 = Buffer.concat([Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('{"id": "a"}\n')]);
 const PROVIDER = { type: 'openai', baseURL: 'http://127.0.0.1:9/v1', models: { orchestrator: 'm', worker: 'm', judge: 'm' } };
+/** A model file without tensors (its integrity hash is that of no bytes): `metadata` over a valid header, minus `omit`. */
+function modelFile(metadata: Record<string, string>, omit: string[] = []): Buffer {
+  const base = { format: MODEL_FORMAT, format_version: String(MODEL_FORMAT_VERSION), tensors_sha256: createHash('sha256').digest('hex') };
+  const entries = Object.entries({ ...base, encoder_spec: '{}', head_config: '{}', ...metadata }).filter(([key]) => !omit.includes(key));
+  return writeSafetensors([], Object.fromEntries(entries));
+}
+const TENSOR_FILE = writeSafetensors([['weights', { dtype: 'F64', shape: [16], data: new Float64Array(16) }]], { format: MODEL_FORMAT });
 const PLANS = '{"dom": "low", "nodes": [{"id": "A", "agent": "cot", "input": ""}], "answer": "A"}';
 
 interface HostileCase {
@@ -95,7 +104,7 @@ const kinds: Record<string, { args: HostileCase['args']; cases: Omit<HostileCase
     args: (file, db) => ['collect', '--scenario', file, '--count', '2', '--db', db],
     cases: [
       { name: 'empty', content: '' },
-      { name: 'truncated', content: '{"families": {"arith": {"weight": 1' },
+      { name: 'truncated', content: '{"families": {"arith": {"weight": 1', mentions: ['fix the JSON'] },
       { name: 'wrong types', content: JSON.stringify({ families: { arith: { depth: 'deep' } } }), mentions: ['depth'] },
       { name: 'unknown field', content: JSON.stringify({ famlies: {} }), mentions: ['famlies'] },
       { name: 'invalid UTF-8', content: INVALID_UTF8 },
@@ -127,9 +136,11 @@ const kinds: Record<string, { args: HostileCase['args']; cases: Omit<HostileCase
     args: (file) => ['rm', 'score', '--model', file, '--task', 'What is 2 + 3?', '--plans', path('plans.txt')],
     cases: [
       { name: 'empty', content: '' },
-      { name: 'truncated', content: '{"kind": "bt", "weights": [0.1, ' },
-      { name: 'wrong types', content: JSON.stringify({ kind: 5, weights: 'heavy' }) },
-      { name: 'missing field', content: JSON.stringify({}) },
+      { name: 'truncated', content: TENSOR_FILE.subarray(0, TENSOR_FILE.length - 40), mentions: ['truncated'] },
+      { name: 'JSON instead of safetensors', content: JSON.stringify({ kind: 'bt', weights: [0.1] }), mentions: ['not a valid safetensors file'] },
+      { name: 'wrong types', content: modelFile({ head_config: '{"kind": 5}' }), mentions: ['head_config.kind', 'retrain'] },
+      { name: 'missing field', content: modelFile({}, ['encoder_spec']), mentions: ['encoder_spec', 'retrain'] },
+      { name: 'another format', content: modelFile({ format: 'someone-else' }), mentions: ['not an orchrm reward model'] },
       { name: 'invalid UTF-8', content: INVALID_UTF8 },
     ],
   },
