@@ -4,6 +4,7 @@ import type { Task } from '../core/task.js';
 import { clippedSurrogate, klK3 } from './clipped-objective.js';
 import { parseGrpoConfig, type GrpoConfig, type GrpoConfigInput } from './grpo-config.js';
 import { groupAdvantages } from './group-advantages.js';
+import type { GrpoResumeState } from './grpo-resume-state.js';
 import type { PlanReward, RewardGroup, RewardSource } from './reward-source.js';
 import type { PolicySample, TrainablePolicy } from './trainable-policy.js';
 
@@ -66,6 +67,10 @@ export interface GrpoTrainerOptions<Checkpoint, Action, Gradient> {
   /** Receives checkpoints to persist: every `checkpointInterval` steps and the final one. */
   onCheckpoint?: (checkpoint: Checkpoint, step: number) => void | Promise<void>;
   signal?: AbortSignal;
+  /** State after an earlier run's step (`onState`); training continues with the next step. */
+  resume?: GrpoResumeState<Checkpoint>;
+  /** Called after every step (after `onCheckpoint`) with everything needed to resume after it. */
+  onState?: (state: GrpoResumeState<Checkpoint>) => void | Promise<void>;
 }
 
 export interface GrpoResult<Checkpoint> {
@@ -98,11 +103,12 @@ export async function trainGrpo<Checkpoint, Action, Gradient>(options: GrpoTrain
   const config = parseGrpoConfig(options.config);
   if (tasks.length === 0) throw new UserError('GRPO needs at least one train task; generate or load some first');
   const reference = options.reference ?? options.from;
-  let current = policy.rename(options.from, config.name);
-  const tokens = emptyTokens();
-  const history: GrpoStepLog[] = [];
-  const evaluations: EvaluationPoint[] = [];
-  let evaluationTokens = 0;
+  const { resume } = options;
+  let current = resume?.checkpoint ?? policy.rename(options.from, config.name);
+  const tokens = resume ? { ...resume.tokens } : emptyTokens();
+  const history: GrpoStepLog[] = resume ? resume.history.slice() : [];
+  const evaluations: EvaluationPoint[] = resume ? resume.evaluations.slice() : [];
+  let evaluationTokens = resume?.evaluationTokens ?? 0;
   const evaluateAt = async (step: number) => {
     if (!evaluate) return undefined;
     const result = await evaluate(current);
@@ -110,9 +116,10 @@ export async function trainGrpo<Checkpoint, Action, Gradient>(options: GrpoTrain
     evaluations.push({ ...result, step, trainingTokens: { ...tokens } });
     return result;
   };
-  await evaluateAt(0);
+  if (!resume) await evaluateAt(0);
 
-  for (let step = 0; step < config.steps; step++) {
+  // Every draw derives from (seed, step, task, i), so starting at a later step reproduces it exactly.
+  for (let step = resume?.step ?? 0; step < config.steps; step++) {
     signal?.throwIfAborted();
     const stepTasks = Array.from({ length: config.tasksPerStep }, (_, index) => tasks[(step * config.tasksPerStep + index) % tasks.length] as Task);
     const sampling = current;
@@ -160,6 +167,7 @@ export async function trainGrpo<Checkpoint, Action, Gradient>(options: GrpoTrain
     if (options.onCheckpoint && (last || (config.checkpointInterval > 0 && (step + 1) % config.checkpointInterval === 0))) {
       await options.onCheckpoint(current, step + 1);
     }
+    await options.onState?.({ step: step + 1, checkpoint: current, tokens: { ...tokens }, history, evaluations, evaluationTokens });
   }
   return { checkpoint: current, config, history, evaluations, evaluationTokens };
 }

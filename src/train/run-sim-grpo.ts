@@ -7,6 +7,7 @@ import { baseCheckpoint, checkpointToFile, saveCheckpoint, type PolicyCheckpoint
 import type { Store } from '../store/index.js';
 import { saveCheckpointToStore } from './checkpoint-store.js';
 import { parseGrpoConfig, type GrpoConfigInput } from './grpo-config.js';
+import { grpoRunKey, loadSimGrpoState, saveSimGrpoState, type GrpoResumeState } from './grpo-resume-state.js';
 import { trainGrpo, type GrpoResult, type GrpoStepLog } from './grpo-trainer.js';
 import { createSimHeldOutEvaluator, type SimHeldOutOptions } from './sim-held-out-evaluator.js';
 import { createSimRewardSource, type RewardKind } from './sim-reward-source.js';
@@ -38,6 +39,12 @@ export interface RunSimGrpoOptions {
   outFile?: string;
   onStep?: (log: GrpoStepLog) => void;
   signal?: AbortSignal;
+  /** Resume state written atomically after every step (the caller removes it when done). */
+  stateFile?: string;
+  /** Continue from `stateFile` when it exists; it must come from a run with the same options. */
+  resume?: boolean;
+  /** Called before training with the steps taken from `stateFile` (0: none, training starts from scratch). */
+  onResume?: (stepsDone: number) => void;
 }
 
 export interface RunSimGrpoResult extends GrpoResult<PolicyCheckpoint> {
@@ -72,7 +79,20 @@ export async function runSimGrpo(options: RunSimGrpoOptions): Promise<RunSimGrpo
   const count = options.trainTasks ?? config.steps * config.tasksPerStep;
   const tasks = trainTasksExcept(scenario, environment.families, count, options.trainTaskOffset ?? 0);
   const policy = createSimTrainablePolicy(environment);
-  const storedCheckpoints: string[] = [];
+  const { stateFile } = options;
+  const key = grpoRunKey({
+    scenario,
+    from: checkpointToFile(from),
+    reward: options.reward,
+    rewardModel: options.rewardModel?.name ?? null,
+    executedFraction: options.executedFraction ?? null,
+    config,
+    tasks: tasks.map((task) => task.id),
+    evaluation: options.evaluation ?? null,
+  });
+  const resume = stateFile !== undefined && options.resume === true ? loadSimGrpoState(stateFile, key) : undefined;
+  if (options.resume) options.onResume?.(resume?.step ?? 0);
+  const storedCheckpoints: string[] = resume ? resume.storedCheckpoints.slice() : [];
   const result = await trainGrpo({
     policy,
     from,
@@ -91,6 +111,8 @@ export async function runSimGrpo(options: RunSimGrpoOptions): Promise<RunSimGrpo
         storedCheckpoints.push(stored.id);
       }
     },
+    ...(resume && { resume }),
+    ...(stateFile !== undefined && { onState: (state: GrpoResumeState<PolicyCheckpoint>) => saveSimGrpoState(stateFile, { ...state, storedCheckpoints }, key) }),
   });
   if (options.outFile !== undefined) await saveCheckpoint(result.checkpoint, options.outFile);
   return { ...result, reward: options.reward, from: { name: from.name, step: from.step }, storedCheckpoints };

@@ -1,10 +1,10 @@
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
-import { InvalidInputError, zodIssues } from '../../core/errors.js';
+import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import { loadRewardModel } from '../../rm/model-file.js';
 import { baseCheckpoint, loadCheckpoint } from '../../sim/index.js';
 import { openStore } from '../../store/index.js';
-import { REWARD_KINDS, runSimGrpo, type EvaluationPoint, type GrpoStepLog, type RunSimGrpoResult } from '../../train/index.js';
+import { REWARD_KINDS, removeSimGrpoState, runSimGrpo, type EvaluationPoint, type GrpoStepLog, type RunSimGrpoResult } from '../../train/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 
@@ -33,6 +33,7 @@ const GrpoFlagsSchema = z.object({
   seed: z.number().int(),
   out: z.string().min(1).optional(),
   db: z.string().min(1).optional(),
+  resume: z.boolean(),
   json: z.boolean(),
 });
 
@@ -66,16 +67,19 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
     .option('--seed <n>', 'seed', parseIntegerOption('--seed', 0), 0)
     .option('--out <file.json>', 'write the final checkpoint here (feed it to orchrm collect --checkpoint)')
     .option('--db <path>', 'write checkpoints to this database (checkpoints table)')
+    .option('--resume', 'continue an interrupted run from <out>.grpo-state.json (needs the same flags, --out included)', false)
     .option('--json', 'print the result (config, step history, evaluations) as JSON on stdout', false)
     .addHelpText(
       'after',
-      '\nExamples:\n  orchrm grpo --scenario default --from strong.json --reward rm --rm rm.safetensors --steps 30 --out grpo-rm.json\n  orchrm grpo --scenario default --reward execution --steps 30 --db runs.db --json',
+      '\nExamples:\n  orchrm grpo --scenario default --from strong.json --reward rm --rm rm.safetensors --steps 30 --out grpo-rm.json\n  orchrm grpo --scenario default --reward execution --steps 30 --db runs.db --json\n\nCrash and resume:\n  With --out, the state after every step (policy, token counters, step log, evaluations) is written\n  atomically to <out>.grpo-state.json and removed once <out> is written. Rerun the same command with\n  --resume to continue after the last finished step; the final checkpoint is identical to an\n  uninterrupted run. A state from other flags is refused; without a state --resume starts from scratch.',
     )
     .action(
       runAction(async (raw: Record<string, unknown>) => {
         const parsed = GrpoFlagsSchema.safeParse(raw);
         if (!parsed.success) throw new InvalidInputError('orchrm grpo flags', zodIssues(parsed.error));
         const flags = parsed.data;
+        if (flags.resume && flags.out === undefined) throw new UserError('--resume continues from <out>.grpo-state.json; pass the same --out as the interrupted run');
+        const stateFile = flags.out === undefined ? undefined : `${flags.out}.grpo-state.json`;
         const from = flags.from === 'base' ? baseCheckpoint() : await loadCheckpoint(flags.from);
         const rewardModel = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm);
         const store = flags.db === undefined ? undefined : openStore(flags.db);
@@ -104,7 +108,10 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
             ...(store !== undefined && { store }),
             ...(flags.out !== undefined && { outFile: flags.out }),
             onStep: (log) => streams.stderr.write(`${formatStep(log, flags.steps)}\n`),
+            ...(stateFile !== undefined && { stateFile, resume: flags.resume }),
+            onResume: (stepsDone) => streams.stderr.write(stepsDone === 0 ? `grpo: no state ${stateFile}; training from scratch\n` : `grpo: resumed after step ${stepsDone} from ${stateFile}\n`),
           });
+          if (stateFile !== undefined) removeSimGrpoState(stateFile);
           streams.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatResult(result, flags.out));
         } finally {
           store?.close();
