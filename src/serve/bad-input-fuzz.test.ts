@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost } from './is-loopback-host.js';
+import { isLoopbackHost } from '../core/is-loopback-host.js';
 import { createRewardApp } from './reward-app.js';
 import { createLengthRewardModel } from './test-fixtures/fake-reward-models.js';
 

@@ -1,6 +1,6 @@
 export { bearerTokenChecker } from './bearer-token.js';
 export { HttpError, type ErrorBody } from './http-error.js';
-export { isLoopbackHost } from './is-loopback-host.js';
+export { isLoopbackHost } from '../core/is-loopback-host.js';
 export { DEFAULT_MAX_BODY_BYTES } from './read-request-body.js';
 export { GetRewardRequestSchema, ScoreRequestSchema, type GetRewardRequest, type ScoreRequest } from './request-bodies.js';
 export { createRewardApp, DEFAULT_MAX_PLANS, type AppRequest, type AppRequestHead, type AppResponse, type RewardApp, type RewardAppOptions } from './reward-app.js';

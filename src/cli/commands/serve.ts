@@ -5,6 +5,7 @@ import { loadRewardModel } from '../../rm/index.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANS, isLoopbackHost, startRewardServer, type RewardServer } from '../../serve/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
+import { parsePort, untilSignal } from '../server-process.js';
 
 /** Where `orchrm serve` writes, how it loads a model, and when it stops; tests pass their own. */
 export interface ServeCommandIo extends CommandStreams {
@@ -96,21 +97,3 @@ function describeTotals(server: RewardServer): string {
   return `answered ${requests} request(s) (${clientErrors} 4xx, ${serverErrors} 5xx), scored ${plansScored} plan(s)`;
 }
 
-/** Resolves on the first SIGINT or SIGTERM; a second one then ends the process as usual. */
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve(`${signal} received`);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`--port must be an integer from 0 to 65535, got "${value}"`);
-  return port;
-}

@@ -1,10 +1,12 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { InvalidInputError, zodIssues } from '../../core/errors.js';
+import { isLoopbackHost } from '../../core/is-loopback-host.js';
 import { createSimEnvironment } from '../../sim/environment.js';
 import { loadScenario, scenarioNames, type Scenario } from '../../sim/scenario/index.js';
 import { DEFAULT_EMBEDDING_MODEL, FaultConfigSchema, startOpenAiCompatibleServer, type FaultConfigInput, type OpenAiCompatibleServer } from '../../sim/server/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
+import { parsePort, untilSignal } from '../server-process.js';
 
 /** Where the sim commands write, and when `sim serve` stops; tests pass their own. */
 export interface SimCommandIo extends CommandStreams {
@@ -103,7 +105,7 @@ function familyShares(scenario: Scenario): Record<string, number> {
 }
 
 async function serve(io: SimCommandIo, flags: ServeFlags): Promise<void> {
-  if (!isLoopback(flags.host)) {
+  if (!isLoopbackHost(flags.host)) {
     io.stderr.write(`orchrm sim: warning: --host ${flags.host} is not loopback; the simulation server has no authentication and anyone who can reach it may use it\n`);
   }
   const scenario = loadScenario(flags.scenario);
@@ -161,29 +163,6 @@ function describeStats(server: OpenAiCompatibleServer): string {
     .map(([kind, count]) => `${kind} ${count}`)
     .join(', ');
   return `served ${requests.chatCompletions} chat completion(s), ${requests.embeddings} embedding request(s); ${invalid} invalid, ${failed} failed; faults injected: ${injected || 'none'}`;
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/** Resolves on the first SIGINT or SIGTERM; a second one then ends the process as usual. */
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve(`${signal} received`);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`--port must be an integer from 0 to 65535, got "${value}"`);
-  return port;
 }
 
 function parseRate(flag: string): (value: string) => number {
