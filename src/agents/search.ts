@@ -5,6 +5,7 @@ import type { SearchParams } from '../plan/block-specs.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
 import { extractAnswer } from './extract-answer.js';
+import { normalizeAnswer } from './normalize-answer.js';
 import { searchFeedbackMessage, searchStartPrompt } from './prompts.js';
 
 /** Longer queries are cut: a model that dumps its reasoning into a query should not stall BM25. */
@@ -32,12 +33,12 @@ export const searchBlock: BlockDefinition<SearchParams> = {
     const { maxIterations, topK, temperature, maxTokens } = context.params;
     const messages = searchStartPrompt(context, maxIterations);
     const steps: SearchArtifacts['steps'] = [];
-    const foundIds = new Set<string>();
-    const finish = (output: string): { output: string; answer: string; artifacts: SearchArtifacts } => ({
-      output,
-      answer: extractAnswer(output).answer,
-      artifacts: { kind: 'search', steps, documentsFound: foundIds.size },
-    });
+    const foundTexts = new Map<string, string>();
+    const finish = (output: string): { output: string; answer: string; artifacts: SearchArtifacts } => {
+      const answer = extractAnswer(output).answer;
+      const grounded = answerInDocuments(answer, foundTexts.values());
+      return { output, answer, artifacts: { kind: 'search', steps, documentsFound: foundTexts.size, ...(grounded !== undefined && { answerInDocuments: grounded }) } };
+    };
 
     for (let iteration = 0; iteration < maxIterations; iteration++) {
       const response = await context.chat({ messages: [...messages], temperature, maxTokens });
@@ -63,7 +64,7 @@ export const searchBlock: BlockDefinition<SearchParams> = {
           error = cause instanceof Error ? cause.message : String(cause);
         }
       }
-      for (const document of documents) foundIds.add(document.id);
+      for (const document of documents) foundTexts.set(document.id, `${document.title}\n${document.text}`);
       steps.push({ query, docIds: documents.map((document) => document.id), ...(error === undefined ? {} : { error }) });
       messages.push(searchFeedbackMessage({ query, documents, error, iterationsLeft }));
     }
@@ -72,6 +73,28 @@ export const searchBlock: BlockDefinition<SearchParams> = {
     return finish(final.text);
   },
 };
+
+/** Answers too common to mean anything when a document contains them. */
+const UNINFORMATIVE_ANSWERS: ReadonlySet<string> = new Set(['', 'yes', 'no', 'true', 'false', 'unknown', 'none', 'n/a']);
+
+/**
+ * Whether the answer occurs, as whole words, in one of the documents the loop retrieved (case
+ * and spacing ignored): a label-free sign that the answer is grounded in what was found. It is
+ * undefined when nothing was retrieved or the answer is too short or too common to tell (a
+ * single character, yes/no, unknown).
+ */
+export function answerInDocuments(answer: string, documentTexts: Iterable<string>): boolean | undefined {
+  const wanted = normalizeAnswer(answer);
+  if (wanted.length < 2 || UNINFORMATIVE_ANSWERS.has(wanted)) return undefined;
+  const escaped = wanted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu');
+  let any = false;
+  for (const text of documentTexts) {
+    any = true;
+    if (pattern.test(text)) return true;
+  }
+  return any ? false : undefined;
+}
 
 /** Whichever of `<search>` and `<answer>` the model wrote first is what it meant to do. */
 function parseSearchAction(text: string): SearchAction {

@@ -49,6 +49,12 @@ export const SearchArtifactsSchema = z.object({
   ),
   /** Number of distinct documents retrieved over all steps. */
   documentsFound: z.number().int().nonnegative(),
+  /**
+   * Whether the block's answer occurs (as whole words) in a retrieved document; absent when
+   * nothing was retrieved or the answer is too short or common to tell. Read by the process
+   * miner's `grounding` signal. Absent in episodes stored before it existed.
+   */
+  answerInDocuments: z.boolean().optional(),
 });
 
 const BUILTIN_KINDS: readonly string[] = ['cot', 'sc', 'reflexion', 'debate', 'search'];
