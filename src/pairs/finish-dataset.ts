@@ -4,6 +4,7 @@ import { assignSplit } from './assign-split.js';
 import { compareText } from './compare-text.js';
 import type { MinedSource, PairMiningConfig } from './mining-config.js';
 import type { SelectedPair } from './select-task-pairs.js';
+import { reliabilityUnit, type UnitReliability } from './source-reliability.js';
 import type { SourceReport } from './source-report.js';
 
 /** A selected pair with the task it belongs to. */
@@ -13,18 +14,27 @@ export interface TaskPair extends SelectedPair {
 }
 
 /**
- * Turns the selected pairs of every task into the dataset: applies `caps.perSource` (a seeded
- * sample), balances sources by weight, assigns each task's split, and gives every pair a stable
- * id. Output order is by task id, then source, then id, whatever order the episodes were stored in.
+ * Turns the selected pairs of every task into the dataset: drops the pairs of units whose
+ * reliability weight is 0, applies `caps.perSource` (a seeded sample), balances sources by weight,
+ * multiplies each pair's weight by its unit's reliability weight (then rescales to mean 1),
+ * assigns each task's split, and gives every pair a stable id. Output order is by task id, then
+ * source, then id, whatever order the episodes were stored in.
  */
 export function finishDataset(
   pairs: readonly TaskPair[],
   config: PairMiningConfig,
   datasetId: string,
   reports: Record<MinedSource, SourceReport>,
+  reliability: readonly UnitReliability[] = [],
 ): Pair[] {
+  const unitWeight = new Map(reliability.map((entry) => [entry.unit, entry.weight]));
+  const weightOf = (pair: TaskPair) => unitWeight.get(reliabilityUnit(pair.source, pair)) ?? 1;
   const bySource = new Map<MinedSource, TaskPair[]>();
   for (const pair of pairs) {
+    if (weightOf(pair) === 0) {
+      reports[pair.source].dropped.unreliable += 1;
+      continue;
+    }
     const list = bySource.get(pair.source) ?? [];
     list.push(pair);
     bySource.set(pair.source, list);
@@ -46,8 +56,11 @@ export function finishDataset(
   const dataset: Pair[] = [];
   for (const [source, list] of bySource) {
     reports[source].kept = list.length;
-    for (const pair of list) dataset.push(toPair(pair, datasetId, weights.get(source) ?? 1, splitOf(pair.taskId)));
+    for (const pair of list) dataset.push(toPair(pair, datasetId, (weights.get(source) ?? 1) * weightOf(pair), splitOf(pair.taskId)));
   }
+  // Reliability weights keep their ratios; the dataset's mean weight stays 1, as balancing left it.
+  const meanWeight = dataset.reduce((sum, pair) => sum + pair.weight, 0) / Math.max(1, dataset.length);
+  if (reliability.length > 0 && meanWeight > 0) for (const pair of dataset) pair.weight = Math.round((pair.weight / meanWeight) * 1e6) / 1e6;
   return dataset.sort((a, b) => compareText(a.taskId, b.taskId) || compareText(a.source, b.source) || compareText(a.id, b.id));
 }
 

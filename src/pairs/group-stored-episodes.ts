@@ -2,18 +2,17 @@ import type { Store } from '../store/index.js';
 import type { EpisodeFilter } from '../store/index.js';
 import { compareText } from './compare-text.js';
 import { createCanonicalKeyer, toMiningEpisode, type TaskGroup } from './mining-episode.js';
-import type { ProcessRubric } from './process-rubric.js';
 
 /**
  * Streams the store's episode outlines (no LLM calls, node outputs or params) and groups their mining summaries by
- * task. Memory holds one summary per episode, not its trace. Episodes with no plan text (the
+ * task; in label-free mode grades are left behind here, before any miner runs. Memory holds one summary per episode, not its trace. Episodes with no plan text (the
  * orchestrator call itself failed) are left out: there is no plan to prefer or reject.
  * Groups come sorted by task id and episodes by id, so results never depend on insertion order.
  */
 export function groupStoredEpisodes(
   store: Store,
   filter: EpisodeFilter,
-  rubric: ProcessRubric,
+  options: { labelFree: boolean },
   onProgress?: (done: number, total: number) => void,
 ): { groups: TaskGroup[]; withoutPlanText: number } {
   const total = store.countEpisodes(filter);
@@ -29,7 +28,7 @@ export function groupStoredEpisodes(
       continue;
     }
     const group = groups.get(episode.task.id);
-    const summary = toMiningEpisode(episode, rubric, canonicalKeyOf);
+    const summary = toMiningEpisode(episode, { labelFree: options.labelFree, canonicalKeyOf });
     if (group === undefined) {
       groups.set(episode.task.id, { taskId: episode.task.id, question: episode.task.question, hasGoldAnswer: episode.task.answer !== undefined, episodes: [summary] });
     } else {

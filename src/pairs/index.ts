@@ -13,6 +13,8 @@ export { minePairs, type MinePairsOptions, type MinePairsResult } from './mine-p
 export {
   CheckpointMinerConfigSchema,
   EfficiencyMinerConfigSchema,
+  ReliabilityConfigSchema,
+  type ReliabilityConfig,
   MinedSourceSchema,
   PairMiningConfigSchema,
   type CheckpointMinerConfig,
@@ -35,14 +37,15 @@ export {
 } from './pair-formats.js';
 export { pairStats, type OutcomeAgreement, type PairStats, type SplitCounts } from './pair-stats.js';
 export {
-  PROCESS_TERMS,
-  ProcessRubricSchema,
-  ProcessWeightsSchema,
-  type ProcessRubric,
-  type ProcessRubricInput,
-  type ProcessTerm,
-  type ProcessWeights,
-} from './process-rubric.js';
-export { scoreProcess, type ProcessScore } from './score-process.js';
+  consensusOf,
+  PROCESS_SIGNALS,
+  ProcessSignalsConfigSchema,
+  readArtifactSignals,
+  type ArtifactSignals,
+  type ProcessSignal,
+  type ProcessSignalsConfig,
+  type ProcessSignalsConfigInput,
+} from './process-signals.js';
+export { ReliabilityTally, reliabilityUnit, reliabilityWeight, type ReliabilityMethod, type UnitReliability } from './source-reliability.js';
 export type { SourceReport } from './source-report.js';
 export { formatMiningReport, formatPairStats } from './format-pair-report.js';

@@ -2,8 +2,7 @@ import type { EpisodeStatus, OrchestratorRef } from '../core/episode.js';
 import type { EpisodeOutline } from '../store/index.js';
 import { sha256 } from '../core/hash.js';
 import { defaultBlockCatalog, renderInvalidPlan, renderPlan, type BlockCatalog } from '../plan/index.js';
-import type { ProcessRubric } from './process-rubric.js';
-import { scoreProcess, type ProcessScore } from './score-process.js';
+import { readArtifactSignals, type ArtifactSignals } from './process-signals.js';
 
 /**
  * What the miners need of one episode, a few hundred bytes instead of its whole trace, so a
@@ -14,14 +13,15 @@ export interface MiningEpisode {
   taskId: string;
   orchestrator: OrchestratorRef;
   status: EpisodeStatus;
-  /** The grade's verdict; undefined when the episode was not graded (no gold answer). */
+  /** The grade's verdict; undefined when the episode was not graded (no gold answer) or mining is label-free. */
   correct?: boolean;
   executionTokens: number;
   /** The plan text as the orchestrator wrote it: what a pair stores. */
   planText: string;
   /** Hash of the canonical plan text (`renderPlan`, or `renderInvalidPlan` for failed plans): what dedup compares. */
   canonicalKey: string;
-  process: ProcessScore;
+  /** What its artifacts show, label-free (the process miner reads these). */
+  signals: ArtifactSignals;
 }
 
 /** The canonical text of an episode's plan: its canonical rendering, or its diagnostic kinds when it failed. */
@@ -52,18 +52,22 @@ export function createCanonicalKeyer(catalog: BlockCatalog = defaultBlockCatalog
   };
 }
 
-/** Reduces an episode to what the miners read, scoring its process on the way. */
-export function toMiningEpisode(episode: EpisodeOutline, rubric: ProcessRubric, canonicalKeyOf: (episode: EpisodeOutline) => string = createCanonicalKeyer()): MiningEpisode {
+/**
+ * Reduces an episode to what the miners read. With `labelFree` the grade is not copied, so no
+ * miner can read it.
+ */
+export function toMiningEpisode(episode: EpisodeOutline, options: { labelFree?: boolean; canonicalKeyOf?: (episode: EpisodeOutline) => string } = {}): MiningEpisode {
+  const canonicalKeyOf = options.canonicalKeyOf ?? createCanonicalKeyer();
   return {
     id: episode.id,
     taskId: episode.task.id,
     orchestrator: episode.orchestrator,
     status: episode.status,
-    ...(episode.grade !== undefined && { correct: episode.grade.correct }),
+    ...(episode.grade !== undefined && options.labelFree !== true && { correct: episode.grade.correct }),
     executionTokens: episode.usage.execution.totalTokens,
     planText: episode.planText,
     canonicalKey: canonicalKeyOf(episode),
-    process: scoreProcess(episode, rubric),
+    signals: readArtifactSignals(episode),
   };
 }
 

@@ -3,6 +3,7 @@ import { compareText } from './compare-text.js';
 import type { MinedPair, PairMiner } from './miners/pair-miner.js';
 import type { MinedSource, PairMiningConfig } from './mining-config.js';
 import type { TaskGroup } from './mining-episode.js';
+import { reliabilityUnit } from './source-reliability.js';
 import type { SourceReport } from './source-report.js';
 
 /** A mined pair that survived dedup, ties and the per-task caps. */
@@ -23,8 +24,11 @@ export function selectTaskPairs(
   miners: readonly PairMiner[],
   config: PairMiningConfig,
   reports: Record<MinedSource, SourceReport>,
+  /** Receives every mined pair before dedup and caps, with its reliability unit (source reliability is estimated from these). */
+  onMined?: (decisions: { unit: string; pair: MinedPair }[]) => void,
 ): SelectedPair[] {
   const perSource: SelectedPair[][] = [];
+  const decisions: { unit: string; pair: MinedPair }[] = [];
   for (const miner of miners) {
     const report = reports[miner.source];
     const reason = miner.skipReason(group);
@@ -35,11 +39,13 @@ export function selectTaskPairs(
     }
     const mined = miner.mine(group);
     report.mined += mined.length;
+    for (const pair of mined) decisions.push({ unit: reliabilityUnit(miner.source, pair), pair });
     const merged = mergeByCanonicalPlans(mined, report).map((pair) => ({ ...pair, source: miner.source, rank: rankOf(config.seed, pair) }));
     merged.sort(byStrengthThenRank);
     report.dropped.perTaskPerSource += Math.max(0, merged.length - config.caps.perTaskPerSource);
     perSource.push(merged.slice(0, config.caps.perTaskPerSource));
   }
+  onMined?.(decisions);
   const selected = roundRobin(perSource, config.caps.perTask);
   for (const list of perSource) {
     const source = list[0]?.source;

@@ -23,6 +23,8 @@ export interface SourceReport {
     perSource: number;
     /** Subsampled away by `balance.mode = 'count'`. */
     balance: number;
+    /** Pairs of a unit whose estimated reliability is too close to chance (weight 0). */
+    unreliable: number;
   };
 }
 
@@ -33,6 +35,6 @@ export function emptySourceReport(): SourceReport {
     tasksWithPairs: 0,
     tasksSkipped: 0,
     skipReasons: {},
-    dropped: { sameCanonicalPlan: 0, ties: 0, duplicates: 0, perTaskPerSource: 0, perTask: 0, perSource: 0, balance: 0 },
+    dropped: { sameCanonicalPlan: 0, ties: 0, duplicates: 0, perTaskPerSource: 0, perTask: 0, perSource: 0, balance: 0, unreliable: 0 },
   };
 }
