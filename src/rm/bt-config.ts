@@ -4,12 +4,27 @@ import { DEFAULT_ENCODER_SPEC_TEXT, EncoderSpecSchema, parseEncoderSpec } from '
 import { HeadConfigSchema } from './heads/head-config.js';
 
 /**
+ * Hyperparameters chosen on the validation split: one head is trained for every combination
+ * (early stopping picks each one's epochs) and the one with the lowest validation loss is kept.
+ * Each hashed dimension needs its own encoding pass; L2 and learning rates reuse one.
+ */
+export const BtTuningSchema = z.strictObject({
+  /** @default [1e-6, 1e-4, 1e-2] */
+  l2: z.array(z.number().min(0)).min(1).default([1e-6, 1e-4, 1e-2]),
+  /** @default [0.003, 0.03] */
+  learningRate: z.array(z.number().positive().max(10)).min(1).default([0.003, 0.03]),
+  /** log2 of the hashed dimension. @default the encoder's own only */
+  hashBits: z.array(z.number().int().min(8).max(24)).min(1).optional(),
+});
+export type BtTuning = z.infer<typeof BtTuningSchema>;
+
+/**
  * Bradley-Terry training configuration, in the spirit of TRL's `RewardConfig`
  * (`trl/trainer/reward_config.py`): the loss is `-log sigmoid(r_w - r_l - margin)` times the
  * pair weight, plus optional reward centering and L2, minimised with Adam over minibatches.
  */
 export const BtConfigSchema = z.strictObject({
-  /** Features: the spec grammar string (see ENCODER_SPEC_GRAMMAR) or a spec object. @default 'words:1-2,structure,task-stats,cross' */
+  /** Features: the spec grammar string (see ENCODER_SPEC_GRAMMAR) or a spec object. @default 'shape' */
   encoder: z.preprocess((value) => (typeof value === 'string' ? parseEncoderSpec(value) : value), EncoderSpecSchema).default(() => parseEncoderSpec(DEFAULT_ENCODER_SPEC_TEXT)),
   /** @default { kind: 'linear' } */
   head: HeadConfigSchema.default({ kind: 'linear' }),
@@ -39,6 +54,12 @@ export const BtConfigSchema = z.strictObject({
   adamBeta1: z.number().min(0).max(1).default(0.9),
   adamBeta2: z.number().min(0).max(1).default(0.999),
   adamEpsilon: z.number().positive().default(1e-8),
+  /**
+   * Hyperparameter search on the validation split (`BtTuningSchema`); `false` trains once with
+   * `l2` and `learningRate` as given. Without validation pairs nothing can be tuned and the
+   * given values are used (the model's provenance says so). @default the default grid
+   */
+  tune: z.union([z.literal(false), BtTuningSchema]).default(() => BtTuningSchema.parse({})),
   /** Seeds the minibatch order and the MLP initialisation. @default 0 */
   seed: z.number().int().min(0).max(0xffffffff).default(0),
 });

@@ -5,11 +5,12 @@ import { trainBradleyTerry, type BtTrainingResult, type BtTrainOptions } from '.
 import { btTrainingKey, loadBtTrainingState, saveBtTrainingState } from './bt-training-state.js';
 import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';
 import { createHead } from './heads/create-head.js';
-import { encodePairs, type EncodePairsOptions, type PairDataset } from './pair-dataset.js';
+import type { RewardHead } from './heads/reward-head.js';
+import { encodePairs, splitIndices, type EncodePairsOptions, type PairDataset } from './pair-dataset.js';
 import { TrainedRewardModel } from './trained-reward-model.js';
 
 export interface TrainRewardModelOptions extends Omit<BtTrainOptions, 'resume' | 'onEpochState'> {
-  /** Training checkpoint written after every epoch (atomically); the caller removes it when done. */
+  /** Training checkpoint written after every epoch (atomically); the caller removes it when done. With tuning, one file per trial (`<stateFile>.trial-<k>`). */
   stateFile?: string;
   /** Continue from `stateFile` when it exists (it must match the pairs and config). */
   resume?: boolean;
@@ -20,54 +21,108 @@ export interface TrainRewardModelOptions extends Omit<BtTrainOptions, 'resume' |
   catalog?: BlockCatalog;
   /** Progress of the encoding pass before training. */
   onEncodeProgress?: EncodePairsOptions['onProgress'];
+  /** Called after each hyperparameter trial. */
+  onTrialEnd?: (trial: TuningTrial) => void;
   /** @default 'orchrm-bt-<head kind>' */
   name?: string;
+}
+
+/** One hyperparameter combination tried on the validation split. */
+export interface TuningTrial {
+  hashBits: number;
+  l2: number;
+  learningRate: number;
+  /** Lowest validation loss over its epochs. */
+  validationLoss: number;
+  bestEpoch: number;
 }
 
 export interface TrainRewardModelResult {
   model: TrainedRewardModel;
   training: BtTrainingResult;
-  /** The encoded pairs (all splits), for evaluation without re-encoding. */
+  /** The encoded pairs (all splits) of the chosen hashed dimension, for evaluation without re-encoding. */
   dataset: PairDataset;
+  /** The configuration of the model kept: with tuning, the chosen `l2`, `learningRate` and `hashBits`. */
   config: BtConfig;
+  /** Every trial, in the order run; empty without tuning. */
+  trials: TuningTrial[];
 }
 
 /**
  * Encodes the pairs and trains a Bradley-Terry reward model on their `train` split, with early
- * stopping on `validation` (`test` pairs are encoded but never trained on).
+ * stopping on `validation` (`test` pairs are encoded but never trained on). With `config.tune`
+ * (the default) it trains one head per hyperparameter combination and keeps the one with the
+ * lowest validation loss.
  *
  * @example
  * const { model, training } = await trainRewardModel(pairs, { head: { kind: 'mlp' }, seed: 1 }, { onProgress: printEpoch });
  */
 export async function trainRewardModel(pairs: readonly Pair[], configInput: BtConfigInput = {}, options: TrainRewardModelOptions = {}): Promise<TrainRewardModelResult> {
   const config = parseBtConfig(configInput);
-  const pipeline = new FeaturePipeline(config.encoder, options.features);
-  const dataset = await encodePairs(pairs, pipeline, {
-    ...(options.catalog ? { catalog: options.catalog } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onEncodeProgress ? { onProgress: options.onEncodeProgress } : {}),
-  });
-  const head = createHead(config.head, pipeline.dimension, config.seed);
-  const key = btTrainingKey(dataset.dataHash, config);
-  const { stateFile } = options;
-  const resume = stateFile !== undefined && options.resume === true ? loadBtTrainingState(stateFile, key) : undefined;
-  if (options.resume) options.onResume?.(resume?.epoch ?? 0);
-  const training = trainBradleyTerry(dataset, head, config, {
-    ...(options.onProgress && { onProgress: options.onProgress }),
-    ...(options.signal && { signal: options.signal }),
-    ...(resume && { resume }),
-    ...(stateFile !== undefined && { onEpochState: (state) => saveBtTrainingState(stateFile, state, key) }),
-  });
-  const { encoder: _encoder, head: _head, ...trainingConfig } = config;
-  const model = new TrainedRewardModel(pipeline, head, {
+  const encode = async (hashBits: number) => {
+    const pipeline = new FeaturePipeline({ ...config.encoder, hashBits }, options.features);
+    const dataset = await encodePairs(pairs, pipeline, {
+      ...(options.catalog ? { catalog: options.catalog } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onEncodeProgress ? { onProgress: options.onEncodeProgress } : {}),
+    });
+    return { pipeline, dataset };
+  };
+  const trainOne = (pipeline: FeaturePipeline, dataset: PairDataset, trialConfig: BtConfig, stateFile: string | undefined) => {
+    const head = createHead(trialConfig.head, pipeline.dimension, trialConfig.seed);
+    const key = btTrainingKey(dataset.dataHash, trialConfig);
+    const resume = stateFile !== undefined && options.resume === true ? loadBtTrainingState(stateFile, key) : undefined;
+    if (options.resume) options.onResume?.(resume?.epoch ?? 0);
+    const training = trainBradleyTerry(dataset, head, trialConfig, {
+      ...(options.onProgress && { onProgress: options.onProgress }),
+      ...(options.signal && { signal: options.signal }),
+      ...(resume && { resume }),
+      ...(stateFile !== undefined && { onEpochState: (state) => saveBtTrainingState(stateFile, state, key) }),
+    });
+    return { head, training };
+  };
+
+  const first = await encode(config.encoder.hashBits);
+  const tuning = config.tune !== false && splitIndices(first.dataset, 'validation').length > 0 ? config.tune : undefined;
+  let chosen: { pipeline: FeaturePipeline; dataset: PairDataset; head: RewardHead; training: BtTrainingResult; config: BtConfig };
+  const trials: TuningTrial[] = [];
+  if (tuning === undefined) {
+    const { head, training } = trainOne(first.pipeline, first.dataset, config, options.stateFile);
+    chosen = { ...first, head, training, config };
+  } else {
+    let best: (typeof chosen & { loss: number }) | undefined;
+    for (const hashBits of tuning.hashBits ?? [config.encoder.hashBits]) {
+      const encoded = hashBits === config.encoder.hashBits ? first : await encode(hashBits);
+      for (const l2 of tuning.l2) {
+        for (const learningRate of tuning.learningRate) {
+          const trialConfig: BtConfig = { ...config, encoder: { ...config.encoder, hashBits }, l2, learningRate, tune: false };
+          const stateFile = options.stateFile === undefined ? undefined : `${options.stateFile}.trial-${trials.length}`;
+          const { head, training } = trainOne(encoded.pipeline, encoded.dataset, trialConfig, stateFile);
+          const loss = training.history[training.bestEpoch - 1]?.validation?.loss ?? Infinity;
+          const trial: TuningTrial = { hashBits, l2, learningRate, validationLoss: loss, bestEpoch: training.bestEpoch };
+          trials.push(trial);
+          options.onTrialEnd?.(trial);
+          if (best === undefined || loss < best.loss) best = { ...encoded, head, training, config: trialConfig, loss };
+        }
+      }
+    }
+    chosen = best!;
+  }
+  const { encoder: _encoder, head: _head, ...trainingConfig } = chosen.config;
+  const model = new TrainedRewardModel(chosen.pipeline, chosen.head, {
     ...(options.name ? { name: options.name } : {}),
     ...(options.catalog ? { catalog: options.catalog } : {}),
     provenance: {
-      trainingDataHash: dataset.dataHash,
+      trainingDataHash: chosen.dataset.dataHash,
       seed: config.seed,
       trainingConfig,
-      metrics: { history: training.history, bestEpoch: training.bestEpoch, stoppedEarly: training.stoppedEarly },
+      metrics: {
+        history: chosen.training.history,
+        bestEpoch: chosen.training.bestEpoch,
+        stoppedEarly: chosen.training.stoppedEarly,
+        tuning: tuning === undefined ? (config.tune === false ? 'off' : 'no validation pairs: trained once with the given l2 and learning rate') : trials,
+      },
     },
   });
-  return { model, training, dataset, config };
+  return { model, training: chosen.training, dataset: chosen.dataset, config: chosen.config, trials };
 }

@@ -4,6 +4,7 @@ import type { RewardModel } from '../../core/reward-model.js';
 import { bestOfNAccuracy, type BestOfNResult } from './best-of-n.js';
 import { expectedCalibrationError, type CalibrationReport } from './calibration-error.js';
 import { pairwiseAccuracy, type PairwiseAccuracy } from './pairwise-accuracy.js';
+import { outcomePairAccuracy, type OutcomePairAccuracy } from './outcome-pairs.js';
 import { groupedAuc, rocAuc } from './roc-auc.js';
 import { scoreGrouped, scoreWith } from './score-grouped.js';
 
@@ -14,6 +15,8 @@ export interface HeldOutEpisode {
   question: string;
   planText: string;
   correct: boolean;
+  /** The plan parsed and validated (an invalid plan runs nothing and is graded incorrect). */
+  valid: boolean;
 }
 
 /** Held-out data: pairs and graded episodes of test-split tasks only. */
@@ -67,6 +70,8 @@ export interface ModelEvaluation {
     auc: number | null;
     /** AUC comparing plans of the same task only: what selection needs. */
     withinTaskAuc: number | null;
+    /** Every correct-over-incorrect pair of the held-out episodes, split into valid-vs-valid and valid-vs-invalid. */
+    outcomePairs: OutcomePairAccuracy;
     bestOfN: BestOfNResult[];
   };
   /** Present when the model scores prefixes. */
@@ -84,8 +89,8 @@ export interface HeldOutScores {
 
 /**
  * Scores the held-out pairs and episodes with `model` and computes every metric: pairwise
- * accuracy (strict, per source, Wilson CIs) and calibration on pairs; AUC and Best-of-N
- * selection accuracy on episodes; prefix predictiveness by k when the model has `scorePrefix`.
+ * accuracy (strict, per source, Wilson CIs) and calibration on pairs; AUC, outcome-pair accuracy
+ * (valid-vs-valid and valid-vs-invalid) and Best-of-N selection accuracy on episodes; prefix predictiveness by k when the model has `scorePrefix`.
  *
  * @example
  * const evaluation = await evaluateRewardModel(model, { pairs: testPairs, episodes: testEpisodes }, { seed: 1 });
@@ -140,6 +145,7 @@ export function summarizeScores(modelName: string, data: EvaluationData, scores:
       correctRate: data.episodes.length === 0 ? 0 : labels.filter(Boolean).length / data.episodes.length,
       auc: rocAuc(episodeScores, labels) ?? null,
       withinTaskAuc: groupedAuc(episodeScores, labels, taskIds) ?? null,
+      outcomePairs: outcomePairAccuracy(data.episodes.map((episode, index) => ({ taskId: episode.taskId, valid: episode.valid, correct: episode.correct, score: episodeScores[index] as number }))),
       bestOfN: bestOfN.map((n) => bestOfNAccuracy(outcomes, n, { subsetsPerTask, seed })),
     },
   };

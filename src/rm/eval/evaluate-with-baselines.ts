@@ -5,7 +5,7 @@ import type { EpochLog } from '../bt-trainer.js';
 import { planOnlySpec, type EncoderSpec } from '../features/encoder-spec.js';
 import type { FeaturePipelineOptions } from '../features/feature-pipeline.js';
 import { trainRewardModel } from '../train-reward-model.js';
-import type { BaselineKind } from './compare-to-baseline.js';
+import { BASELINE_KINDS, type BaselineKind } from './compare-to-baseline.js';
 import { evaluateAgainstBaselines, type BaselineReport } from './evaluate-against-baselines.js';
 import type { EvaluateOptions, EvaluationData } from './evaluate-model.js';
 
@@ -21,16 +21,18 @@ export interface EvaluateWithBaselinesOptions extends EvaluateOptions {
 }
 
 /**
- * The encoder of each baseline, derived from the model's: `plan-only` drops every task feature
- * (task n-grams, task statistics, crosses, task embeddings); `length-only` reads only the plan's
- * length and node count.
+ * The encoder of each baseline, derived from the model's: `structure-only` reads no word of task
+ * or plan (plan structure and plan shape only); `plan-only` drops every task feature (task
+ * n-grams, task statistics, crosses, task shape, task embeddings); `length-only` reads only the
+ * plan's length and node count.
  */
 export function baselineEncoder(kind: BaselineKind, encoder: EncoderSpec): EncoderSpec {
+  if (kind === 'structure-only') return { hashBits: encoder.hashBits, features: [{ kind: 'structure' }, { kind: 'plan-shape' }] };
   return kind === 'plan-only' ? planOnlySpec(encoder) : { hashBits: encoder.hashBits, features: [{ kind: 'length' }] };
 }
 
 /**
- * Trains the two baselines (plan-only and length-only) with the model's own training
+ * Trains the baselines (structure-only, plan-only and length-only) with the model's own training
  * configuration on the same pairs, then evaluates the models and the baselines the same way on
  * the same held-out data (`evaluateAgainstBaselines`). The report says plainly when a model does
  * not beat a baseline.
@@ -42,7 +44,7 @@ export function baselineEncoder(kind: BaselineKind, encoder: EncoderSpec): Encod
 export async function evaluateWithBaselines(models: readonly RewardModel[], data: EvaluationData, options: EvaluateWithBaselinesOptions): Promise<BaselineReport> {
   const { trainingPairs, config, features, onBaselineProgress, ...evaluateOptions } = options;
   const baselines: { kind: BaselineKind; model: RewardModel }[] = [];
-  for (const kind of ['plan-only', 'length-only'] as const) {
+  for (const kind of BASELINE_KINDS) {
     const { model } = await trainRewardModel(
       trainingPairs,
       { ...config, encoder: baselineEncoder(kind, config.encoder) },

@@ -58,7 +58,8 @@ export function loadEvaluationData(store: Store, options: { datasetId?: string; 
     for (const episode of store.iterateEpisodes(filter, { withCalls: false })) {
       if (episode.grade === undefined || episode.planText.trim() === '') continue;
       if (assignSplit(episode.task.id, seed, splits) !== split) continue;
-      episodes.push({ id: episode.id, taskId: episode.task.id, question: episode.task.question, planText: episode.planText, correct: episode.grade.correct });
+      const valid = episode.status !== 'parse_error' && episode.status !== 'invalid_plan';
+      episodes.push({ id: episode.id, taskId: episode.task.id, question: episode.task.question, planText: episode.planText, correct: episode.grade.correct, valid });
     }
   }
   return { datasetId: dataset.id, pairs, episodes };

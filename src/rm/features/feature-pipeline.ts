@@ -8,7 +8,7 @@ import { createCharNgramEncoder, createWordNgramEncoder } from './ngram-encoders
 import type { PlanAnalysis } from './plan-analysis.js';
 import { createLengthEncoder, createStructureEncoder } from './structure-encoder.js';
 import { analyzeTask, type TaskAnalysis } from './task-analysis.js';
-import { createCrossEncoder, createTaskStatsEncoder } from './task-encoders.js';
+import { createCrossEncoder, createShapeEncoder, createTaskStatsEncoder } from './task-encoders.js';
 
 /** Distinct tasks whose analysis and task-only features are kept between calls. */
 export const TASK_CACHE_SIZE = 4096;
@@ -78,6 +78,10 @@ export class FeaturePipeline {
           break;
         case 'cross':
           add(createCrossEncoder(mask));
+          break;
+        case 'plan-shape':
+        case 'shape':
+          add(createShapeEncoder(mask, feature.kind === 'shape'));
           break;
         case 'embed': {
           const baseURL = options.embeddings?.baseURL ?? feature.baseURL;

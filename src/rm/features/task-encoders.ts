@@ -2,7 +2,9 @@ import type { FeatureAccumulator } from './feature-accumulator.js';
 import type { FeatureEncoder } from './feature-encoder.js';
 import { murmur3Ints, murmur3String } from './murmur3.js';
 import type { PlanAnalysis } from './plan-analysis.js';
+import { planShape } from './plan-shape.js';
 import type { TaskAnalysis } from './task-analysis.js';
+import { taskShape } from './task-shape.js';
 
 /** The `task-stats` encoder: each task statistic (see `analyzeTask`) as an indicator. */
 export function createTaskStatsEncoder(mask: number): FeatureEncoder {
@@ -39,6 +41,43 @@ export function createCrossEncoder(mask: number): FeatureEncoder {
         const kind = kinds[kindIndex]!;
         for (let index = 0; index < stats.length; index++) out.addHashed(murmur3Ints(statSeed, stats[index]!, kind), mask, statValue);
         for (let index = 0; index < words.length; index++) out.addHashed(murmur3Ints(wordSeed, words[index]!, kind), mask, wordValue);
+      }
+    },
+  };
+}
+
+/**
+ * The `plan-shape` encoder: the plan's shape names (`planShape`) alone, words-free. With
+ * `cross: true` (the `shape` item) every task shape name (`taskShape`) is also crossed with every
+ * plan shape name, so the head can weigh a way of planning differently for differently shaped
+ * tasks. Crosses are scaled to norm about 1 per plan.
+ */
+export function createShapeEncoder(mask: number, cross: boolean): FeatureEncoder {
+  const planSeed = murmur3String('plan-shape', 0);
+  const crossSeed = murmur3String('shape-cross', 0);
+  const taskShapes = new Map<string, Uint32Array>();
+  const taskShapeHashes = (task: TaskAnalysis) => {
+    let hashes = taskShapes.get(task.text);
+    if (hashes === undefined) {
+      hashes = Uint32Array.from(taskShape(task.text), (name) => murmur3String(name, 0));
+      if (taskShapes.size >= 4096) taskShapes.clear();
+      taskShapes.set(task.text, hashes);
+    }
+    return hashes;
+  };
+  return {
+    name: cross ? 'shape' : 'plan-shape',
+    taskOnly: false,
+    encode(task: TaskAnalysis, plan: PlanAnalysis, out: FeatureAccumulator) {
+      const planNames = planShape(plan);
+      const planValue = 1 / Math.sqrt(planNames.length);
+      const planHashes = planNames.map((name) => murmur3String(name, 0));
+      for (const hash of planHashes) out.addHashed(murmur3Ints(planSeed, hash), mask, planValue);
+      if (!cross) return;
+      const taskHashes = taskShapeHashes(task);
+      const crossValue = 1 / Math.sqrt(planHashes.length * taskHashes.length);
+      for (const planHash of planHashes) {
+        for (let index = 0; index < taskHashes.length; index++) out.addHashed(murmur3Ints(crossSeed, taskHashes[index]!, planHash), mask, crossValue);
       }
     },
   };

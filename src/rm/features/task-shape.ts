@@ -1,0 +1,77 @@
+/**
+ * What the wording of a task shows about its structure, as bucketed indicator names: how many
+ * quantities and relations it states, how many hops a question chains, how many entities it
+ * names, what form the question takes. The names are crossed with the plan's shape
+ * (`plan-shape.ts`) so that a linear head can learn "decompose long chains of relations" or
+ * "search when a question chains facts about named entities". Every rule reads surface text
+ * only (English): it never sees task metadata.
+ */
+
+const WORD = /[A-Za-z0-9'’-]+/g;
+const NUMBER = /(?<![A-Za-z])\d+(?:[.,]\d+)*/g;
+const SENTENCE_END = /[.?!](?:\s|$)/g;
+/** "the X of the Y of ..." noun-phrase chains: the usual wording of a multi-hop question. */
+const RELATION_CHAIN = /(?:\bthe [a-z]+(?: [a-z]+)? of )+/gi;
+const POSSESSIVE = /\b\w+['’]s\b/g;
+/** Words that state how one quantity follows from others. */
+const RELATION_WORDS =
+  /\b(?:times|plus|minus|sum|total|each|per|twice|thrice|half|double|triple|difference|product|equals?|more than|fewer than|less than|multiplied|divided|altogether|combined|remainder|ratio|percent|average)\b/gi;
+/** Words of facts about people, places and organisations. */
+const ENTITY_RELATION_WORDS =
+  /\b(?:born|birthplace|founded|founder|city|country|capital|company|employs?|employer|director|headquartered|located|spouse|married|studied|university|nationality|member|author|film|album|mentor|mayor|president|team|band)\b/gi;
+/** Statements the text itself casts doubt on. */
+const HEDGES = /\b(?:note|notes|claims?|claimed|reportedly|allegedly|rumou?red|supposedly|mistakenly|however)\b/gi;
+/** Capitalised words that do not open a sentence: a rough count of named entities. */
+const NAME_INSIDE_SENTENCE = /(?<=[a-z,;:] )[A-Z][a-z]+/g;
+const MATH_NOTATION = /[\\^=+*/]|\$|\bsqrt\b|\bfrac\b/g;
+const SEVERAL = /\?[^?]*\?|\brespectively\b|\bin (?:this |that )?order\b|\bseparated by commas\b|\blist\b/i;
+const COMPARISON = /\b(?:larger|smaller|older|younger|earlier|later|bigger|both|same|compare|greater|higher|lower|more|less)\b/i;
+
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+/** Buckets 0, 1, 2, 3-4, 5-8, 9-16, 17+: fine where small counts matter, coarse beyond. */
+export function countBucket(value: number): string {
+  if (value <= 2) return String(value);
+  if (value <= 4) return '3-4';
+  if (value <= 8) return '5-8';
+  if (value <= 16) return '9-16';
+  return '17+';
+}
+
+/** The question form, from the last question sentence (or the text's start when none). */
+function questionForm(text: string): string {
+  const questions = text.match(/[^.?!]*\?/g);
+  const asked = (questions?.at(-1) ?? text.slice(0, 120)).trim().toLowerCase();
+  const form = /^(how many|how much|in which year|in what year|in which|in what|who|whom|whose|which|what|where|when|why|how|is|are|was|were|does|did|do|can)\b/.exec(asked);
+  return form ? form[1]!.replace(/ /g, '_') : 'other';
+}
+
+/**
+ * Shape names of a task text, e.g. `numbers=5-8`, `relation_chain=2`, `question=how_many`.
+ * Always includes `task=any`, so a cross with it gives every plan feature its own prior.
+ *
+ * @example
+ * taskShape('Who is the mentor of the mentor of Ann Lee?') // ['task=any', 'words=9-16', ..., 'relation_chain=2', 'question=who']
+ */
+export function taskShape(text: string): string[] {
+  let longestChain = 0;
+  for (const chain of text.match(RELATION_CHAIN) ?? []) longestChain = Math.max(longestChain, count(chain, / of /g));
+  const sentences = Math.max(1, count(text.trim(), SENTENCE_END));
+  const names = [
+    'task=any',
+    `words=${countBucket(Math.floor(count(text, WORD) / 8))}`,
+    `sentences=${countBucket(sentences)}`,
+    `numbers=${countBucket(count(text, NUMBER))}`,
+    `relation_words=${countBucket(count(text, RELATION_WORDS))}`,
+    `entity_words=${countBucket(count(text, ENTITY_RELATION_WORDS))}`,
+    `relation_chain=${Math.min(longestChain, 5)}`,
+    `possessives=${countBucket(count(text, POSSESSIVE))}`,
+    `names=${countBucket(count(text, NAME_INSIDE_SENTENCE))}`,
+    `hedges=${countBucket(count(text, HEDGES))}`,
+    `math_notation=${countBucket(count(text, MATH_NOTATION))}`,
+    `question=${questionForm(text)}`,
+  ];
+  if (SEVERAL.test(text)) names.push('asks_several');
+  if (COMPARISON.test(text)) names.push('comparison');
+  return names;
+}
