@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { STRATEGY_NAMES } from './selection-strategy.js';
+import { UserError } from '../core/errors.js';
+import { STRATEGY_NAMES, type StrategyName } from './selection-strategy.js';
 
 /** The N values of the issue's curve. */
 export const DEFAULT_NS = [1, 2, 4, 8, 16] as const;
@@ -16,12 +17,22 @@ export const BonConfigSchema = z.strictObject({
     .min(1)
     .default([...DEFAULT_NS])
     .transform((ns) => [...new Set(ns)].sort((a, b) => a - b)),
-  /** Strategies run. @default all */
+  /**
+   * Strategies run. @default all; `rm+templates` only with the template pool (asking for it
+   * without the pool is an error)
+   */
   strategies: z
     .array(z.enum(STRATEGY_NAMES))
     .min(1)
-    .default([...STRATEGY_NAMES])
-    .transform((names) => STRATEGY_NAMES.filter((name) => names.includes(name))),
+    .optional()
+    .transform((names) => (names === undefined ? undefined : STRATEGY_NAMES.filter((name) => names.includes(name)))),
+  /**
+   * `sampled`: the N plans the orchestrator wrote. `sampled+templates`: also the template plans
+   * (`PlanTemplateLibrary`), which `rm+templates` chooses among and which run on every task as
+   * the fixed-plan baselines (`fixed:<name>`, `best-fixed`, `best-fixed-per-family`).
+   * @default 'sampled'
+   */
+  pool: z.enum(['sampled', 'sampled+templates']).default('sampled'),
   /** Executions of `rm-topk-vote`. @default 3 (an odd count, so two agreeing answers decide) */
   topK: z.number().int().min(1).default(3),
   /**
@@ -37,5 +48,14 @@ export const BonConfigSchema = z.strictObject({
   /** Tasks worked at once. @default 4 */
   concurrency: z.number().int().min(1).default(4),
 });
-export type BonConfig = z.infer<typeof BonConfigSchema>;
+export type BonConfig = Omit<z.infer<typeof BonConfigSchema>, 'strategies'> & { strategies: StrategyName[] };
 export type BonConfigInput = z.input<typeof BonConfigSchema>;
+
+/** Parses a Best-of-N config and resolves its strategies against the pool; the error says what to change. */
+export function parseBonConfig(input: BonConfigInput = {}): BonConfig {
+  const parsed = BonConfigSchema.parse(input);
+  const withTemplates = parsed.pool === 'sampled+templates';
+  if (parsed.strategies?.includes('rm+templates') && !withTemplates) throw new UserError('strategy rm+templates needs the template pool: set pool to sampled+templates (bon --pool sampled+templates)');
+  const strategies = parsed.strategies ?? STRATEGY_NAMES.filter((name) => withTemplates || name !== 'rm+templates');
+  return { ...parsed, strategies };
+}

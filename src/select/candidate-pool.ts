@@ -9,6 +9,7 @@ import { countTokens } from '../llm/token-counter.js';
 import type { BlockCatalog } from '../plan/block-specs.js';
 import { parsePlan } from '../plan/parse-plan.js';
 import { renderParseResult } from '../plan/render-plan.js';
+import type { TemplatePlan } from '../core/plan-template.js';
 import type { Selection, SelectionContext } from './selection-strategy.js';
 
 /** The plans sampled for one task (the largest N), before anything executes. */
@@ -21,8 +22,10 @@ export interface SampledPlans {
 }
 
 export interface CandidatePoolOptions extends SampledPlans {
-  /** Executes plan `index` of the sample; called at most once per index. */
+  /** Executes pool candidate `index` (a sampled plan, or a template after them); called at most once per index. */
   executePlan(index: number): Promise<Episode>;
+  /** Template plans added to the pool after the sampled plans (`pool: 'sampled+templates'`). */
+  templates?: readonly TemplatePlan[];
   rewardModel?: RewardModel;
   judge?: ChatProvider;
   /** Resolves block names when plans are parsed for their canonical form. */
@@ -38,10 +41,11 @@ export interface CandidatePoolOptions extends SampledPlans {
 }
 
 /**
- * One task's candidates shared by every strategy and every N: executions, reward-model scores
- * and canonical texts are computed once, lazily, and cached. `contextFor(n)` gives strategies
- * the first n candidates; `tokensOf(selection)` prices what a strategy did with the tokens of
- * exactly the plans it had written, executed and verified.
+ * One task's candidates shared by every strategy and every N: the sampled plans, then any
+ * template plans. Executions, reward-model scores and canonical texts are computed once, lazily,
+ * and cached. `contextFor(n)` gives strategies the first n sampled candidates (and the
+ * templates); `tokensOf(selection)` prices what a strategy did with the tokens of exactly the
+ * plans it had written, executed and verified.
  *
  * Reward-model verification tokens are the tokens of the text a local model reads to score a
  * plan: the task question plus the plan's canonical rendering (an invalid plan renders as its
@@ -51,13 +55,20 @@ export class CandidatePool {
   private readonly executions = new Map<number, Promise<Episode>>();
   private readonly settled = new Map<number, Episode>();
   private allScores: Promise<number[]> | undefined;
+  private readonly poolTexts: readonly string[];
   private readonly canonicalTexts: string[];
+  private readonly valid: boolean[];
   private readonly scoreTokenCounts: number[];
+  private readonly templates: readonly TemplatePlan[];
 
   constructor(private readonly options: CandidatePoolOptions) {
     const { planTexts, catalog, task } = options;
+    this.templates = options.templates ?? [];
+    this.poolTexts = [...planTexts, ...this.templates.map((template) => template.planText)];
     const count = options.countTokens ?? countTokens;
-    this.canonicalTexts = planTexts.map((text) => renderParseResult(parsePlan(text, { catalog }), catalog));
+    const parsed = this.poolTexts.map((text) => parsePlan(text, { catalog }));
+    this.canonicalTexts = parsed.map((result) => renderParseResult(result, catalog));
+    this.valid = parsed.map((result) => result.ok);
     const questionTokens = count(task.question);
     this.scoreTokenCounts = this.canonicalTexts.map((text) => questionTokens + count(text));
   }
@@ -71,9 +82,15 @@ export class CandidatePool {
     return this.options.planTexts.length;
   }
 
-  /** Executes candidate `index` once; concurrent and later calls share the same episode. */
+  /** Template plans in the pool, with their pool indices (after the sampled plans). */
+  get templateIndices(): { name: string; index: number }[] {
+    return this.templates.map((template, position) => ({ name: template.name, index: this.size + position }));
+  }
+
+  /** Executes pool candidate `index` once; concurrent and later calls share the same episode. */
   execute(index: number): Promise<Episode> {
-    if (!Number.isInteger(index) || index < 0 || index >= this.size) throw new RangeError(`candidate ${index} is outside 0..${this.size - 1}`);
+    const last = this.poolTexts.length - 1;
+    if (!Number.isInteger(index) || index < 0 || index > last) throw new RangeError(`candidate ${index} is outside 0..${last}`);
     let execution = this.executions.get(index);
     if (execution === undefined) {
       execution = this.options.executePlan(index).then((episode) => {
@@ -90,14 +107,13 @@ export class CandidatePool {
     return this.executions.size;
   }
 
-  /** Scores every sampled plan in one call (a plan's score does not depend on the others). */
+  /** Scores every pool plan in one call (a plan's score does not depend on the others). */
   scores(): Promise<number[]> {
-    const { rewardModel, task, planTexts } = this.options;
+    const { rewardModel, task } = this.options;
     if (rewardModel === undefined) throw new UserError('the rm strategies need a reward model; pass one with --rm <model file>');
-    this.allScores ??= rewardModel.score(task.question, planTexts).then((scores) => {
-      if (scores.length !== planTexts.length) {
-        throw new UserError(`reward model ${rewardModel.name} returned ${scores.length} scores for ${planTexts.length} plans`);
-      }
+    const texts = this.poolTexts;
+    this.allScores ??= rewardModel.score(task.question, texts).then((scores) => {
+      if (scores.length !== texts.length) throw new UserError(`reward model ${rewardModel.name} returned ${scores.length} scores for ${texts.length} plans`);
       return scores;
     });
     return this.allScores;
@@ -107,13 +123,16 @@ export class CandidatePool {
   contextFor(n: number): SelectionContext {
     if (!Number.isInteger(n) || n < 1 || n > this.size) throw new RangeError(`N must be in 1..${this.size}, got ${n}`);
     const { task, judge, seed = 0, topK = 3, adaptiveMargin = 1 } = this.options;
+    const templates = this.templateIndices;
     return {
       task,
       n,
       planTexts: this.options.planTexts.slice(0, n),
       canonicalTexts: this.canonicalTexts.slice(0, n),
+      valid: this.valid.slice(0, n),
+      templates,
       execute: (index) => {
-        if (index >= n) throw new RangeError(`candidate ${index} is not among the first ${n}`);
+        if (index >= n && index < this.size) throw new RangeError(`candidate ${index} is not among the first ${n}`);
         return this.execute(index);
       },
       scores: () => this.scores(),
@@ -126,13 +145,16 @@ export class CandidatePool {
   }
 
   /**
-   * Tokens of one strategy's selection: the plans it had written, the executions it asked for
-   * (each counted in full, even when another strategy ran the same plan first) and its
-   * verification.
+   * Tokens of one strategy's selection: the plans it had written (and the templates' writing
+   * when it used them), the executions it asked for (each counted in full, even when another
+   * strategy ran the same plan first) and its verification.
    */
   tokensOf(selection: Selection): UsageByRole {
-    const orchestrator = addUsage(...this.options.orchestratorUsage.slice(0, selection.plansWritten));
+    const written = this.options.orchestratorUsage.slice(0, selection.plansWritten);
+    const templateWriting = selection.usedTemplates === true ? this.templates.map((template) => template.orchestratorUsage) : [];
+    const orchestrator = addUsage(emptyUsage(), ...written, ...templateWriting);
     const execution = addUsage(
+      emptyUsage(),
       ...selection.executed.map((index) => {
         const episode = this.settled.get(index);
         if (episode === undefined) throw new RangeError(`candidate ${index} was reported executed but never ran`);
@@ -140,5 +162,13 @@ export class CandidatePool {
       }),
     );
     return { orchestrator, execution, verification: addUsage(emptyUsage(), selection.verification) };
+  }
+
+  /** The tokens of running template `position` as a fixed plan: its writing and its execution. */
+  async fixedTokens(position: number): Promise<{ usage: UsageByRole; episode: Episode }> {
+    const template = this.templates[position];
+    if (template === undefined) throw new RangeError(`template ${position} is not in the pool`);
+    const episode = await this.execute(this.size + position);
+    return { episode, usage: { orchestrator: addUsage(emptyUsage(), template.orchestratorUsage), execution: addUsage(emptyUsage(), episode.usage.execution), verification: emptyUsage() } };
   }
 }

@@ -1,5 +1,4 @@
-import { STRATEGY_NAMES } from './selection-strategy.js';
-import type { BonTable } from './summarize-best-of-n.js';
+import { outcomeOrder, type BonTable } from './summarize-best-of-n.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}`;
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}`;
@@ -13,11 +12,12 @@ const tokens = (value: number) => Math.round(value).toString();
 export function formatBonTable(table: BonTable): string {
   const header = ['strategy', 'acc%', '95% CI', 'orchestrator', 'execution', 'verification', 'total', 'exec/task'];
   const rows: string[][] = [];
-  for (const name of STRATEGY_NAMES) {
+  for (const name of outcomeOrder(Object.keys(table.strategies) as (keyof BonTable['strategies'])[])) {
     const summary = table.strategies[name];
     if (summary === undefined) continue;
+    const which = name === 'best-fixed' ? table.bestFixed?.overall : name === 'best-fixed-per-family' ? Object.entries(table.bestFixed?.perSuite ?? {}).map(([suite, template]) => `${suite}: ${template}`).join(', ') : undefined;
     rows.push([
-      name + (summary.judgeFailures !== undefined ? ` (${summary.judgeFailures} unreadable)` : ''),
+      name + (which ? ` (${which})` : '') + (summary.judgeFailures !== undefined ? ` (${summary.judgeFailures} unreadable)` : ''),
       percent(summary.accuracy),
       `[${percent(summary.ci[0])}, ${percent(summary.ci[1])}]`,
       tokens(summary.tokens.orchestrator),

@@ -2,7 +2,7 @@
  * Best-of-N plan selection (issue 6): sample N plans, choose with a reward model, a judge or a
  * vote, and account for every token spent writing, executing and verifying.
  */
-export { BonConfigSchema, DEFAULT_NS, type BonConfig, type BonConfigInput } from './bon-config.js';
+export { BonConfigSchema, DEFAULT_NS, parseBonConfig, type BonConfig, type BonConfigInput } from './bon-config.js';
 export { CandidatePool, type CandidatePoolOptions, type SampledPlans } from './candidate-pool.js';
 export { formatBonTable } from './format-bon-table.js';
 export {
@@ -15,6 +15,7 @@ export {
 } from './judge-prompts.js';
 export { recordBestOfN, type RecordedBestOfN } from './record-best-of-n.js';
 export { runBestOfN, type BestOfNOptions, type BestOfNRun, type TaskOutcome } from './run-best-of-n.js';
-export { STRATEGY_NAMES, type Selection, type SelectionContext, type SelectionStrategy, type StrategyName } from './selection-strategy.js';
+export { STRATEGY_NAMES, type FixedStrategyName, type OutcomeName, type Selection, type SelectionContext, type SelectionStrategy, type StrategyName } from './selection-strategy.js';
+export { fixedPlanTemplates, GENERIC_TEMPLATES, genericPlanTemplates, loadPlanTemplates, PlanTemplateFileSchema, type PlanTemplateFile } from './plan-templates.js';
 export { STRATEGIES } from './strategies/index.js';
-export { comparisons, summarizeBestOfN, type BonTable, type PairedDifference, type StrategySummary, type SummarizeOptions } from './summarize-best-of-n.js';
+export { comparisons, outcomeOrder, summarizeBestOfN, type BonTable, type PairedDifference, type StrategySummary, type SummarizeOptions } from './summarize-best-of-n.js';

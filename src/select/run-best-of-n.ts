@@ -6,14 +6,16 @@ import type { RewardModel } from '../core/reward-model.js';
 import { deriveSeed } from '../core/rng.js';
 import type { Task } from '../core/task.js';
 import type { Usage } from '../core/usage.js';
+import { UserError } from '../core/errors.js';
 import type { ExecutableBlocks } from '../exec/executable-blocks.js';
 import { runEpisode } from '../exec/run-episode.js';
 import type { ChatProvider } from '../llm/chat-provider.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { BlockCatalog } from '../plan/block-specs.js';
-import { BonConfigSchema, type BonConfig, type BonConfigInput } from './bon-config.js';
+import { parseBonConfig, type BonConfig, type BonConfigInput } from './bon-config.js';
 import { CandidatePool, type SampledPlans } from './candidate-pool.js';
-import type { StrategyName } from './selection-strategy.js';
+import type { PlanTemplateLibrary, TemplatePlan } from '../core/plan-template.js';
+import type { OutcomeName } from './selection-strategy.js';
 import { STRATEGIES } from './strategies/index.js';
 
 export interface BestOfNOptions {
@@ -30,6 +32,8 @@ export interface BestOfNOptions {
   rewardModel?: RewardModel;
   /** Answers slot-`judge` calls; needed by `judge` and `plan-judge`. */
   judge?: ChatProvider;
+  /** Template plans of `pool: 'sampled+templates'`; required there. */
+  templates?: PlanTemplateLibrary;
   config?: BonConfigInput;
   /** Called after each task's strategies are done. */
   onTaskEnd?: (done: number, total: number) => void;
@@ -41,7 +45,8 @@ export interface TaskOutcome {
   taskId: string;
   suite: string;
   n: number;
-  strategy: StrategyName;
+  /** A strategy, or `fixed:<template>` for a template plan run on every task. */
+  strategy: OutcomeName;
   correct: boolean;
   /** Plans it sent to execution (an invalid plan counts, at zero tokens). */
   executions: number;
@@ -71,8 +76,10 @@ export interface BestOfNRun {
  * const run = await runBestOfN({ tasks, orchestrator, provider, blocks, grader, rewardModel, judge, config: { ns: [1, 8] } });
  */
 export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
-  const config = BonConfigSchema.parse(options.config ?? {});
+  const config = parseBonConfig(options.config ?? {});
   const maxN = config.ns.at(-1) as number;
+  const templates = config.pool === 'sampled+templates' ? options.templates : undefined;
+  if (config.pool === 'sampled+templates' && templates === undefined) throw new UserError('pool sampled+templates needs template plans: pass a template library (bon --templates file.json, or the built-in generic ones)');
   const limit = pLimit(config.concurrency);
   const perTask: TaskOutcome[][] = [];
   let done = 0;
@@ -83,9 +90,11 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
       limit(async () => {
         options.signal?.throwIfAborted();
         const sampled = await samplePlans(options, task, maxN, config.seed);
+        const taskTemplates = templates === undefined ? [] : await templates.plansFor(task);
         const pool = new CandidatePool({
           ...sampled,
-          executePlan: (index) => executeSample(options, sampled, index, config.seed),
+          templates: taskTemplates,
+          executePlan: (index) => (index < maxN ? executeSample(options, sampled, index, config.seed) : executeTemplate(options, task, taskTemplates[index - maxN]!, index, config.seed)),
           catalog: options.blocks,
           seed: config.seed,
           topK: config.topK,
@@ -94,7 +103,20 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
           ...(options.judge !== undefined && { judge: options.judge }),
         });
         const outcomes: TaskOutcome[] = [];
+        const fixed = await Promise.all(taskTemplates.map((_, position) => pool.fixedTokens(position)));
         for (const n of config.ns) {
+          fixed.forEach(({ episode, usage }, position) => {
+            requestedExecutions += 1;
+            outcomes.push({
+              taskId: task.id,
+              suite: task.suite,
+              n,
+              strategy: `fixed:${taskTemplates[position]!.name}`,
+              correct: episode.grade?.correct === true,
+              executions: 1,
+              tokens: { orchestrator: usage.orchestrator.totalTokens, execution: usage.execution.totalTokens, verification: 0 },
+            });
+          });
           for (const name of config.strategies) {
             const selection = await STRATEGIES[name].select(pool.contextFor(n));
             const tokens = pool.tokensOf(selection);
@@ -133,6 +155,22 @@ async function samplePlans(options: BestOfNOptions, task: Task, count: number, s
   );
   const zero: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   return { task, planTexts: written.map((plan) => plan.text), orchestratorUsage: written.map((plan) => plan.call?.usage ?? zero) };
+}
+
+/** Executes a template plan with a seed of its own (template name and task), so its draws do not depend on the sample. */
+function executeTemplate(options: BestOfNOptions, task: Task, template: TemplatePlan, index: number, seed: number): Promise<Episode> {
+  return runEpisode({
+    task,
+    planText: template.planText,
+    blocks: options.blocks,
+    provider: options.provider,
+    grader: options.grader,
+    seed: deriveSeed(seed, `${task.id}#template:${template.name}`),
+    sampleIndex: index,
+    orchestrator: { name: 'template', checkpoint: template.name },
+    ...(options.retriever !== undefined && { retriever: options.retriever }),
+    ...(options.signal !== undefined && { signal: options.signal }),
+  });
 }
 
 /** Executes plan i of a task's sample with the seed it was written with. */

@@ -3,9 +3,18 @@ import type { Task } from '../core/task.js';
 import type { Usage } from '../core/usage.js';
 import type { ChatProvider } from '../llm/chat-provider.js';
 
-/** The Best-of-N strategies of issue 6, in the order reports list them. */
-export const STRATEGY_NAMES = ['single', 'rm', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle'] as const;
+/**
+ * The Best-of-N strategies, in the order reports list them. `rm+templates` needs the template
+ * pool (`pool: 'sampled+templates'`); the others choose among the N sampled plans only.
+ */
+export const STRATEGY_NAMES = ['single', 'first-valid', 'rm', 'rm+templates', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle'] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+/** A fixed-plan baseline: one template plan executed on every task (`fixed:<template name>`). */
+export type FixedStrategyName = `fixed:${string}`;
+
+/** Rows a Best-of-N table can hold: strategies, fixed templates, and the best fixed plans chosen after the fact on the same tasks. */
+export type OutcomeName = StrategyName | FixedStrategyName | 'best-fixed' | 'best-fixed-per-family';
 
 /**
  * What a strategy sees of one task at one N: the first N sampled plans, and lazy, cached access
@@ -21,9 +30,16 @@ export interface SelectionContext {
   planTexts: readonly string[];
   /** Canonical renderings of the candidates (what a reward model or plan judge reads). */
   canonicalTexts: readonly string[];
-  /** Executes candidate `index` (once; later calls return the same episode). */
+  /** Whether each candidate parsed and validated. */
+  valid: readonly boolean[];
+  /**
+   * Template plans in the pool (`pool: 'sampled+templates'`), with their pool index (after every
+   * sampled plan); empty otherwise.
+   */
+  templates: readonly { name: string; index: number }[];
+  /** Executes candidate `index`, one of the first N or a template (once; later calls return the same episode). */
   execute(index: number): Promise<Episode>;
-  /** Reward-model scores of the candidates, in sample order; throws when no reward model is set. */
+  /** Reward-model scores of every pool candidate, by pool index (sampled plans, then templates); throws when no reward model is set. */
   scores(): Promise<readonly number[]>;
   /** Tokens the reward model reads to score candidate `index` (task text + canonical plan). */
   scoreTokens(index: number): number;
@@ -47,6 +63,8 @@ export interface Selection {
   executed: readonly number[];
   /** Plans it had the orchestrator write (1 for `single`, N for everything else). */
   plansWritten: number;
+  /** It also considered the template plans (their writing and scoring are billed to it). */
+  usedTemplates?: boolean;
   /** Tokens spent choosing: reward-model reading or judge calls. */
   verification: Usage;
   /** The judge's reply could not be read and the strategy fell back to candidate 0. */

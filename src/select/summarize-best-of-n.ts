@@ -2,7 +2,7 @@ import { deriveSeed } from '../core/rng.js';
 import { pairedClusterBootstrap } from '../rm/eval/bootstrap-interval.js';
 import { wilsonInterval } from '../rm/eval/wilson-interval.js';
 import type { BestOfNRun, TaskOutcome } from './run-best-of-n.js';
-import { STRATEGY_NAMES, type StrategyName } from './selection-strategy.js';
+import { STRATEGY_NAMES, type OutcomeName } from './selection-strategy.js';
 
 /** One strategy at one N, as `orchrm bon --json` prints it. */
 export interface StrategySummary {
@@ -27,8 +27,15 @@ export interface PairedDifference {
 export interface BonTable {
   n: number;
   tasks: number;
-  strategies: Partial<Record<StrategyName, StrategySummary>>;
+  strategies: Partial<Record<OutcomeName, StrategySummary>>;
   paired: Record<string, PairedDifference>;
+  /**
+   * With the template pool: which template `best-fixed` is (the best on these tasks), and for
+   * `best-fixed-per-family` which template each suite uses (the best on that suite's tasks).
+   * Both are chosen after the fact on the very tasks they are scored on, so they flatter the
+   * baseline: a router that knew the best fixed plan of each family in advance could do no better.
+   */
+  bestFixed?: { overall: string; perSuite: Record<string, string> };
 }
 
 export interface SummarizeOptions {
@@ -47,23 +54,63 @@ export function summarizeBestOfN(run: BestOfNRun, options: SummarizeOptions = {}
 }
 
 function summarizeAtN(run: BestOfNRun, n: number, outcomes: readonly TaskOutcome[]): BonTable {
-  const byStrategy = new Map<StrategyName, TaskOutcome[]>();
+  const byStrategy = new Map<OutcomeName, TaskOutcome[]>();
   for (const outcome of outcomes) {
     let list = byStrategy.get(outcome.strategy);
     if (list === undefined) byStrategy.set(outcome.strategy, (list = []));
     list.push(outcome);
   }
+  const bestFixed = addBestFixed(byStrategy);
   const strategies: BonTable['strategies'] = {};
-  for (const name of STRATEGY_NAMES) {
-    const list = byStrategy.get(name);
-    if (list !== undefined) strategies[name] = summarizeStrategy(list);
-  }
+  for (const name of outcomeOrder([...byStrategy.keys()])) strategies[name] = summarizeStrategy(byStrategy.get(name)!);
   const paired: Record<string, PairedDifference> = {};
   for (const [a, b] of comparisons([...byStrategy.keys()])) {
     paired[`${a}-vs-${b}`] = pairedDifference(byStrategy.get(a)!, byStrategy.get(b)!, deriveSeed(run.config.seed, `paired:${a}:${b}:${n}`), run.config.bootstrapResamples);
   }
   const tasks = new Set(outcomes.map((outcome) => outcome.taskId)).size;
-  return { n, tasks, strategies, paired };
+  return { n, tasks, strategies, paired, ...(bestFixed !== undefined && { bestFixed }) };
+}
+
+const isFixed = (name: string): name is `fixed:${string}` => name.startsWith('fixed:');
+const accuracyOf = (list: readonly TaskOutcome[]) => list.filter((outcome) => outcome.correct).length / Math.max(1, list.length);
+
+/** The best of several fixed templates by accuracy on `outcomes`; the first listed wins a tie. */
+function bestTemplate(names: readonly `fixed:${string}`[], byStrategy: ReadonlyMap<OutcomeName, TaskOutcome[]>, keep: (outcome: TaskOutcome) => boolean): `fixed:${string}` {
+  let best = names[0]!;
+  let bestAccuracy = -1;
+  for (const name of names) {
+    const accuracy = accuracyOf(byStrategy.get(name)!.filter(keep));
+    if (accuracy > bestAccuracy) [best, bestAccuracy] = [name, accuracy];
+  }
+  return best;
+}
+
+/**
+ * Adds the rows `best-fixed` (the one template best on all these tasks) and
+ * `best-fixed-per-family` (each task run with the template best on its suite), when templates ran.
+ */
+function addBestFixed(byStrategy: Map<OutcomeName, TaskOutcome[]>): BonTable['bestFixed'] {
+  const fixed = [...byStrategy.keys()].filter(isFixed).sort();
+  if (fixed.length === 0) return undefined;
+  const overall = bestTemplate(fixed, byStrategy, () => true);
+  byStrategy.set('best-fixed', byStrategy.get(overall)!.map((outcome) => ({ ...outcome, strategy: 'best-fixed' })));
+  const suites = [...new Set(byStrategy.get(overall)!.map((outcome) => outcome.suite))].sort();
+  const perSuite: Record<string, string> = {};
+  const perFamily: TaskOutcome[] = [];
+  for (const suite of suites) {
+    const name = bestTemplate(fixed, byStrategy, (outcome) => outcome.suite === suite);
+    perSuite[suite] = name.slice('fixed:'.length);
+    perFamily.push(...byStrategy.get(name)!.filter((outcome) => outcome.suite === suite).map((outcome) => ({ ...outcome, strategy: 'best-fixed-per-family' as const })));
+  }
+  byStrategy.set('best-fixed-per-family', perFamily);
+  return { overall: overall.slice('fixed:'.length), perSuite };
+}
+
+/** Rows in report order: the strategies, the two best-fixed rows, then each template. */
+export function outcomeOrder(names: readonly OutcomeName[]): OutcomeName[] {
+  const present = new Set(names);
+  const order: OutcomeName[] = [...STRATEGY_NAMES, 'best-fixed', 'best-fixed-per-family'];
+  return [...order.filter((name) => present.has(name)), ...names.filter(isFixed).sort()];
 }
 
 function summarizeStrategy(outcomes: readonly TaskOutcome[]): StrategySummary {
@@ -97,17 +144,22 @@ function summarizeStrategy(outcomes: readonly TaskOutcome[]): StrategySummary {
 }
 
 /**
- * The comparisons the issue asks about, among the strategies present: every strategy against
- * `single`; `rm` against every baseline; the voting rm strategies against `majority`.
+ * The comparisons reports show, among the rows present: every strategy against `single`; `rm`
+ * and `rm+templates` against every baseline a sceptic would name (first-valid, the best fixed
+ * plans, majority, the judges, oracle); the voting rm strategies against `majority`.
  */
-export function comparisons(present: readonly StrategyName[]): [StrategyName, StrategyName][] {
+export function comparisons(present: readonly OutcomeName[]): [OutcomeName, OutcomeName][] {
   const has = new Set(present);
-  const pairs: [StrategyName, StrategyName][] = [];
-  const add = (a: StrategyName, b: StrategyName) => {
+  const pairs: [OutcomeName, OutcomeName][] = [];
+  const add = (a: OutcomeName, b: OutcomeName) => {
     if (has.has(a) && has.has(b)) pairs.push([a, b]);
   };
-  for (const name of STRATEGY_NAMES) if (name !== 'single') add(name, 'single');
-  for (const baseline of ['majority', 'judge', 'plan-judge', 'oracle'] as const) add('rm', baseline);
+  for (const name of [...STRATEGY_NAMES, 'best-fixed', 'best-fixed-per-family'] as const) if (name !== 'single') add(name, 'single');
+  for (const baseline of ['first-valid', 'best-fixed', 'best-fixed-per-family', 'majority', 'judge', 'plan-judge', 'oracle'] as const) {
+    add('rm', baseline);
+    add('rm+templates', baseline);
+  }
+  add('rm+templates', 'rm');
   add('rm-topk-vote', 'majority');
   add('rm-adaptive', 'majority');
   return pairs;

@@ -36,11 +36,17 @@ export function isCorrect(episode: Episode | undefined): boolean {
  * random tie-break because the N plans are exchangeable samples.
  */
 export function rankByScore(scores: readonly number[], n: number): number[] {
-  const order = Array.from({ length: n }, (_, index) => index);
+  return rankCandidates(scores, Array.from({ length: n }, (_, index) => index));
+}
+
+/** The given pool indices by descending score; equal scores keep the given order. */
+export function rankCandidates(scores: readonly number[], indices: readonly number[]): number[] {
+  const order = [...indices];
   // NaN ranks last: a model that cannot score a plan should not select it.
   const key = (index: number) => {
     const score = scores[index] ?? Number.NEGATIVE_INFINITY;
     return Number.isNaN(score) ? Number.NEGATIVE_INFINITY : score;
   };
-  return order.sort((a, b) => key(b) - key(a) || a - b);
+  const position = new Map(indices.map((index, at) => [index, at]));
+  return order.sort((a, b) => key(b) - key(a) || position.get(a)! - position.get(b)!);
 }

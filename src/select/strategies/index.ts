@@ -1,17 +1,21 @@
 import type { SelectionStrategy, StrategyName } from '../selection-strategy.js';
+import { firstValidStrategy } from './first-valid.js';
 import { judgeStrategy } from './judge.js';
 import { majorityStrategy } from './majority.js';
 import { oracleStrategy } from './oracle.js';
 import { planJudgeStrategy } from './plan-judge.js';
 import { rmAdaptiveStrategy } from './rm-adaptive.js';
 import { rmTopKVoteStrategy } from './rm-topk-vote.js';
+import { rmWithTemplatesStrategy } from './rm-with-templates.js';
 import { rmStrategy } from './rm.js';
 import { singleStrategy } from './single.js';
 
 /** Every built-in strategy by name. */
 export const STRATEGIES: Readonly<Record<StrategyName, SelectionStrategy>> = {
   single: singleStrategy,
+  'first-valid': firstValidStrategy,
   rm: rmStrategy,
+  'rm+templates': rmWithTemplatesStrategy,
   'rm-topk-vote': rmTopKVoteStrategy,
   'rm-adaptive': rmAdaptiveStrategy,
   majority: majorityStrategy,
@@ -20,4 +24,4 @@ export const STRATEGIES: Readonly<Record<StrategyName, SelectionStrategy>> = {
   oracle: oracleStrategy,
 };
 
-export { judgeStrategy, majorityStrategy, oracleStrategy, planJudgeStrategy, rmAdaptiveStrategy, rmStrategy, rmTopKVoteStrategy, singleStrategy };
+export { firstValidStrategy, judgeStrategy, majorityStrategy, oracleStrategy, planJudgeStrategy, rmAdaptiveStrategy, rmStrategy, rmTopKVoteStrategy, rmWithTemplatesStrategy, singleStrategy };

@@ -6,11 +6,16 @@ import type { SelectionContext } from '../selection-strategy.js';
  * (task text + canonical plan, per plan). A local model generates nothing, so they are all
  * prompt tokens; with one candidate there is nothing to choose and nothing is scored.
  */
-export function scoreVerification(context: SelectionContext): Usage {
-  if (context.n <= 1) return emptyUsage();
+export function scoreVerification(context: SelectionContext, indices: readonly number[] = sampledIndices(context.n)): Usage {
+  if (indices.length <= 1) return emptyUsage();
   let tokens = 0;
-  for (let index = 0; index < context.n; index++) tokens += context.scoreTokens(index);
+  for (const index of indices) tokens += context.scoreTokens(index);
   return { promptTokens: tokens, completionTokens: 0, totalTokens: tokens };
+}
+
+/** Pool indices 0..n-1: the first N sampled plans. */
+export function sampledIndices(n: number): number[] {
+  return Array.from({ length: n }, (_, index) => index);
 }
 
 /** Scores of the first N candidates (none are needed, and none asked for, when N = 1). */
