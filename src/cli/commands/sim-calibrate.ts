@@ -10,6 +10,7 @@ interface CalibrateFlags {
   scenario: string;
   tasks: number;
   plansPerTask: number;
+  executionsPerKind: number;
   seed: number;
   json: boolean;
 }
@@ -22,6 +23,7 @@ export function registerSimCalibrateCommand(program: Command, streams: CommandSt
     .option('--scenario <name|file>', 'scenario to measure', 'default')
     .option('--tasks <n>', 'test tasks executed', parseIntegerOption('--tasks', 1), 200)
     .option('--plans-per-task <n>', 'base-policy plans per task, for oracle@N', parseIntegerOption('--plans-per-task', 1), 8)
+    .option('--executions-per-kind <n>', 'executions of each fixed kind per task (averages out luck in the per-task-type bests)', parseIntegerOption('--executions-per-kind', 1), 1)
     .option('--seed <n>', 'seed of the episodes', parseIntegerOption('--seed', 0), 0)
     .option('--json', 'print the report as JSON on stdout', false)
     .action(
@@ -31,6 +33,7 @@ export function registerSimCalibrateCommand(program: Command, streams: CommandSt
         const report = await calibrateScenario(environment, {
           tasks: flags.tasks,
           plansPerTask: flags.plansPerTask,
+          executionsPerKind: flags.executionsPerKind,
           seed: flags.seed,
           onProgress: (done, total) => {
             progress ??= createProgress('calibrate', total);
@@ -59,6 +62,12 @@ function formatReport(report: CalibrationReport): string {
       ([name, kind]) =>
         `  ${name.padEnd(16)} ${pct(kind.accuracy).padStart(8)} ${families.map((family) => pct(kind.perFamily[family] ?? 0).padStart(9)).join(' ')} ${kind.meanExecutionTokens.toFixed(0).padStart(12)}`,
     ),
+    '',
+    `  within-family dependence: ${report.withinFamilyGap} points (best fixed kind per task type over each family's best; ${report.executionsPerKind} execution(s) per kind and task)`,
+    ...Object.entries(report.withinFamily).flatMap(([family, entry]) => [
+      `    ${family}: best ${entry.familyBest.kind} ${pct(entry.familyBest.accuracy)}; by ${entry.axis}: gap ${entry.gap} points, another kind is best for ${pct(entry.differingShare)} of tasks`,
+      ...entry.buckets.map((bucket) => `      ${entry.axis} ${bucket.value} (${bucket.tasks} tasks): ${bucket.bestKind} ${pct(bucket.accuracy)} vs ${entry.familyBest.kind} ${pct(bucket.familyBestAccuracy)}`),
+    ]),
     '',
   ];
   return lines.join('\n');

@@ -18,9 +18,23 @@ export interface CalibrationOptions {
   plansPerTask?: number;
   /** @default 0 */
   seed?: number;
+  /** Executions of every fixed kind on every task (each with its own seed); more average out luck in the per-bucket bests. @default 1 */
+  executionsPerKind?: number;
   /** Episodes in flight. @default 16 */
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
+}
+
+/** Whether the best fixed plan depends on the task within a family: by task type (an axis bucket). */
+export interface WithinFamilyDependence {
+  /** The task axis whose values make the buckets (arith `depth`, multihop `hops`, hotpot `type`). */
+  axis: string;
+  familyBest: { kind: string; accuracy: number };
+  buckets: { value: string; tasks: number; bestKind: string; accuracy: number; familyBestAccuracy: number }[];
+  /** Points: accuracy of each bucket's best kind (task-weighted) minus the family's best kind. */
+  gap: number;
+  /** Share of the family's tasks whose bucket's best kind is not the family's best kind. */
+  differingShare: number;
 }
 
 interface KindResult {
@@ -45,6 +59,16 @@ export interface CalibrationReport {
   base: { checkpoint: string; plansPerTask: number; accuracy: number; oracleAtN: number; meanOrchestratorTokens: number; meanExecutionTokens: number };
   bestSingleKind: { kind: string; accuracy: number };
   bestKindPerFamily: Record<string, { kind: string; accuracy: number }>;
+  /**
+   * Points: per task type (bucket of a task axis), the best fixed kind, task-weighted, minus each
+   * family's best fixed kind. Above 0 when the right plan depends on the task within a family.
+   * Biased upwards by choosing a best among 11 kinds in small buckets; more executions per kind
+   * reduce the bias.
+   */
+  withinFamilyGap: number;
+  /** Executions of each kind on each task behind the kind accuracies. */
+  executionsPerKind: number;
+  withinFamily: Record<string, WithinFamilyDependence>;
   kinds: Record<string, KindResult>;
 }
 
@@ -53,12 +77,12 @@ export interface CalibrationReport {
  * fixed plan kind on every test task, and N plans per task from the base policy.
  */
 export async function calibrateScenario(environment: SimEnvironment, options: CalibrationOptions = {}): Promise<CalibrationReport> {
-  const { tasks: taskCount = 200, plansPerTask = 8, seed = 0, concurrency = 16 } = options;
+  const { tasks: taskCount = 200, plansPerTask = 8, seed = 0, concurrency = 16, executionsPerKind = 1 } = options;
   const { scenario } = environment;
   const tasks = generateScenarioTasks(scenario, environment.families, { split: 'test', count: taskCount });
   const blocks = createBlockRegistry();
   const limit = pLimit(concurrency);
-  const total = tasks.length * (FIXED_PLAN_KINDS.length + plansPerTask);
+  const total = tasks.length * (FIXED_PLAN_KINDS.length * executionsPerKind + plansPerTask);
   let done = 0;
   const execute = (task: Task, planText: string, episodeSeed: number, orchestratorCall?: Episode['orchestratorCall']) =>
     runEpisode({
@@ -77,8 +101,12 @@ export async function calibrateScenario(environment: SimEnvironment, options: Ca
       return episode;
     });
 
+  // Repetition 0 keeps the seed calibration has always used; later ones draw afresh.
+  const kindSeed = (index: number, repetition: number) => deriveSeed(seed, repetition === 0 ? `kind:${index}` : `kind:${index}:${repetition}`);
   const kindEpisodes = await Promise.all(
-    FIXED_PLAN_KINDS.map((kind) => Promise.all(tasks.map((task, index) => limit(() => runKind(kind, task, deriveSeed(seed, `kind:${index}`)))))),
+    FIXED_PLAN_KINDS.map((kind) =>
+      Promise.all(tasks.map((task, index) => Promise.all(Array.from({ length: executionsPerKind }, (_, repetition) => limit(() => runKind(kind, task, kindSeed(index, repetition))))))),
+    ),
   );
   async function runKind(kind: FixedPlanKind, task: Task, episodeSeed: number): Promise<Episode> {
     const { plan } = samplePlan(task.question, new Rng(episodeSeed), fixedKindCheckpoint(kind), {
@@ -103,26 +131,40 @@ export async function calibrateScenario(environment: SimEnvironment, options: Ca
       ),
     ),
   );
-  return summarize(scenario.name, seed, tasks, kindEpisodes, baseEpisodes, plansPerTask);
+  return summarize(scenario.name, seed, tasks, kindEpisodes, baseEpisodes, plansPerTask, executionsPerKind);
 }
+
+/** The task axis whose buckets stand for task types in a family, and a task's bucket. */
+function taskTypeOf(task: Task): { axis: string; value: string } | undefined {
+  const axes = task.metadata.axes;
+  if (typeof axes !== 'object' || axes === null) return undefined;
+  const preferred = ['depth', 'hops', 'type'].find((axis) => axis in axes) ?? Object.keys(axes)[0];
+  if (preferred === undefined) return undefined;
+  return { axis: preferred, value: String((axes as Record<string, unknown>)[preferred]) };
+}
+
+const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 function summarize(
   scenarioName: string,
   seed: number,
   tasks: readonly Task[],
-  kindEpisodes: Episode[][],
+  kindEpisodes: Episode[][][],
   baseEpisodes: Episode[][],
   plansPerTask: number,
+  executionsPerKind: number,
 ): CalibrationReport {
   const familyOf = (task: Task) => task.suite;
   const tasksPerFamily: Record<string, number> = {};
   for (const task of tasks) tasksPerFamily[familyOf(task)] = (tasksPerFamily[familyOf(task)] ?? 0) + 1;
   const correct = (episode: Episode) => (episode.grade?.correct ? 1 : 0);
   const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
+  // Per kind, per task: the share of its executions that were correct.
+  const taskAccuracy = (kindIndex: number, taskIndex: number) => mean((kindEpisodes[kindIndex]?.[taskIndex] ?? []).map(correct));
 
   const kinds: Record<string, KindResult> = {};
   FIXED_PLAN_KINDS.forEach((kind, kindIndex) => {
-    const episodes = kindEpisodes[kindIndex] ?? [];
+    const episodes = (kindEpisodes[kindIndex] ?? []).flat();
     const perFamily: Record<string, number> = {};
     for (const family of Object.keys(tasksPerFamily)) perFamily[family] = mean(episodes.filter((episode) => familyOf(episode.task) === family).map(correct));
     kinds[kind.name] = {
@@ -145,12 +187,44 @@ function summarize(
   }
   const executing = kindNames.map((name) => kinds[name]?.meanExecutionTokens ?? 0).filter((tokens) => tokens > 0);
 
+  const withinFamily: Record<string, WithinFamilyDependence> = {};
+  let withinGain = 0;
+  for (const [family, count] of Object.entries(tasksPerFamily)) {
+    const familyBest = bestKindPerFamily[family]!;
+    const familyBestIndex = FIXED_PLAN_KINDS.findIndex((kind) => kind.name === familyBest.kind);
+    const buckets = new Map<string, number[]>();
+    let axis = 'none';
+    tasks.forEach((task, taskIndex) => {
+      if (familyOf(task) !== family) return;
+      const type = taskTypeOf(task);
+      axis = type?.axis ?? 'none';
+      const value = type?.value ?? 'all';
+      buckets.set(value, [...(buckets.get(value) ?? []), taskIndex]);
+    });
+    let bucketBestSum = 0;
+    let differing = 0;
+    const rows: WithinFamilyDependence['buckets'] = [];
+    for (const [value, members] of [...buckets].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))) {
+      const accuracyOf = (kindIndex: number) => mean(members.map((taskIndex) => taskAccuracy(kindIndex, taskIndex)));
+      let bestIndex = familyBestIndex;
+      FIXED_PLAN_KINDS.forEach((_, kindIndex) => {
+        if (accuracyOf(kindIndex) > accuracyOf(bestIndex)) bestIndex = kindIndex;
+      });
+      const accuracy = accuracyOf(bestIndex);
+      bucketBestSum += accuracy * members.length;
+      if (bestIndex !== familyBestIndex) differing += members.length;
+      rows.push({ value, tasks: members.length, bestKind: FIXED_PLAN_KINDS[bestIndex]!.name, accuracy: round(accuracy), familyBestAccuracy: round(accuracyOf(familyBestIndex)) });
+    }
+    const gap = bucketBestSum / count - familyBest.accuracy;
+    withinGain += gap * count;
+    withinFamily[family] = { axis, familyBest, buckets: rows, gap: round(100 * gap, 2), differingShare: round(differing / count) };
+  }
+
   const baseFlat = baseEpisodes.flat();
   const baseAccuracy = mean(baseFlat.map(correct));
   const oracle = mean(baseEpisodes.map((episodes) => (episodes.some((episode) => episode.grade?.correct) ? 1 : 0)));
   const meanOrchestratorTokens = mean(baseFlat.map((episode) => episode.usage.orchestrator.totalTokens));
   const meanExecutionTokens = mean(baseFlat.map((episode) => episode.usage.execution.totalTokens));
-  const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
   return {
     scenario: scenarioName,
     seed,
@@ -170,6 +244,9 @@ function summarize(
     },
     bestSingleKind: { kind: bestSingle, accuracy: round(kinds[bestSingle]?.accuracy ?? 0) },
     bestKindPerFamily,
+    withinFamilyGap: round((100 * withinGain) / tasks.length, 2),
+    executionsPerKind,
+    withinFamily,
     kinds: Object.fromEntries(
       Object.entries(kinds).map(([name, result]) => [
         name,

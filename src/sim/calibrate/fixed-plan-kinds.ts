@@ -1,4 +1,9 @@
-import { POLICY_CHECKPOINT_SCHEMA_VERSION, FEATURE_COUNT, FEATURE_NAMES, POLICY_HEADS, zeroWeights, type HeadName, type PolicyCheckpoint } from '../policy/index.js';
+import type { PlanTemplateLibrary, TemplatePlan } from '../../core/plan-template.js';
+import { deriveSeed, Rng } from '../../core/rng.js';
+import type { Task } from '../../core/task.js';
+import type { SimEnvironment } from '../environment.js';
+import { POLICY_CHECKPOINT_SCHEMA_VERSION, FEATURE_COUNT, FEATURE_NAMES, POLICY_HEADS, samplePlan, zeroWeights, type HeadName, type PolicyCheckpoint } from '../policy/index.js';
+import { countTokensFast } from '../worker/index.js';
 
 /** A fixed way of planning, used for every task: the decisions the policy would otherwise draw. */
 export interface FixedPlanKind {
@@ -39,4 +44,30 @@ export function fixedKindCheckpoint(kind: FixedPlanKind): PolicyCheckpoint {
     weights[head][index * FEATURE_COUNT] = FORCING_LOGIT;
   }
   return { schemaVersion: POLICY_CHECKPOINT_SCHEMA_VERSION, name: `fixed-${kind.name}`, step: 0, featureNames: [...FEATURE_NAMES], weights };
+}
+
+/**
+ * Every fixed plan kind as a template library (`bon --pool sampled+templates` in the simulator):
+ * for each task the orchestrator's decomposer writes the kind's plan, as calibration runs it.
+ * The plan text's tokens are billed as orchestrator completion tokens, since a decomposition has
+ * to be written for the task; the whole-question kinds cost the same small amount.
+ */
+export function simPlanTemplates(environment: Pick<SimEnvironment, 'families' | 'answerDirectly'>, kinds: readonly FixedPlanKind[] = FIXED_PLAN_KINDS): PlanTemplateLibrary {
+  const checkpoints = kinds.map((kind) => ({ kind, checkpoint: fixedKindCheckpoint(kind) }));
+  return {
+    names: kinds.map((kind) => kind.name),
+    plansFor(task: Task): TemplatePlan[] {
+      return checkpoints.map(({ kind, checkpoint }) => {
+        // Greedy decoding of a forced checkpoint: the seed only matters for a direct answer.
+        const { plan } = samplePlan(task.question, new Rng(deriveSeed(0, `template:${kind.name}:${task.id}`)), checkpoint, {
+          families: environment.families,
+          answerDirectly: environment.answerDirectly,
+          temperature: 0,
+        });
+        const planText = JSON.stringify(plan);
+        const tokens = countTokensFast(planText);
+        return { name: kind.name, planText, orchestratorUsage: { promptTokens: 0, completionTokens: tokens, totalTokens: tokens } };
+      });
+    },
+  };
 }
