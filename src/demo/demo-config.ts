@@ -1,4 +1,4 @@
-/** Sizes of each demo stage; `quick` fits in a minute, the full run in five (on 2 cores). */
+/** Sizes of each demo stage (`--quick` for tests and a first look; the full run for the figures). */
 export interface DemoSizes {
   /** Rounds, tasks per round and samples of the execution-reward training that makes the stronger checkpoint. */
   improve: { rounds: number; tasksPerRound: number; samplesPerTask: number };
@@ -14,15 +14,15 @@ export interface DemoSizes {
 
 export const FULL_SIZES: DemoSizes = {
   improve: { rounds: 10, tasksPerRound: 64, samplesPerTask: 8 },
-  collect: { tasks: 600, plansPerTask: 4 },
+  collect: { tasks: 2400, plansPerTask: 4 },
   rmEpochs: 12,
-  bon: { tasks: 200, ns: [1, 2, 4, 8] },
+  bon: { tasks: 400, ns: [1, 2, 4, 8] },
   grpo: { steps: 20, tasksPerStep: 16, groupSize: 8, evalTasks: 100, evalSamples: 2, evalInterval: 4 },
 };
 
 export const QUICK_SIZES: DemoSizes = {
   improve: { rounds: 3, tasksPerRound: 24, samplesPerTask: 6 },
-  collect: { tasks: 80, plansPerTask: 4 },
+  collect: { tasks: 160, plansPerTask: 4 },
   rmEpochs: 6,
   bon: { tasks: 30, ns: [1, 2, 4, 8] },
   grpo: { steps: 4, tasksPerStep: 8, groupSize: 6, evalTasks: 30, evalSamples: 2, evalInterval: 2 },

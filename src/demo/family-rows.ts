@@ -1,10 +1,17 @@
 import type { DemoResults } from '../report/index.js';
 import type { BonTable } from '../select/index.js';
 
-/** Strategies shown per family: the baseline, the method, the expensive alternatives and the bound. */
-const FAMILY_STRATEGIES = ['single', 'rm', 'majority', 'judge', 'oracle'] as const;
+/** Strategies shown per family: the baselines a sceptic would name, the methods, the expensive alternatives and the bound. */
+const FAMILY_STRATEGIES = ['single', 'first-valid', 'rm', 'rm+templates', 'best-fixed', 'majority', 'judge', 'oracle'] as const;
 
-/** Per-family accuracy of the Best-of-N strategies at the headline N, from the per-suite tables. */
+/** Paired differences kept per family: the gains the issue asks for on every family. */
+const FAMILY_COMPARISONS = ['rm-vs-single', 'rm-vs-first-valid', 'rm+templates-vs-best-fixed', 'rm+templates-vs-single'] as const;
+
+/**
+ * Per-family accuracy of the Best-of-N strategies at the headline N, from the per-suite tables,
+ * with the paired differences on the family's tasks. Within one family `best-fixed` is the
+ * template best on that family: the family's row of `best-fixed-per-family`.
+ */
 export function familyRows(bySuite: Record<string, BonTable[]>, headlineN: number): DemoResults['families'] {
   return Object.entries(bySuite).flatMap(([family, tables]) => {
     const table = tables.find((entry) => entry.n === headlineN);
@@ -14,6 +21,8 @@ export function familyRows(bySuite: Record<string, BonTable[]>, headlineN: numbe
       const summary = table.strategies[name];
       if (summary) accuracy[`bon:${name}`] = { accuracy: summary.accuracy, ci: summary.ci };
     }
-    return [{ family, tasks: table.tasks, accuracy }];
+    const paired: NonNullable<DemoResults['families'][number]['paired']> = {};
+    for (const key of FAMILY_COMPARISONS) if (table.paired[key]) paired[key] = table.paired[key];
+    return [{ family, tasks: table.tasks, accuracy, paired, ...(table.bestFixed !== undefined && { bestFixed: table.bestFixed.overall }) }];
   });
 }

@@ -1,32 +1,109 @@
-import type { DemoResults } from '../report/index.js';
+import { findings, type DemoResults } from '../report/index.js';
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}`;
+const interval = (ci: readonly [number, number] | undefined) => (ci ? ` [${percent(ci[0])}, ${percent(ci[1])}]` : '');
+const pointsInterval = (ci: readonly [number, number]) => `[${signed(ci[0])}, ${signed(ci[1])}]`;
+const tokens = (value: number) => (value >= 1e6 ? `${(value / 1e6).toFixed(2)}M` : value >= 1e3 ? `${(value / 1e3).toFixed(1)}k` : value.toFixed(0));
+
+/** Strategies printed from the Best-of-N table, in order; templates are summarised by the best-fixed rows. */
+const PRINTED_STRATEGIES = ['single', 'first-valid', 'rm', 'rm+templates', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'best-fixed', 'best-fixed-per-family', 'oracle'];
 
 /** The terminal summary of a demo run: the numbers a reader needs, then where the rest is. */
 export function formatDemoSummary(results: DemoResults, files: { results: string; report: string; model: string }): string {
-  const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-  const interval = (ci: readonly [number, number] | undefined) => (ci ? ` [${percent(ci[0])}, ${percent(ci[1])}]` : '');
-  const tokens = (value: number) => (value >= 1e6 ? `${(value / 1e6).toFixed(2)}M` : value >= 1e3 ? `${(value / 1e3).toFixed(1)}k` : value.toFixed(0));
   const lines: string[] = [];
   lines.push(`orchrm demo: scenario ${results.scenario}, seed ${results.seed}, ${((results.durationMs ?? 0) / 1000).toFixed(0)} s`);
-  lines.push('', 'Pairs mined from the episodes (checkpoint and process pairs use no labels)');
-  for (const [source, entry] of Object.entries(results.pairs)) {
-    const agreement = entry.agreementWithOutcome === null ? '' : `   agrees with outcome ${percent(entry.agreementWithOutcome)}`;
-    lines.push(`  ${source.padEnd(12)} ${String(entry.count).padStart(7)}${agreement}`);
-  }
-  const { rm } = results;
-  lines.push('', `Reward model (${rm.model}), held-out tasks: pairwise accuracy ${percent(rm.pairAccuracy.overall.accuracy)}${interval(rm.pairAccuracy.overall.ci)}`);
-  for (const [kind, baseline] of Object.entries(rm.baselines)) lines.push(`  ${kind} baseline ${percent(baseline.pairAccuracy.overall.accuracy)}: ${baseline.verdict}`);
-  lines.push('', `Best-of-N at N = ${results.bon.n} on ${results.bon.tasks} test tasks (tokens per task: orchestrator / execution / verification)`);
-  for (const [name, strategy] of Object.entries(results.bon.strategies)) {
-    if (!strategy) continue;
-    const split = `${tokens(strategy.tokens.orchestrator)} / ${tokens(strategy.tokens.execution)} / ${tokens(strategy.tokens.verification)}`;
-    lines.push(`  ${name.padEnd(13)} ${percent(strategy.accuracy).padStart(6)}${interval(strategy.ci).padEnd(18)} ${split.padStart(24)}   ${strategy.executionsPerTask.toFixed(2)} executions`);
-  }
+  pairLines(results, lines);
+  modelLines(results, lines);
+  bonLines(results, lines);
   const { grpo } = results;
   lines.push('', `GRPO from base (held-out accuracy ${percent(grpo.baseAccuracy)} before training)`);
   for (const [label, run] of [['rm reward', grpo.rm], ['execution', grpo.execution]] as const) {
     lines.push(`  ${label.padEnd(10)} accuracy ${percent(run.accuracy)}   training tokens ${tokens(run.trainingTokens.total)} (execution ${tokens(run.trainingTokens.execution)}, verification ${tokens(run.trainingTokens.verification)})`);
   }
   lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens (its own line, not in the rm total above)`);
+  lines.push('', 'What we hoped to see (stated before the run; held / DID NOT HOLD / not measured)');
+  for (const finding of findings(results)) {
+    const mark = finding.held === null ? 'not measured' : finding.held ? 'held' : 'DID NOT HOLD';
+    lines.push(`  [${mark}] ${finding.hope}`, `      ${finding.measured}`);
+  }
   lines.push('', `results  ${files.results}`, `report   ${files.report}`, `model    ${files.model}  (orchrm serve --model ${files.model})`, '');
   return lines.join('\n');
+}
+
+function pairLines(results: DemoResults, lines: string[]): void {
+  lines.push('', 'Pairs mined from the episodes, every source (outcome and efficiency pairs read grades; so does the reliability estimate)');
+  for (const [source, entry] of Object.entries(results.pairs)) {
+    const agreement = entry.agreementWithOutcome === null ? '' : `   agrees with outcome ${percent(entry.agreementWithOutcome)}`;
+    lines.push(`  ${source.padEnd(12)} ${String(entry.count).padStart(7)}${agreement}`);
+  }
+  if (results.reliability !== undefined && results.reliability.length > 0) {
+    lines.push(`  reliability (${results.reliability[0]?.method === 'none' ? 'off' : 'estimated'}) and pair weight: ${results.reliability.map((entry) => `${entry.unit} ${entry.reliability.toFixed(2)}${entry.method === 'fixed' ? ' (set)' : entry.method === 'prior' ? ' (prior)' : ''} ${entry.weight === 0 ? 'dropped' : `x${entry.weight.toFixed(2)}`}`).join(', ')}`);
+  }
+  const { labelFree } = results;
+  if (labelFree !== undefined) {
+    const counts = Object.entries(labelFree.pairs).map(([source, count]) => `${source} ${count}`).join(', ');
+    lines.push('', 'Pairs mined label-free (no grade read anywhere: checkpoint pairs unconditional, process pairs from artifacts only)');
+    lines.push(`  train and validation pairs: ${counts}`);
+    lines.push(`  reliability by agreement between sources, and pair weight: ${labelFree.reliability.map((entry) => `${entry.unit} ${entry.reliability.toFixed(2)}${entry.method === 'fixed' ? ' (set)' : entry.method === 'prior' ? ' (prior)' : ''} ${entry.weight === 0 ? 'dropped' : `x${entry.weight.toFixed(2)}`}`).join(', ')}`);
+  }
+}
+
+function modelLines(results: DemoResults, lines: string[]): void {
+  const { rm } = results;
+  const cell = (entry: { validVsValid: { accuracy: number; ci: [number, number] }; validVsInvalid: { accuracy: number } } | undefined) =>
+    entry === undefined ? 'not measured' : `${percent(entry.validVsValid.accuracy)}${interval(entry.validVsValid.ci)}   ${percent(entry.validVsInvalid.accuracy)}`;
+  const validPairs = rm.outcomePairs?.validVsValid.total ?? 0;
+  lines.push('', `Reward models on ${rm.heldOut.tasks} held-out tasks: pairwise accuracy on ${validPairs.toLocaleString('en-US')} valid-vs-valid outcome pairs [95% CI], and on valid-vs-invalid ones`);
+  lines.push(`  ${`${rm.model} (every source)`.padEnd(36)} ${cell(rm.outcomePairs)}`);
+  for (const [kind, baseline] of Object.entries(rm.baselines)) {
+    lines.push(`  ${`${kind} baseline`.padEnd(36)} ${cell(baseline.outcomePairs)}`, `      ${baseline.verdict}`);
+  }
+  for (const [label, entry] of [
+    ['outcome pairs only', results.outcomeOnly],
+    ['label-free pairs only', results.labelFree],
+  ] as const) {
+    if (entry === undefined) continue;
+    lines.push(`  ${`${entry.model} (${label})`.padEnd(36)} ${cell(entry.outcomePairs)}`, `      ${entry.model} minus ${entry.comparedWith}: ${signed(entry.difference.diff)} points ${pointsInterval(entry.difference.ci)}`);
+  }
+}
+
+function bonLines(results: DemoResults, lines: string[]): void {
+  const { bon } = results;
+  const templates = Array.isArray(results.config.templates) ? results.config.templates.length : 0;
+  lines.push('', `Best-of-N at N = ${bon.n} on ${bon.tasks} test tasks${templates > 0 ? `, with ${templates} template plans in the pool of rm+templates` : ''} (tokens per task: orchestrator / execution / verification)`);
+  for (const name of PRINTED_STRATEGIES) {
+    const strategy = bon.strategies[name];
+    if (!strategy) continue;
+    const which = name === 'best-fixed' ? bon.bestFixed?.overall : name === 'best-fixed-per-family' ? Object.values(bon.bestFixed?.perSuite ?? {}).join(', ') : undefined;
+    const split = `${tokens(strategy.tokens.orchestrator)} / ${tokens(strategy.tokens.execution)} / ${tokens(strategy.tokens.verification)}`;
+    lines.push(`  ${(name + (which ? ` (${which})` : '')).padEnd(38)} ${percent(strategy.accuracy).padStart(6)}${interval(strategy.ci).padEnd(18)} ${split.padStart(24)}   ${strategy.executionsPerTask.toFixed(2)} executions`);
+  }
+  for (const key of ['rm-vs-single', 'rm-vs-first-valid', 'rm+templates-vs-best-fixed-per-family', 'rm-vs-majority']) {
+    const difference = bon.paired[key];
+    if (difference) lines.push(`  ${key.replace(/-vs-/, ' minus ').padEnd(38)} ${signed(difference.diff)} points ${pointsInterval(difference.ci)}`);
+  }
+  const { single, rm, oracle } = bon.strategies;
+  if (single && rm && oracle && oracle.accuracy > single.accuracy) lines.push(`  rm closes ${percent((rm.accuracy - single.accuracy) / (oracle.accuracy - single.accuracy))} of the single -> oracle gap`);
+  const rows = results.families.filter((row) => row.paired !== undefined);
+  if (rows.length > 0) {
+    lines.push('', 'Per family, paired on the family\'s test tasks (points [95% CI])');
+    for (const row of rows) {
+      const at = (name: string) => row.accuracy[`bon:${name}`]?.accuracy;
+      const gain = row.paired!['rm-vs-single'];
+      const pool = row.paired!['rm+templates-vs-best-fixed'];
+      const parts = [`single ${percent(at('single') ?? 0)}`, `rm ${percent(at('rm') ?? 0)}${gain ? ` (${signed(gain.diff)} ${pointsInterval(gain.ci)})` : ''}`];
+      if (at('rm+templates') !== undefined) parts.push(`rm+templates ${percent(at('rm+templates')!)} vs best fixed ${row.bestFixed ?? ''} ${percent(at('best-fixed') ?? 0)}${pool ? ` (${signed(pool.diff)} ${pointsInterval(pool.ci)})` : ''}`);
+      lines.push(`  ${row.family.padEnd(10)} ${String(row.tasks).padStart(4)} tasks: ${parts.join(', ')}`);
+    }
+  }
+  const labelFreeBon = results.labelFree?.bon;
+  if (labelFreeBon) {
+    const lf = labelFreeBon.strategies;
+    const gain = labelFreeBon.paired['rm-vs-single'];
+    lines.push(
+      '',
+      `The label-free reward model in Best-of-N (same plans): rm ${percent(lf.rm?.accuracy ?? 0)}${gain ? ` (${signed(gain.diff)} points over single ${pointsInterval(gain.ci)})` : ''}, rm+templates ${percent(lf['rm+templates']?.accuracy ?? 0)}`,
+    );
+  }
 }

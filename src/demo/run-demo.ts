@@ -3,12 +3,35 @@ import { join, resolve } from 'node:path';
 import { createBlockRegistry } from '../agents/index.js';
 import { collectEpisodes } from '../collect/index.js';
 import type { Pair } from '../core/pair.js';
+import type { RewardModel } from '../core/reward-model.js';
 import { ORCHRM_VERSION } from '../core/version.js';
 import { createLlmOrchestrator } from '../orchestrator/index.js';
-import { minePairs, pairStats } from '../pairs/index.js';
-import { bonResultsFromTables, DemoResultsSchema, grpoRunFromResult, pairSourcesFromStats, renderReport, rmResultsFromReport, type DemoResults } from '../report/index.js';
-import { evaluateWithBaselines, loadEvaluationData, parseBtConfig, registerRewardModel, saveRewardModel, trainRewardModel } from '../rm/index.js';
-import { recordBestOfN, runBestOfN } from '../select/index.js';
+import { minePairs, pairStats, type MinePairsResult } from '../pairs/index.js';
+import {
+  bonResultsFromTables,
+  DemoResultsSchema,
+  grpoRunFromResult,
+  outcomePairsResult,
+  pairSourcesFromStats,
+  renderReport,
+  rmResultsFromReport,
+  type DemoResults,
+} from '../report/index.js';
+import {
+  evaluateWithBaselines,
+  loadEvaluationData,
+  parseBtConfig,
+  registerRewardModel,
+  saveRewardModel,
+  scoreHeldOut,
+  summarizeScores,
+  trainRewardModel,
+  validPairsDifference,
+  type EvaluationData,
+  type TrainedRewardModel,
+} from '../rm/index.js';
+import { recordBestOfN, runBestOfN, summarizeBestOfN, type BestOfNOptions } from '../select/index.js';
+import { simPlanTemplates } from '../sim/calibrate/index.js';
 import { baseCheckpoint, createSimEnvironment, generateScenarioTasks, loadScenario, type PolicyCheckpoint, type SimEnvironment } from '../sim/index.js';
 import { improveByExecution } from '../sim/improve/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -41,31 +64,37 @@ export interface DemoOutcome {
 /** Best-of-N's headline N, as in the paper's figures. */
 const HEADLINE_N = 8;
 
+/** Stages the demo announces (`i/STAGES ...` on stderr). */
+const STAGES = 7;
+
 /**
  * OrchRM's whole story on the controlled environment, start to finish: a stronger orchestrator
- * checkpoint trained with execution reward; episodes from it and from base; pairs mined without
- * labels; a Bradley-Terry reward model with its baselines; Best-of-N with every strategy; GRPO
- * from base with the reward model and with execution reward. Writes results.json, report.html,
- * the reward model and the store with everything in it.
+ * checkpoint trained with execution reward; episodes from it and from base; pairs mined twice,
+ * with every source and label-free (no grade read anywhere); a Bradley-Terry reward model on
+ * each, with the outcome-only model and three baselines beside them; Best-of-N with every
+ * strategy, the template pool and the fixed-plan baselines; GRPO from base with the reward model
+ * and with execution reward. Writes results.json, report.html, the reward model and the store
+ * with everything in it.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const startedAt = performance.now();
   const { scenario: scenarioName = 'default', seed = 0, quick = false } = options;
   const sizes: DemoSizes = quick ? QUICK_SIZES : FULL_SIZES;
   const progress = options.onProgress ?? (() => {});
+  const stage = (index: number, text: string) => progress(`${index}/${STAGES} ${text}`);
   const outDir = resolve(options.outDir);
   mkdirSync(outDir, { recursive: true });
   const dbPath = join(outDir, 'demo.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true }); // each demo starts from an empty store
   const scenario = loadScenario(scenarioName);
 
-  progress(`1/6 training a stronger orchestrator checkpoint with execution reward (${sizes.improve.rounds} rounds)`);
+  stage(1, `training a stronger orchestrator checkpoint with execution reward (${sizes.improve.rounds} rounds)`);
   const improved = await improveByExecution(await createSimEnvironment(scenario), baseCheckpoint(), { name: 'strong', seed, ...sizes.improve });
   const strong = improved.checkpoint;
   const environment = await createSimEnvironment(scenario, { checkpoints: [strong] });
   const store = openStore(dbPath);
   try {
-    progress(`2/6 collecting episodes: ${sizes.collect.tasks} train tasks x ${sizes.collect.plansPerTask} plans from base and from strong`);
+    stage(2, `collecting episodes: ${sizes.collect.tasks} train tasks x ${sizes.collect.plansPerTask} plans from base and from strong`);
     const collectionTokens = [];
     for (const [index, checkpoint] of [baseCheckpoint(), strong].entries()) {
       const summary = await collect(environment, store, checkpoint, sizes, seed + index);
@@ -73,24 +102,33 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       progress(`    ${checkpoint.name}: ${summary.episodes} episodes, accuracy ${percent(summary.accuracy ?? 0)}`);
     }
 
-    progress('3/6 mining win-lose pairs from the episodes (no labels used by checkpoint and process pairs)');
+    stage(3, 'mining win-lose pairs: every source (grades used by outcome and efficiency pairs and to weigh sources), then label-free (no grade read)');
     const mined = minePairs(store, { config: { seed } });
+    const labelFreeMined = minePairs(store, { config: { seed, labelFree: true } });
     const stats = pairStats(store, { datasetId: mined.datasetId });
-    progress(`    ${mined.pairs} pairs: ${Object.entries(stats.bySource).map(([source, entry]) => `${source} ${entry.pairs}`).join(', ')}`);
+    for (const [label, result] of [['every source', mined], ['label-free', labelFreeMined]] as const) {
+      progress(`    ${label}: ${result.pairs} pairs (${Object.entries(result.sources).map(([source, report]) => `${source} ${report?.kept ?? 0}`).join(', ')})`);
+    }
 
-    progress('4/6 training the Bradley-Terry reward model and its baselines');
-    const trainingPairs: Pair[] = [...store.iteratePairs({ datasetId: mined.datasetId })].filter((pair) => pair.split !== 'test');
+    stage(4, 'training the Bradley-Terry reward models (every source, label-free, outcome only) and three baselines, each tuned on its validation split');
+    const trainingPairs = trainAndValidation(store, mined);
     const config = parseBtConfig({ seed, maxEpochs: sizes.rmEpochs });
-    const { model } = await trainRewardModel(trainingPairs, config, { name: 'orchrm-bt-linear' });
+    const { model, config: chosenConfig } = await trainRewardModel(trainingPairs, config, { name: 'orchrm-bt-linear' });
     model.provenance.metrics = { ...model.provenance.metrics, datasetId: mined.datasetId };
     const modelPath = join(outDir, 'rm.safetensors');
     await saveRewardModel(model, modelPath);
     registerRewardModel(store, model, modelPath);
-    const evaluation = await evaluateWithBaselines([model], loadEvaluationData(store, { datasetId: mined.datasetId }), { trainingPairs, config, seed });
+    const heldOut = loadEvaluationData(store, { datasetId: mined.datasetId });
+    const evaluation = await evaluateWithBaselines([model], heldOut, { trainingPairs, config, seed });
+    const labelFreePairs = trainAndValidation(store, labelFreeMined);
+    const labelFree = (await trainRewardModel(labelFreePairs, config, { name: 'orchrm-bt-label-free' })).model;
+    const outcomePairs = trainingPairs.filter((pair) => pair.source === 'outcome');
+    const outcomeOnly = (await trainRewardModel(outcomePairs, config, { name: 'orchrm-bt-outcome-only' })).model;
+    const alternatives = await compareAlternatives(heldOut, { model, labelFree, outcomeOnly }, { labelFree: labelFreePairs, outcomeOnly: outcomePairs }, seed);
 
-    progress(`5/6 Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}, every strategy`);
+    stage(5, `Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}: every strategy, the template pool and the fixed-plan baselines`);
     const blocks = createBlockRegistry();
-    const bonRun = await runBestOfN({
+    const bonOptions: BestOfNOptions = {
       tasks: generateScenarioTasks(scenario, environment.families, { split: 'test', count: sizes.bon.tasks }),
       orchestrator: simOrchestrator(environment, baseCheckpoint(), blocks),
       provider: environment.provider,
@@ -99,11 +137,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       retriever: environment.retriever,
       grader: exactMatchGrader,
       rewardModel: model,
-      config: { ns: sizes.bon.ns, seed },
-    });
-    const bon = recordBestOfN(store, bonRun, { scenario: scenario.name, rewardModel: modelPath });
+      templates: simPlanTemplates(environment),
+      config: { ns: sizes.bon.ns, seed, pool: 'sampled+templates' },
+    };
+    const bon = recordBestOfN(store, await runBestOfN(bonOptions), { scenario: scenario.name, rewardModel: modelPath, pool: 'sampled+templates' });
+    progress('    the same with the label-free reward model (rm strategies only)');
+    const labelFreeRun = await runBestOfN({ ...bonOptions, rewardModel: labelFree, config: { ns: [HEADLINE_N], seed, pool: 'sampled+templates', strategies: ['single', 'first-valid', 'rm', 'rm+templates'] } });
+    const labelFreeTable = summarizeBestOfN(labelFreeRun).find((table) => table.n === HEADLINE_N)!;
 
-    progress(`6/6 GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward vs execution reward`);
+    stage(6, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward vs execution reward`);
     const grpo = async (reward: 'rm' | 'execution') =>
       runSimGrpo({
         scenario,
@@ -118,15 +160,36 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const grpoRm = await grpo('rm');
     const grpoExecution = await grpo('execution');
 
+    stage(7, 'writing results.json and report.html');
     const results: DemoResults = DemoResultsSchema.parse({
-      schemaVersion: 1,
+      schemaVersion: 2,
       scenario: scenario.name,
       seed,
       version: ORCHRM_VERSION,
       durationMs: performance.now() - startedAt,
-      config: { quick, sizes, headlineN: HEADLINE_N, encoder: config.encoder, head: config.head, datasetId: mined.datasetId, strongCheckpoint: { name: strong.name, step: strong.step, trainingTokens: improved.rounds.reduce((sum, round) => sum + round.executionTokens, 0) } },
+      config: {
+        quick,
+        sizes,
+        headlineN: HEADLINE_N,
+        encoder: chosenConfig.encoder,
+        head: chosenConfig.head,
+        tuned: { l2: chosenConfig.l2, learningRate: chosenConfig.learningRate, hashBits: chosenConfig.encoder.hashBits },
+        datasetId: mined.datasetId,
+        labelFreeDatasetId: labelFreeMined.datasetId,
+        mining: mined.config,
+        strongCheckpoint: { name: strong.name, step: strong.step, trainingTokens: improved.rounds.reduce((sum, round) => sum + round.executionTokens, 0) },
+        bonPool: 'sampled+templates',
+        templates: bonOptions.templates?.names,
+      },
       pairs: pairSourcesFromStats(stats),
       rm: rmResultsFromReport(evaluation, { file: 'rm.safetensors' }),
+      reliability: mined.reliability,
+      labelFree: {
+        ...alternatives.labelFree,
+        reliability: labelFreeMined.reliability,
+        bon: { n: labelFreeTable.n, tasks: labelFreeTable.tasks, strategies: labelFreeTable.strategies, paired: labelFreeTable.paired },
+      },
+      outcomeOnly: alternatives.outcomeOnly,
       bon: bonResultsFromTables(bon.curve, HEADLINE_N),
       grpo: {
         baseAccuracy: grpoRm.evaluations[0]?.accuracy ?? 0,
@@ -139,11 +202,52 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const resultsPath = join(outDir, 'results.json');
     writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
     const { path: reportPath } = await renderReport(results, { outDir });
-    model.close();
+    for (const entry of [model, labelFree, outcomeOnly]) entry.close();
     return { results, resultsPath, reportPath, modelPath };
   } finally {
     store.close();
   }
+}
+
+/** The train and validation pairs of a mined dataset (test pairs are never trained on). */
+function trainAndValidation(store: Store, mined: MinePairsResult): Pair[] {
+  return [...store.iteratePairs({ datasetId: mined.datasetId })].filter((pair) => pair.split !== 'test');
+}
+
+/** Pairs by source, for the record of what a model was trained on. */
+function countBySource(pairs: readonly Pair[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const pair of pairs) counts[pair.source] = (counts[pair.source] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * The label-free and outcome-only models on the main model's held-out data: their outcome-pair
+ * accuracies and their paired differences on the valid-vs-valid pairs (label-free minus
+ * outcome-only; outcome-only minus the main model).
+ */
+async function compareAlternatives(
+  heldOut: EvaluationData,
+  models: { model: TrainedRewardModel; labelFree: TrainedRewardModel; outcomeOnly: TrainedRewardModel },
+  trainedOn: { labelFree: readonly Pair[]; outcomeOnly: readonly Pair[] },
+  seed: number,
+) {
+  const score = (entry: RewardModel) => scoreHeldOut(entry, heldOut, { seed });
+  const [main, labelFree, outcomeOnly] = await Promise.all([score(models.model), score(models.labelFree), score(models.outcomeOnly)]);
+  const describe = (name: string, scores: typeof main, pairs: readonly Pair[], against: typeof main, againstName: string, key: string) => {
+    const difference = validPairsDifference(heldOut, scores, against, seed + key.length) ?? { pairs: 0, difference: 0, ci: { low: 0, high: 0 } };
+    return {
+      model: name,
+      pairs: countBySource(pairs),
+      outcomePairs: outcomePairsResult(summarizeScores(name, heldOut, scores, { seed })),
+      difference: { diff: difference.difference, ci: [difference.ci.low, difference.ci.high] as [number, number], pairs: difference.pairs, measuredOn: 'valid-vs-valid outcome pairs' },
+      comparedWith: againstName,
+    };
+  };
+  return {
+    labelFree: describe(models.labelFree.name, labelFree, trainedOn.labelFree, outcomeOnly, models.outcomeOnly.name, 'label-free'),
+    outcomeOnly: describe(models.outcomeOnly.name, outcomeOnly, trainedOn.outcomeOnly, main, models.model.name, 'outcome-only'),
+  };
 }
 
 function simOrchestrator(environment: SimEnvironment, checkpoint: PolicyCheckpoint, blocks: ReturnType<typeof createBlockRegistry>) {
@@ -175,3 +279,4 @@ async function collect(environment: SimEnvironment, store: Store, checkpoint: Po
 function percent(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
+

@@ -17,4 +17,4 @@ export {
   type RmResults,
   type TokenSplit,
 } from './results-schema.js';
-export { bonResultsFromTables, grpoRunFromResult, intervalTuple, pairSourcesFromStats, rmResultsFromReport } from './results-from-stages.js';
+export { bonResultsFromTables, grpoRunFromResult, intervalTuple, outcomePairsResult, pairSourcesFromStats, rmResultsFromReport } from './results-from-stages.js';

@@ -1,5 +1,6 @@
 import type { PairStats } from '../pairs/pair-stats.js';
 import type { AccuracyEstimate } from '../rm/eval/pairwise-accuracy.js';
+import type { BaselineComparison } from '../rm/eval/compare-to-baseline.js';
 import type { BaselineReport } from '../rm/eval/evaluate-against-baselines.js';
 import type { ModelEvaluation } from '../rm/eval/evaluate-model.js';
 import type { BonTable } from '../select/summarize-best-of-n.js';
@@ -35,7 +36,7 @@ export function rmResultsFromReport(report: BaselineReport, options: { modelInde
     if (comparison === undefined) continue;
     baselines[baseline.kind] = {
       ...metrics(baseline.evaluation),
-      difference: { diff: comparison.accuracyDifference, ci: intervalTuple(comparison.ci) },
+      difference: { diff: comparison.accuracyDifference, ci: intervalTuple(comparison.ci), measuredOn: comparison.measuredOn, ...(pairsOf(comparison) !== undefined && { pairs: pairsOf(comparison) }) },
       beats: comparison.beats,
       verdict: comparison.verdict,
     };
@@ -43,9 +44,21 @@ export function rmResultsFromReport(report: BaselineReport, options: { modelInde
   return { model: model.evaluation.model, ...(file === undefined ? {} : { file }), heldOut: report.data, ...metrics(model.evaluation), baselines };
 }
 
-function metrics(evaluation: ModelEvaluation): Pick<RmResults, 'pairAccuracy' | 'calibration' | 'auc' | 'withinTaskAuc' | 'bon'> {
+/** How many pairs a baseline comparison was measured on. */
+function pairsOf(comparison: BaselineComparison): number | undefined {
+  return comparison.measuredOn === 'held-out pairs' ? comparison.heldOutPairs?.pairs : undefined;
+}
+
+/** The held-out outcome-pair accuracies of an evaluation, in results.json's form. */
+export function outcomePairsResult(evaluation: ModelEvaluation): NonNullable<RmResults['outcomePairs']> {
+  const { validVsValid, validVsInvalid, validWithinTaskAuc } = evaluation.episodes.outcomePairs;
+  return { validVsValid: estimate(validVsValid), validVsInvalid: estimate(validVsInvalid), validWithinTaskAuc };
+}
+
+function metrics(evaluation: ModelEvaluation): Pick<RmResults, 'pairAccuracy' | 'calibration' | 'auc' | 'withinTaskAuc' | 'bon' | 'outcomePairs'> {
   const { accuracy, calibration } = evaluation.pairs;
   return {
+    outcomePairs: outcomePairsResult(evaluation),
     pairAccuracy: {
       overall: estimate(accuracy.overall),
       perSource: Object.fromEntries(Object.entries(accuracy.perSource).map(([source, value]) => [source, estimate(value)])),
@@ -107,5 +120,5 @@ export function bonResultsFromTables(tables: readonly BonTable[], headlineN: num
 function bonTable(table: BonTable): BonTableResult {
   const strategies: BonTableResult['strategies'] = {};
   for (const [name, summary] of Object.entries(table.strategies)) if (summary !== undefined) strategies[name] = { ...summary, tokens: { ...summary.tokens } };
-  return { n: table.n, tasks: table.tasks, strategies, paired: { ...table.paired } };
+  return { n: table.n, tasks: table.tasks, strategies, paired: { ...table.paired }, ...(table.bestFixed !== undefined && { bestFixed: table.bestFixed }) };
 }

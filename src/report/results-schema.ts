@@ -12,8 +12,13 @@ import { z } from 'zod';
  * extra fields do not break an older reader.
  */
 
-/** Version of this schema; bumped on any change a reader must know about. */
-export const RESULTS_SCHEMA_VERSION = 1;
+/**
+ * Version of this schema; bumped on any change a reader must know about. Version 2 added the
+ * outcome-pair split, the structure-only baseline, source reliability, the label-free and
+ * outcome-only models, the template pool and per-family paired differences; version 1 files
+ * (without them) are still read.
+ */
+export const RESULTS_SCHEMA_VERSION = 2;
 
 const fraction = z.number().min(0).max(1);
 const count = z.number().int().min(0);
@@ -74,8 +79,31 @@ export const RmBestOfNSchema = z.object({
   tieRate: fraction.optional(),
 });
 
+/**
+ * Every correct-over-incorrect pair of the held-out episodes, split by whether the incorrect plan
+ * was valid (`OutcomePairAccuracy`). Valid-vs-valid is what orchestration skill needs; valid-vs-invalid
+ * only rejects plans that cannot run.
+ */
+export const OutcomePairsSchema = z.object({
+  validVsValid: AccuracyWithCiSchema,
+  validVsInvalid: AccuracyWithCiSchema,
+  /** Within-task AUC of score vs correctness among valid plans; null with one class. */
+  validWithinTaskAuc: fraction.nullable(),
+});
+
+/** A paired difference of two models' accuracy on the same held-out pairs. */
+export const ModelDifferenceSchema = z.object({
+  diff: z.number().min(-1).max(1),
+  ci: IntervalSchema,
+  /** Pairs compared. */
+  pairs: count.optional(),
+  /** What the pairs are, e.g. `valid-vs-valid outcome pairs`. */
+  measuredOn: z.string().optional(),
+});
+
 /** What a model (the trained one or a baseline) scored on the held-out set. */
 const RmMetricsShape = {
+  outcomePairs: OutcomePairsSchema.optional(),
   pairAccuracy: PairAccuracySchema,
   /** Expected calibration error and bins of sigmoid(r_winner - r_loser). */
   calibration: z.object({ ece: z.number().min(0), bins: z.array(CalibrationBinSchema) }),
@@ -90,8 +118,8 @@ const RmMetricsShape = {
 /** A baseline (plan-only, length-only) trained and evaluated like the model, with the comparison. */
 export const RmBaselineSchema = z.object({
   ...RmMetricsShape,
-  /** Model accuracy minus baseline accuracy on the same pairs, with a paired bootstrap interval. */
-  difference: z.object({ diff: z.number().min(-1).max(1), ci: IntervalSchema }),
+  /** Model accuracy minus baseline accuracy on the same pairs (valid-vs-valid outcome pairs from version 2), with a paired bootstrap interval. */
+  difference: ModelDifferenceSchema,
   /** True only when that interval is above zero. */
   beats: z.boolean(),
   /** One plain sentence (`BaselineComparison.verdict`). */
@@ -107,8 +135,29 @@ export const RmResultsSchema = z.object({
   /** Held-out data sizes (tasks never seen in training). */
   heldOut: z.object({ pairs: count, episodes: count, tasks: count }),
   ...RmMetricsShape,
-  /** Keyed by baseline kind: `plan-only`, `length-only`. */
+  /** Keyed by baseline kind: `structure-only` (version 2), `plan-only`, `length-only`. */
   baselines: z.record(z.string(), RmBaselineSchema),
+});
+
+/** One reliability unit of a mined dataset (`UnitReliability`). */
+export const UnitReliabilitySchema = z.object({
+  unit: z.string(),
+  reliability: z.number().min(0.5).max(1),
+  method: z.enum(['agreement', 'calibration', 'fixed', 'prior', 'none']),
+  basis: count,
+  weight: z.number().min(0),
+});
+
+/** Another reward model trained on a different part of the pairs, scored on the same held-out data. */
+export const AlternativeModelSchema = z.object({
+  model: z.string(),
+  /** Pairs it was trained on (train and validation splits), by source. */
+  pairs: z.record(z.string(), count),
+  outcomePairs: OutcomePairsSchema,
+  /** Its accuracy minus the reference model's on the held-out valid-vs-valid outcome pairs. */
+  difference: ModelDifferenceSchema,
+  /** What `difference` subtracts: the model it is compared with. */
+  comparedWith: z.string(),
 });
 
 /** One strategy at one N, as `orchrm bon --json` prints it (`StrategySummary`). */
@@ -132,6 +181,8 @@ export const BonTableSchema = z.object({
   strategies: z.record(z.string(), StrategySummarySchema),
   /** Keyed `<a>-vs-<b>`: accuracy of a minus b. */
   paired: z.record(z.string(), PairedDifferenceSchema),
+  /** With the template pool: the template `best-fixed` stands for, and the one per family behind `best-fixed-per-family` (chosen on these tasks). */
+  bestFixed: z.object({ overall: z.string(), perSuite: z.record(z.string(), z.string()) }).optional(),
 });
 
 /** Best-of-N: the table at the headline N (the issue-6 JSON) plus the same table at every N run. */
@@ -201,6 +252,10 @@ export const FamilyRowSchema = z.object({
   tasks: count,
   /** Keyed by method label (e.g. `base`, `bon:rm`, `bon:single`, `grpo:rm`): accuracy with optional CI. */
   accuracy: z.record(z.string(), z.object({ accuracy: fraction, ci: IntervalSchema.optional() })),
+  /** Paired differences on the family's tasks, keyed `<a>-vs-<b>` as in `bon.paired` (e.g. `rm-vs-single`). */
+  paired: z.record(z.string(), PairedDifferenceSchema).optional(),
+  /** The template best on the family's tasks (the `best-fixed` row of this family). */
+  bestFixed: z.string().optional(),
 });
 
 /** The scenario calibration of src/sim/calibrate (`CalibrationReport`), the fields the report shows. */
@@ -239,7 +294,7 @@ export const LoopRoundSchema = z.object({
 
 /** `<out>/results.json` of `orchrm demo` (and `orchrm loop`). */
 export const DemoResultsSchema = z.object({
-  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
+  schemaVersion: z.union([z.literal(1), z.literal(RESULTS_SCHEMA_VERSION)]),
   /** Scenario name or file. */
   scenario: z.string().min(1),
   seed: z.number().int(),
@@ -252,6 +307,18 @@ export const DemoResultsSchema = z.object({
   /** Keyed by pair source: outcome, checkpoint, process, efficiency. */
   pairs: z.record(z.string(), PairSourceSchema),
   rm: RmResultsSchema,
+  /** Estimated reliability of each source and process signal, and the pair weight it earned (version 2). */
+  reliability: z.array(UnitReliabilitySchema).optional(),
+  /**
+   * The model trained on label-free pairs only (no grade read while mining), compared with the
+   * outcome-only model; its Best-of-N at the headline N when run (version 2).
+   */
+  labelFree: AlternativeModelSchema.extend({
+    reliability: z.array(UnitReliabilitySchema),
+    bon: z.object({ n: z.number().int().min(1), tasks: count, strategies: z.record(z.string(), StrategySummarySchema), paired: z.record(z.string(), PairedDifferenceSchema) }).optional(),
+  }).optional(),
+  /** The model trained on outcome pairs only, compared with the main model (version 2). */
+  outcomeOnly: AlternativeModelSchema.optional(),
   bon: BonResultsSchema,
   grpo: GrpoResultsSchema,
   /** Scenario calibration, when the run measured it. */

@@ -42,7 +42,7 @@ export function summarySection(results: DemoResults): string {
   return section('summary', 'Summary', [
     `<div class="cards">${cardHtml}</div>`,
     '<h3>What we hoped to see, and what this run shows</h3>',
-    '<p class="note">These expectations were written down before any run (issues 5–7) and are reported either way.</p>',
+    '<p class="note">These expectations were written down before any run (issues 5–7 and 13) and are reported either way.</p>',
     `<ul class="findings">${items}</ul>`,
   ]);
 }
