@@ -81,8 +81,17 @@ describe('startRewardServer', () => {
     expect((await postJson(`${server.url}/v1/score`, { task: '', plans: ['a'] })).status).toBe(200);
   });
 
+  it('names the error code and field in the status line, and reports the client\'s address', async () => {
+    const refusals: { remoteAddress?: string; code: string }[] = [];
+    const server = await start({ onRefusal: (refusal) => refusals.push(refusal) });
+    const body = JSON.stringify({ query: ['P1 plan'], prompts: ['P2'] });
+    const answer = await rawExchange(server.port, (write) => write(`POST /get_reward HTTP/1.1\r\nhost: x\r\ncontent-length: ${body.length}\r\n\r\n${body}`));
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request (query_prompt_mismatch query[0])');
+    expect(refusals).toEqual([expect.objectContaining({ code: 'query_prompt_mismatch', remoteAddress: '127.0.0.1' })]);
+  });
+
   it('answers 408 to a client that sends its body too slowly, or its headers', async () => {
-    const server = await start({ requestTimeoutMs: 300 });
+    const server = await start({ requestTimeoutMs: 200 });
     const slowBody = await rawExchange(server.port, (write) => write('POST /v1/score HTTP/1.1\r\nhost: x\r\ncontent-length: 50\r\n\r\n{"task": "'));
     expect(slowBody.status).toBe(408);
     expect(slowBody.headers.connection).toBe('close');
@@ -104,7 +113,7 @@ describe('startRewardServer', () => {
   });
 
   it('closes gracefully: in-flight requests finish, new connections are refused', async () => {
-    const server = await start({ model: createSlowRewardModel(300) });
+    const server = await start({ model: createSlowRewardModel(150) });
     const inFlight = postJson(`${server.url}/v1/score`, { task: '', plans: ['a', 'b'] });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const closed = server.close();
