@@ -73,7 +73,7 @@ it('mines, reports stats, exports and imports through the CLI', async () => {
   const out = join(directory, 'train.jsonl');
   const exported = await run('pairs', 'export', '--db', db, '--dataset', report.datasetId, '--format', 'orchrm', '--split', 'train', '--out', out);
   const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
-  expect(exported.stderr).toBe(`exported ${lines.length} pair(s) as orchrm to ${out}\n`);
+  expect(exported.stderr.split('\n').slice(0, 2)).toEqual([`exported ${lines.length} pair(s) as orchrm (text) to ${out}`, `layout: ${out}.orchrm-layout (pass it as "layout" to createVllmClassifyRewardModel)`]);
   const toStdout = await run('pairs', 'export', '--db', db, '--dataset', report.datasetId, '--format', 'openrlhf', '--chosen-key', 'good', '--split', 'train');
   expect(Object.keys(JSON.parse(toStdout.stdout.split('\n')[0] ?? '{}') as object)).toEqual(['prompt', 'good', 'rejected']);
 
