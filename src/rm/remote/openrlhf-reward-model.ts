@@ -7,11 +7,11 @@ import type { RemoteRewardOptionsInput, RemoteRewardRuntime } from './remote-opt
 const RewardReplySchema = z.object({ rewards: z.array(z.number()) });
 
 /**
- * A reward model behind an OpenRLHF-style remote reward server (`--remote_rm_url`): `POST
- * /get_reward` with `{"query": [prompt + canonical plan, ...], "prompts": [prompt, ...],
- * "labels": ["", ...]}`, answered by `{"rewards": [...]}` (extra fields such as `scores` and
- * `extra_logs` are ignored). Labels are empty: a reward model judges plans before execution,
- * with no gold answer. orchrm's own reward server speaks this protocol too.
+ * A reward model behind an OpenRLHF-style remote reward server (`--reward.remote_url`, before
+ * 0.10.2 `--remote_rm_url`): `POST /get_reward` with `{"query": [prompt + plan, ...],
+ * "prompts": [prompt, ...], "labels": ["", ...]}`, answered by `{"rewards": [...]}` (extra fields
+ * such as `scores` and `extra_logs` are ignored). Labels are empty: a reward model judges plans
+ * before execution, with no gold answer. orchrm's own reward server speaks this protocol too.
  *
  * @example
  * const model = createOpenRlhfRewardModel({ url: 'http://127.0.0.1:5000/get_reward' });
@@ -19,7 +19,9 @@ const RewardReplySchema = z.object({ rewards: z.array(z.number()) });
 export function createOpenRlhfRewardModel(options: RemoteRewardOptionsInput, runtime: RemoteRewardRuntime = {}): RewardModel {
   const protocol: RewardProtocol = {
     replySchema: RewardReplySchema,
-    buildBody: (texts, prompts) => ({ query: texts, prompts, labels: texts.map(() => '') }),
+    buildRequests: (prompt, _task, planTexts) => [
+      { body: { query: planTexts.map((plan) => prompt + plan), prompts: planTexts.map(() => prompt), labels: planTexts.map(() => '') }, count: planTexts.length },
+    ],
     readScores(reply, expected, url) {
       const { rewards } = reply as z.output<typeof RewardReplySchema>;
       if (rewards.length !== expected) throw new MalformedResponseError(`${url} returned ${rewards.length} rewards for ${expected} queries`, { retryable: false });
