@@ -217,6 +217,24 @@ describe('vLLM /classify specifics', () => {
 });
 
 describe('OpenRLHF /get_reward specifics', () => {
+  it('lays queries out as train_rm did when given the export layout (serve_rm scores the query as sent)', async () => {
+    const { url, requests } = await serve((body) => ({ status: 200, body: openRlhfReply(body) }));
+    const layout = {
+      kind: 'orchrm-pair-export-layout',
+      version: 1,
+      format: 'openrlhf',
+      form: 'text',
+      planText: 'raw',
+      keys: { prompt: 'prompt', chosen: 'chosen', rejected: 'rejected', margin: null },
+      rows: 1,
+      sources: {},
+      scoring: { input: 'text', stripTrailingNewlines: true, eos: 'append-after-space', eosToken: '</s>', addSpecialTokens: false },
+    } as const;
+    await createOpenRlhfRewardModel({ url: url('/get_reward'), layout }, noWait).score(TASK, [`${GARBAGE}\n\n`]);
+    expect(requests[0]?.body).toStrictEqual({ query: [`${TASK}${GARBAGE} </s>`], prompts: [TASK], labels: [''] });
+    expect(() => createOpenRlhfRewardModel({ url: url('/get_reward'), layout: { ...layout, form: 'messages', scoring: { ...layout.scoring, input: 'chat' } } })).toThrow(/pass chatTemplate/);
+  });
+
   it('sends the OpenRLHF fields with empty labels', async () => {
     const { url, requests } = await serve((body) => ({ status: 200, body: openRlhfReply(body) }));
     await createOpenRlhfRewardModel({ url: url('/get_reward'), planText: 'canonical' }, noWait).score(TASK, [GARBAGE]);
