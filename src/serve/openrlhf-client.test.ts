@@ -92,7 +92,7 @@ describe.skipIf(!python.available)(`OpenRLHF's remote reward clients against orc
     if (directory) await rm(directory, { recursive: true, force: true });
   });
 
-  it('0.8.0-0.9.0: one request with the whole 1024-query batch (10.4 MB) is scored under the default limits, task read from the orchestrator prompt', () => {
+  it('0.7.1-0.9.0: one request with the whole 1024-query batch (10.4 MB) is scored under the default limits, task read from the orchestrator prompt', () => {
     expect(bodyBytes).toBeGreaterThan(10_400_000);
     const [whole] = results;
     expect(whole).toMatchObject({ error: null, requests: 1, log: [] });
@@ -102,14 +102,14 @@ describe.skipIf(!python.available)(`OpenRLHF's remote reward clients against orc
     expect(servers[0]!.app.metrics.taskExtractionCount('orchrm-prompt')).toBeGreaterThanOrEqual(1024);
   });
 
-  it('0.8.0-0.9.0: a batch split over two URLs comes back whole and in order', () => {
+  it('0.7.1-0.9.0: a batch split over two URLs comes back whole and in order', () => {
     const split = results[1]!;
     expect(split).toMatchObject({ error: null, requests: 2 });
     expect(split.rewards).toEqual(results[0]!.rewards!.slice(0, 64));
     expect(servers[1]!.app.metrics.requestCount('/get_reward', 200)).toBe(1);
   });
 
-  it('0.8.0-0.9.0: over the limit (as 10.4 MB was over the old 8 MiB default) the client retries 5 times and ends the run; its log shows why', () => {
+  it('0.7.1-0.9.0: over the limit (as 10.4 MB was over the old 8 MiB default) the client retries 5 times and ends the run; its log shows why', () => {
     const refused = results[2]!;
     expect(refused.error).toMatch(/Request error for 5 times/);
     expect(refused.log).toHaveLength(5);

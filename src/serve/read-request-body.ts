@@ -2,12 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http-error.js';
 
 /**
- * Largest request body accepted when the options name none: 128 MiB. OpenRLHF 0.8.0 to 0.9.0
+ * Largest request body accepted when the options name none: 128 MiB. OpenRLHF 0.7.1 to 0.9.0
  * posts a whole rollout batch in one request; one query built from orchrm's orchestrator
- * prompt (about 4.2k characters in a chat template) plus a plan is about 10 KB with its
+ * prompt (3.1k-3.6k characters of instructions in a chat template, the task, a plan) is about 10 KB with its
  * `prompts` entry, so 1024 queries are 10.4 MB and `--rollout_batch_size 1024
- * --n_samples_per_prompt 8` sends about 84 MB. The limit covers that with room to spare; JSON
- * parsing then peaks at roughly three times the body in memory (docs/integrations.md).
+ * --n_samples_per_prompt 8` sends about 85 MB. The limit covers that with room to spare; a body
+ * that large is held several times over while it is parsed (measured in docs/integrations.md).
  */
 export const DEFAULT_MAX_BODY_BYTES = 128 * 1024 * 1024;
 

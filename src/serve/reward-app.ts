@@ -9,7 +9,7 @@ import { createServerMetrics, PROMETHEUS_CONTENT_TYPE, type MetricRoute, type Se
 
 /**
  * Most plans (or OpenRLHF queries) one request may carry when the options name no limit:
- * 16384, twice the 8192 queries OpenRLHF 0.8.0-0.9.0 posts at once with
+ * 16384, twice the 8192 queries OpenRLHF 0.7.1-0.9.0 posts at once with
  * `--rollout_batch_size 1024 --n_samples_per_prompt 8`.
  */
 export const DEFAULT_MAX_PLANS = 16_384;

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../core/errors.js';
-import { canonicalPlanText, createOpenRlhfRewardModel } from '../rm/remote/index.js';
+import { createOpenRlhfRewardModel } from '../rm/remote/index.js';
 import { startRewardServer, type RewardServer, type RewardServerOptions } from './start-reward-server.js';
 import { createLengthRewardModel, createSlowRewardModel } from './test-fixtures/fake-reward-models.js';
 import { rawExchange } from './test-fixtures/raw-http.js';
@@ -65,7 +65,8 @@ describe('startRewardServer', () => {
     await expect(unauthorized.score('What is 2+2?', plans)).rejects.toThrow(/401/);
     const client = createOpenRlhfRewardModel({ url: `${server.url}/get_reward` }, { env: { ORCHRM_REWARD_API_KEY: 'tok-123' } });
     const remote = await client.score('What is 2+2?', plans);
-    const local = await createLengthRewardModel().score('What is 2+2?', plans.map((plan) => canonicalPlanText(plan)));
+    // The client sends plans as written (its default, as pairs export writes them).
+    const local = await createLengthRewardModel().score('What is 2+2?', plans);
     expect(remote).toEqual(local);
     expect(model.calls.at(-1)?.task).toBe('What is 2+2?');
   });

@@ -71,7 +71,12 @@ export function registerServeCommand(program: Command, io: Partial<ServeCommandI
     .option('--request-timeout-ms <ms>', 'time a client has to send headers and body; 408 beyond', parseIntegerOption('--request-timeout-ms', 1), 30_000)
     .option('--close-timeout-ms <ms>', 'on SIGINT/SIGTERM, how long in-flight requests may take to finish', parseIntegerOption('--close-timeout-ms', 0), 10_000)
     .option('--json', 'print {"url", "host", "port", "model"} as JSON on stdout once listening', false)
-    .addHelpText('after', '\nExample:\n  ORCHRM_REWARD_API_KEY=$(openssl rand -hex 16) orchrm serve --model rm.safetensors --port 5000 --token-env ORCHRM_REWARD_API_KEY')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ORCHRM_REWARD_API_KEY=$(openssl rand -hex 16) orchrm serve --model rm.safetensors --port 5000 --token-env ORCHRM_REWARD_API_KEY\n' +
+        '  orchrm serve --model rm.safetensors --port 5000   # then OpenRLHF: --reward.remote_url http://127.0.0.1:5000/get_reward (before 0.10.2: --remote_rm_url)\n' +
+        '\nRefused requests are logged on stderr with their reason (OpenRLHF\'s client shows only "Bad Request") and counted in /metrics.',
+    )
     .action(runAction((flags: ServeFlags) => serve(resolvedIo, flags)));
 }
 

@@ -2,7 +2,7 @@
 
 Written for orchrm's tests from OpenRLHF's published behaviour (nothing here is OpenRLHF code):
 
-- "batch" (OpenRLHF 0.8.0 to 0.9.0, `RemoteRewardModel.get_rewards`): the whole rollout batch
+- "batch" (OpenRLHF 0.7.1 to 0.9.0, `RemoteRewardModel.get_rewards`): the whole rollout batch
   in one request per reward URL (the batch split evenly over the URLs), sent with
   `requests.post(json=..., timeout=180)`, `raise_for_status()`, up to 5 attempts one second
   apart, then an exception that ends the run. The replies are concatenated and split back per
