@@ -75,9 +75,9 @@ describe.skipIf(!python.available)(`OpenRLHF's remote reward clients against orc
       { mode: 'batch', urls: [url(first!)], ...batch },
       { mode: 'batch', urls: [url(first!), url(second!)], ...head(64) },
       { mode: 'batch', urls: [url(small)], ...head(64), retry_sleep_s: 0 },
-      // One request per sample: the first 256 samples of the batch (the rest would be the same
+      // One request per sample: the first 128 samples of the batch (the rest would be the same
       // request again; the Python client spends about 4 ms on each here).
-      { mode: 'per-sample', urls: [url(first!)], ...head(256) },
+      { mode: 'per-sample', urls: [url(first!)], ...head(128) },
       { mode: 'per-sample', urls: [url(logging)], ...wrongPrompt, retry_sleep_s: 0 },
     ];
     const file = join(directory, 'jobs.json');
@@ -117,10 +117,10 @@ describe.skipIf(!python.available)(`OpenRLHF's remote reward clients against orc
     expect(servers[2]!.app.metrics.refusalCount('/get_reward', 'body_too_large')).toBe(5);
   });
 
-  it('0.9.1-0.11.0: one request per sample (256 of the batch), each scored for its task', () => {
+  it('0.9.1-0.11.0: one request per sample (128 of the batch), each scored for its task', () => {
     const perSample = results[3]!;
-    expect(perSample).toMatchObject({ error: null, requests: 256 });
-    expect(perSample.rewards).toEqual(batch.expected.slice(0, 256));
+    expect(perSample).toMatchObject({ error: null, requests: 128 });
+    expect(perSample.rewards).toEqual(batch.expected.slice(0, 128));
   });
 
   it('0.9.1-0.11.0: a refused sample gets reward None on the client, but the server logs the reason and the client log names the code', () => {
