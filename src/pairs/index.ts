@@ -1,5 +1,5 @@
 export { assignSplit, type SplitFractions } from './assign-split.js';
-export { exportPairs } from './export-pairs.js';
+export { exportPairs, type ExportPairsOptions, type ExportPairsResult } from './export-pairs.js';
 export { importPairs, type ImportPairsOptions, type ImportPairsSummary } from './import-pairs.js';
 export { compareCheckpoints, type CheckpointOrder } from './miners/compare-checkpoints.js';
 export { createCheckpointMiner } from './miners/checkpoint-miner.js';
@@ -25,12 +25,26 @@ export {
 } from './mining-config.js';
 export { canonicalEpisodePlanText, createCanonicalKeyer, toMiningEpisode, type MiningEpisode, type TaskGroup } from './mining-episode.js';
 export {
+  LAYOUT_FILE_SUFFIX,
+  layoutPathFor,
+  PairExportLayoutSchema,
+  readPairExportLayout,
+  ScoringLayoutSchema,
+  scoringLayout,
+  type PairExportLayout,
+  type ScoringLayout,
+} from './pair-export-layout.js';
+export {
+  EXTENSION_SOURCE_NAMES,
   OpenRlhfKeysSchema,
   PairExportFormatSchema,
+  PairExportFormSchema,
   PUBLISHED_SOURCE_NAMES,
   PublishedPairSchema,
   pairToRow,
+  type ExportedMessage,
   type OpenRlhfKeys,
+  type PairExportForm,
   type PairExportFormat,
   type PairRowOptions,
   type PublishedPair,
@@ -49,3 +63,4 @@ export {
 export { ReliabilityTally, reliabilityUnit, reliabilityWeight, type ReliabilityMethod, type UnitReliability } from './source-reliability.js';
 export type { SourceReport } from './source-report.js';
 export { formatMiningReport, formatPairStats } from './format-pair-report.js';
+export { trainingFlags } from './training-flags.js';

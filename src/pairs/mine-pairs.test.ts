@@ -85,10 +85,10 @@ describe('export and import', () => {
     await exportPairs(store, join(directory, 'trl.jsonl'), { format: 'trl', filter: { datasetId } });
     expect(read(join(directory, 'trl.jsonl'))[0]).toEqual({ prompt: pair?.question, chosen: pair?.winner.planText, rejected: pair?.loser.planText, margin: pair?.margin });
 
-    const openRlhfKeys = { prompt: 'context', chosen: 'good', rejected: 'bad', margin: 'gap' };
+    const openRlhfKeys = { prompt: 'context', chosen: 'good', rejected: 'bad' };
     await exportPairs(store, join(directory, 'openrlhf.jsonl'), { format: 'openrlhf', openRlhfKeys, planText: 'canonical', filter: { datasetId } });
     const row = read(join(directory, 'openrlhf.jsonl'))[0];
-    expect(Object.keys(row ?? {})).toEqual(['context', 'good', 'bad', 'gap']);
+    expect(Object.keys(row ?? {})).toEqual(['context', 'good', 'bad', 'margin']);
     expect(row?.good).toMatch(/^<dom>low<\/dom>\n<agent>/);
 
     await exportPairs(store, join(directory, 'published.jsonl'), { format: 'orchrm', filter: { datasetId } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultRewardPrompt } from '../rm/remote/index.js';
+import { HttpError } from './http-error.js';
 import { createRewardApp, type AppRequest } from './reward-app.js';
 import { createBrokenRewardModel, createLengthRewardModel } from './test-fixtures/fake-reward-models.js';
 
@@ -188,5 +189,58 @@ describe('GET /healthz and /metrics', () => {
     expect(lines).toContain('orchrm_http_request_duration_seconds_bucket{route="/v1/score",le="+Inf"} 3');
     expect(lines).toContain('orchrm_http_request_duration_seconds_sum{route="/v1/score"} 0.3');
     expect(lines).toContain('orchrm_http_request_duration_seconds_count{route="/v1/score"} 3');
+  });
+});
+
+describe('refused requests', () => {
+  it('are counted by route and code in /metrics and reported to onRefusal with their reason', async () => {
+    const refusals: unknown[] = [];
+    const app = createRewardApp({ model: createLengthRewardModel(), onRefusal: (refusal) => refusals.push(refusal) });
+    await app.request({ ...post('/get_reward', { query: ['P1 plan'], prompts: ['P2 '] }), remoteAddress: '10.0.0.7' });
+    await app.request(post('/v1/score', '{"plans": ['));
+    await app.request({ method: 'GET', path: '/nowhere?x=1' });
+    app.reject({ method: 'POST', path: '/get_reward' }, new HttpError(413, 'body_too_large', 'too large'));
+    await app.request(post('/v1/score', { task: 't', plans: ['a'] }));
+    expect(refusals).toEqual([
+      { method: 'POST', path: '/get_reward', route: '/get_reward', status: 400, code: 'query_prompt_mismatch', field: 'query[0]', message: expect.stringContaining('query[0] does not start with prompts[0]'), remoteAddress: '10.0.0.7' },
+      { method: 'POST', path: '/v1/score', route: '/v1/score', status: 400, code: 'invalid_json', message: expect.stringContaining('not valid JSON') },
+      { method: 'GET', path: '/nowhere', route: 'other', status: 404, code: 'not_found', message: expect.any(String) },
+      { method: 'POST', path: '/get_reward', route: '/get_reward', status: 413, code: 'body_too_large', message: 'too large' },
+    ]);
+    const lines = (await app.request({ method: 'GET', path: '/metrics' })).body.split('\n');
+    expect(lines).toContain('orchrm_http_refusals_total{route="/get_reward",code="query_prompt_mismatch"} 1');
+    expect(lines).toContain('orchrm_http_refusals_total{route="/get_reward",code="body_too_large"} 1');
+    expect(lines).toContain('orchrm_http_refusals_total{route="other",code="not_found"} 1');
+    expect(app.metrics.refusalCount('/v1/score', 'invalid_json')).toBe(1);
+  });
+
+  it('still answers when onRefusal throws', async () => {
+    const app = createRewardApp({ model: createLengthRewardModel(), onRefusal: () => { throw new Error('log full'); } });
+    expect((await app.request(post('/v1/score', '[]'))).status).toBe(400);
+  });
+
+  it('carry the code and field for the status line', async () => {
+    const response = await createRewardApp({ model: createLengthRewardModel() }).request(post('/get_reward', { query: [3] }));
+    expect(response.refusal).toEqual({ code: 'invalid_field', field: 'query[0]' });
+  });
+});
+
+describe('POST /get_reward task sources', () => {
+  it('reads the task from labels with taskSource label, and strips the EOS OpenRLHF leaves on the plan', async () => {
+    const model = createLengthRewardModel();
+    const app = createRewardApp({ model, taskSource: 'label' });
+    const response = await call(app, post('/get_reward', { query: ['<s>[INST] solve [/INST]abc</s>'], prompts: ['[INST] solve [/INST]'], labels: ['0123456789'] }));
+    expect(response).toMatchObject({ status: 200, json: { rewards: [2] } });
+    expect(model.calls).toEqual([{ task: '0123456789', plans: ['abc'] }]);
+    expect(app.metrics.taskExtractionCount('label')).toBe(1);
+  });
+
+  it('reads the task with taskPattern, and names the prompt it cannot read', async () => {
+    const model = createLengthRewardModel();
+    const app = createRewardApp({ model, taskPattern: 'Q: (?<task>.*?)\\nA:' });
+    await call(app, post('/get_reward', { query: ['Q: 2+2?\nA:xy'], prompts: ['Q: 2+2?\nA:'] }));
+    expect(model.calls).toEqual([{ task: '2+2?', plans: ['xy'] }]);
+    const missed = await call(app, post('/get_reward', { query: ['x', 'Hello'], prompts: ['', 'Hello'] }));
+    expect(missed.json.error).toMatchObject({ code: 'task_not_found', field: 'prompts[1]' });
   });
 });

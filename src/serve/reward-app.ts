@@ -1,13 +1,30 @@
 import type { RewardModel } from '../core/reward-model.js';
 import { bearerTokenChecker } from './bearer-token.js';
 import { HttpError } from './http-error.js';
+import { createTaskExtractor, type TaskSource } from './extract-task.js';
+import { planOfQuery } from './plan-of-query.js';
 import { checkBatchSize, GetRewardRequestSchema, parseJsonText, ScoreRequestSchema, validateBody } from './request-bodies.js';
 import { scorePlans } from './score-plans.js';
 import { createServerMetrics, PROMETHEUS_CONTENT_TYPE, type MetricRoute, type ServerMetrics } from './server-metrics.js';
-import { splitQuery } from './split-query.js';
 
-/** Most plans (or OpenRLHF queries) one request may carry when the options name no limit. */
-export const DEFAULT_MAX_PLANS = 4096;
+/**
+ * Most plans (or OpenRLHF queries) one request may carry when the options name no limit:
+ * 16384, twice the 8192 queries OpenRLHF 0.7.1-0.9.0 posts at once with
+ * `--rollout_batch_size 1024 --n_samples_per_prompt 8`.
+ */
+export const DEFAULT_MAX_PLANS = 16_384;
+
+/** One refused request, as `onRefusal` receives it: enough to tell the client what to fix. */
+export interface Refusal {
+  method: string;
+  path: string;
+  route: MetricRoute;
+  status: number;
+  code: string;
+  message: string;
+  field?: string;
+  remoteAddress?: string;
+}
 
 export interface RewardAppOptions {
   /** Scores every plan. */
@@ -16,6 +33,16 @@ export interface RewardAppOptions {
   token?: string;
   /** Most plans per `/v1/score` request, or queries per `/get_reward` request (413 beyond). @default 4096 */
   maxPlans?: number;
+  /**
+   * Where `/get_reward` reads each query's task: `auto` recognises orchrm's orchestrator prompt
+   * and common chat templates, `prompt` takes the prompt verbatim, `label` the `labels` entry
+   * (see `createTaskExtractor`). @default 'auto'
+   */
+  taskSource?: TaskSource;
+  /** A regular expression whose group `task` (or first group) is the task inside each prompt; overrides `taskSource`. */
+  taskPattern?: string;
+  /** Called for every refused request (4xx/5xx), e.g. to log it; OpenRLHF's client drops error bodies. */
+  onRefusal?: (refusal: Refusal) => void;
   /** Clock for latency metrics. @default performance.now @unit milliseconds */
   now?: () => number;
 }
@@ -27,6 +54,8 @@ export interface AppRequestHead {
   path: string;
   /** Header names in any case. */
   headers?: Record<string, string | string[] | undefined>;
+  /** The client's address, for the refusal log. */
+  remoteAddress?: string;
 }
 
 export interface AppRequest extends AppRequestHead {
@@ -42,6 +71,8 @@ export interface AppResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** For error answers: the error's code and field, so the transport can name them in the status line. */
+  refusal?: { code: string; field?: string };
 }
 
 /** The reward server's routes over plain request and response values; `startRewardServer` puts it on node:http. */
@@ -74,7 +105,12 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
  * JSON.parse(response.body).scores // [0.42]
  */
 export function createRewardApp(options: RewardAppOptions): RewardApp {
-  const { model, token, maxPlans = DEFAULT_MAX_PLANS, now = () => performance.now() } = options;
+  const { model, token, maxPlans = DEFAULT_MAX_PLANS, onRefusal, now = () => performance.now() } = options;
+  const extractTask = createTaskExtractor({
+    ...(options.taskSource !== undefined && { source: options.taskSource }),
+    ...(options.taskPattern !== undefined && { pattern: options.taskPattern }),
+  });
+  const readsPrompt = options.taskSource !== 'label';
   const isAuthorized = token === undefined ? undefined : bearerTokenChecker(token);
   const metrics = createServerMetrics();
   let draining = false;
@@ -122,7 +158,18 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
             throw new HttpError(400, 'length_mismatch', `${field} has ${values.length} entries but query has ${query.length}; send one per query`, { field });
           }
         }
-        const items = query.map((text, index) => splitQuery(text, prompts?.[index], index));
+        const items = query.map((text, index) => {
+          const prompt = prompts?.[index];
+          const plan = planOfQuery(text, prompt, index);
+          // Without a prompt there is nothing to read a task from (unless it comes from the label).
+          if ((prompt === undefined || prompt === '') && readsPrompt) {
+            metrics.addTaskExtraction('no-prompt');
+            return { task: '', plan };
+          }
+          const { task, rule } = extractTask(prompt ?? '', labels?.[index], index);
+          metrics.addTaskExtraction(rule);
+          return { task, plan };
+        });
         const scores = items.length === 0 ? [] : await scorePlans(model, items, signal);
         metrics.addPlansScored(scores.length);
         // OpenRLHF uses `rewards` for advantages and `scores` for dynamic filtering; a plan
@@ -133,7 +180,35 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
   }
 
   function render(error: HttpError): AppResponse {
-    return { status: error.status, headers: { ...JSON_HEADERS, ...error.details.headers }, body: JSON.stringify(error.body()) };
+    const { field } = error.details;
+    return {
+      status: error.status,
+      headers: { ...JSON_HEADERS, ...error.details.headers },
+      body: JSON.stringify(error.body()),
+      refusal: { code: error.code, ...(field !== undefined && { field }) },
+    };
+  }
+
+  /** Counts and reports a refused request; a failing `onRefusal` must not turn an answer into a crash. */
+  function refused(head: AppRequestHead, error: HttpError): void {
+    const route = metricRouteOf(head.path);
+    metrics.addRefusal(route, error.code);
+    if (!onRefusal) return;
+    const { field } = error.details;
+    try {
+      onRefusal({
+        method: head.method,
+        path: pathOf(head.path),
+        route,
+        status: error.status,
+        code: error.code,
+        message: error.message,
+        ...(field !== undefined && { field }),
+        ...(head.remoteAddress !== undefined && { remoteAddress: head.remoteAddress }),
+      });
+    } catch {
+      // Logging is best effort.
+    }
   }
 
   return {
@@ -143,7 +218,11 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
       const startedAtMs = input.startedAtMs ?? now();
       metrics.addInFlight(1);
       try {
-        const response = await handle(input).catch((error: unknown) => render(toHttpError(error)));
+        const response = await handle(input).catch((error: unknown) => {
+          const httpError = toHttpError(error);
+          refused(input, httpError);
+          return render(httpError);
+        });
         metrics.observe(metricRouteOf(input.path), response.status, now() - startedAtMs);
         return response;
       } finally {
@@ -151,6 +230,7 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
       }
     },
     reject(head, error, startedAtMs) {
+      refused(head, error);
       const response = render(error);
       metrics.observe(metricRouteOf(head.path), response.status, startedAtMs === undefined ? 0 : now() - startedAtMs);
       return response;

@@ -1,8 +1,9 @@
 /**
  * Prometheus metrics of the reward server, kept in plain arrays and rendered in the text
  * exposition format (version 0.0.4) by hand: `prom-client` is not a dependency of orchrm and
- * three metric families with a fixed label set do not justify adding one.
+ * a few metric families with fixed label sets do not justify adding one.
  */
+import { TASK_RULES, type TaskRule } from './extract-task.js';
 
 /** Routes that get their own label value; anything else is counted as `other`, so a scanner cannot blow up the label set. */
 export const METRIC_ROUTES = ['/v1/score', '/get_reward', '/healthz', '/metrics', 'other'] as const;
@@ -22,10 +23,21 @@ export interface ServerMetrics {
   observe(route: MetricRoute, status: number, durationMs: number): void;
   /** Adds plans scored by the model (one per score returned). */
   addPlansScored(count: number): void;
+  /**
+   * Counts one refused request (any 4xx or 5xx answer) by route and error code, so a client
+   * that drops error bodies (OpenRLHF logs a bare "Bad Request") can still be diagnosed here.
+   */
+  addRefusal(route: MetricRoute, code: string): void;
+  /** Counts how the task of one `/get_reward` query was found. */
+  addTaskExtraction(rule: TaskRule): void;
   /** Moves the in-flight gauge by +1 or -1. */
   addInFlight(delta: 1 | -1): void;
   /** Requests answered so far with this route and status. */
   requestCount(route: MetricRoute, status: number): number;
+  /** Refused requests so far with this route and error code. */
+  refusalCount(route: MetricRoute, code: string): number;
+  /** `/get_reward` queries whose task was found by this rule so far. */
+  taskExtractionCount(rule: TaskRule): number;
   /** Totals since start: requests answered, of which 4xx and 5xx, and plans scored. */
   totals(): { requests: number; clientErrors: number; serverErrors: number; plansScored: number };
   /** The metrics in Prometheus text format. */
@@ -38,6 +50,8 @@ export function createServerMetrics(): ServerMetrics {
   const bucketCounts = new Map<MetricRoute, Float64Array>(METRIC_ROUTES.map((route) => [route, new Float64Array(LATENCY_BUCKETS_S.length)]));
   const latencySumS = new Map<MetricRoute, number>(METRIC_ROUTES.map((route) => [route, 0]));
   const latencyCount = new Map<MetricRoute, number>(METRIC_ROUTES.map((route) => [route, 0]));
+  const refusals = new Map<string, number>(); // `${route} ${code}` -> count; codes are the server's own, a small fixed set
+  const taskRules = new Map<TaskRule, number>(TASK_RULES.map((rule) => [rule, 0]));
   let plansScored = 0;
   let inFlight = 0;
 
@@ -56,11 +70,24 @@ export function createServerMetrics(): ServerMetrics {
     addPlansScored(count) {
       plansScored += count;
     },
+    addRefusal(route, code) {
+      const key = `${route} ${code}`;
+      refusals.set(key, (refusals.get(key) ?? 0) + 1);
+    },
+    addTaskExtraction(rule) {
+      taskRules.set(rule, taskRules.get(rule)! + 1);
+    },
     addInFlight(delta) {
       inFlight += delta;
     },
     requestCount(route, status) {
       return requests.get(`${route} ${status}`) ?? 0;
+    },
+    refusalCount(route, code) {
+      return refusals.get(`${route} ${code}`) ?? 0;
+    },
+    taskExtractionCount(rule) {
+      return taskRules.get(rule) ?? 0;
     },
     totals() {
       const totals = { requests: 0, clientErrors: 0, serverErrors: 0, plansScored };
@@ -99,6 +126,13 @@ export function createServerMetrics(): ServerMetrics {
           `orchrm_http_request_duration_seconds_count{route="${route}"} ${count}`,
         );
       }
+      lines.push('# HELP orchrm_http_refusals_total Requests refused (4xx or 5xx), by route and error code.', '# TYPE orchrm_http_refusals_total counter');
+      for (const [key, count] of [...refusals].sort(([a], [b]) => a.localeCompare(b))) {
+        const [route, code] = key.split(' ');
+        lines.push(`orchrm_http_refusals_total{route="${route}",code="${code}"} ${count}`);
+      }
+      lines.push('# HELP orchrm_task_extractions_total /get_reward queries by the rule that found their task.', '# TYPE orchrm_task_extractions_total counter');
+      for (const [rule, count] of taskRules) if (count > 0) lines.push(`orchrm_task_extractions_total{rule="${rule}"} ${count}`);
       lines.push(
         '# HELP orchrm_plans_scored_total Plans scored by the reward model.',
         '# TYPE orchrm_plans_scored_total counter',

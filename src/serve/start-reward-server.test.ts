@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../core/errors.js';
-import { canonicalPlanText, createOpenRlhfRewardModel } from '../rm/remote/index.js';
+import { createOpenRlhfRewardModel } from '../rm/remote/index.js';
 import { startRewardServer, type RewardServer, type RewardServerOptions } from './start-reward-server.js';
 import { createLengthRewardModel, createSlowRewardModel } from './test-fixtures/fake-reward-models.js';
 import { rawExchange } from './test-fixtures/raw-http.js';
@@ -65,7 +65,8 @@ describe('startRewardServer', () => {
     await expect(unauthorized.score('What is 2+2?', plans)).rejects.toThrow(/401/);
     const client = createOpenRlhfRewardModel({ url: `${server.url}/get_reward` }, { env: { ORCHRM_REWARD_API_KEY: 'tok-123' } });
     const remote = await client.score('What is 2+2?', plans);
-    const local = await createLengthRewardModel().score('What is 2+2?', plans.map((plan) => canonicalPlanText(plan)));
+    // The client sends plans as written (its default, as pairs export writes them).
+    const local = await createLengthRewardModel().score('What is 2+2?', plans);
     expect(remote).toEqual(local);
     expect(model.calls.at(-1)?.task).toBe('What is 2+2?');
   });
@@ -81,8 +82,17 @@ describe('startRewardServer', () => {
     expect((await postJson(`${server.url}/v1/score`, { task: '', plans: ['a'] })).status).toBe(200);
   });
 
+  it('names the error code and field in the status line, and reports the client\'s address', async () => {
+    const refusals: { remoteAddress?: string; code: string }[] = [];
+    const server = await start({ onRefusal: (refusal) => refusals.push(refusal) });
+    const body = JSON.stringify({ query: ['P1 plan'], prompts: ['P2'] });
+    const answer = await rawExchange(server.port, (write) => write(`POST /get_reward HTTP/1.1\r\nhost: x\r\ncontent-length: ${body.length}\r\n\r\n${body}`));
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request (query_prompt_mismatch query[0])');
+    expect(refusals).toEqual([expect.objectContaining({ code: 'query_prompt_mismatch', remoteAddress: '127.0.0.1' })]);
+  });
+
   it('answers 408 to a client that sends its body too slowly, or its headers', async () => {
-    const server = await start({ requestTimeoutMs: 300 });
+    const server = await start({ requestTimeoutMs: 200 });
     const slowBody = await rawExchange(server.port, (write) => write('POST /v1/score HTTP/1.1\r\nhost: x\r\ncontent-length: 50\r\n\r\n{"task": "'));
     expect(slowBody.status).toBe(408);
     expect(slowBody.headers.connection).toBe('close');
@@ -104,7 +114,7 @@ describe('startRewardServer', () => {
   });
 
   it('closes gracefully: in-flight requests finish, new connections are refused', async () => {
-    const server = await start({ model: createSlowRewardModel(300) });
+    const server = await start({ model: createSlowRewardModel(150) });
     const inFlight = postJson(`${server.url}/v1/score`, { task: '', plans: ['a', 'b'] });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const closed = server.close();

@@ -85,9 +85,21 @@ export async function startRewardServer(options: RewardServerOptions): Promise<R
         request.socket.destroy();
       }
     }, requestTimeoutMs);
-    const stopTimer = () => clearTimeout(timer);
+    // The timer alone must never keep the process alive: after `close()` it would hold a
+    // stopped server's process for up to `requestTimeoutMs` (issue 15: SIGTERM after a 413).
+    timer.unref();
+    const socket = request.socket;
+    const stopTimer = () => {
+      clearTimeout(timer);
+      socket.off('close', stopTimer);
+    };
     request.once('end', stopTimer);
     request.once('close', stopTimer);
+    // Once answered, node detaches the request from its socket: a body still being drained then
+    // never ends or closes even when the socket does, so watch the socket itself.
+    response.once('finish', () => {
+      if (!request.complete) socket.once('close', stopTimer);
+    });
 
     const rejected = app.precheck(head);
     if (rejected) {
@@ -120,8 +132,8 @@ export async function startRewardServer(options: RewardServerOptions): Promise<R
           : error.code === 'HPE_HEADER_OVERFLOW'
             ? new HttpError(431, 'headers_too_large', 'the request headers are too large')
             : new HttpError(400, 'malformed_request', `the request is not valid HTTP/1.1 (${error.code ?? error.message})`);
-      const answer = app.reject({ method: '', path: '' }, httpError);
-      socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\nconnection: close\r\n\r\n${answer.body}`);
+      const answer = app.reject({ method: '', path: '', ...(socket.remoteAddress !== undefined && { remoteAddress: socket.remoteAddress }) }, httpError);
+      socket.end(`HTTP/1.1 ${answer.status} ${reasonPhrase(answer)}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\nconnection: close\r\n\r\n${answer.body}`);
       return;
     }
     socket.destroy();
@@ -169,7 +181,21 @@ export async function startRewardServer(options: RewardServerOptions): Promise<R
 }
 
 function headOf(request: IncomingMessage) {
-  return { method: request.method ?? '', path: request.url ?? '/', headers: request.headers };
+  const { remoteAddress } = request.socket;
+  return { method: request.method ?? '', path: request.url ?? '/', headers: request.headers, ...(remoteAddress !== undefined && { remoteAddress }) };
+}
+
+/**
+ * The status line's reason phrase: the standard one, plus the error code and field for error
+ * answers. Clients that drop error bodies still show it: OpenRLHF logs aiohttp's and requests'
+ * exceptions, whose text is the status and reason ("400, message='Bad Request (query_prompt_mismatch query[3])'").
+ */
+function reasonPhrase(answer: AppResponse): string {
+  const standard = STATUS_CODES[answer.status] ?? 'Unknown';
+  if (!answer.refusal) return standard;
+  const { code, field } = answer.refusal;
+  // A reason phrase is visible ASCII and spaces only (RFC 9112 section 4).
+  return `${standard} (${code}${field === undefined ? '' : ` ${field}`})`.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
 }
 
 function asHttpError(error: unknown): HttpError {
@@ -179,7 +205,7 @@ function asHttpError(error: unknown): HttpError {
 /** Writes an answer with its exact length; does nothing once the client is gone or an answer went out. */
 function send(response: ServerResponse, answer: AppResponse): void {
   if (response.headersSent || response.destroyed) return;
-  response.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+  response.writeHead(answer.status, reasonPhrase(answer), { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
   response.end(answer.body);
 }
 

@@ -73,7 +73,7 @@ it('mines, reports stats, exports and imports through the CLI', async () => {
   const out = join(directory, 'train.jsonl');
   const exported = await run('pairs', 'export', '--db', db, '--dataset', report.datasetId, '--format', 'orchrm', '--split', 'train', '--out', out);
   const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
-  expect(exported.stderr).toBe(`exported ${lines.length} pair(s) as orchrm to ${out}\n`);
+  expect(exported.stderr.split('\n').slice(0, 2)).toEqual([`exported ${lines.length} pair(s) as orchrm (text) to ${out}`, `layout: ${out}.orchrm-layout (pass it as "layout" to createVllmClassifyRewardModel)`]);
   const toStdout = await run('pairs', 'export', '--db', db, '--dataset', report.datasetId, '--format', 'openrlhf', '--chosen-key', 'good', '--split', 'train');
   expect(Object.keys(JSON.parse(toStdout.stdout.split('\n')[0] ?? '{}') as object)).toEqual(['prompt', 'good', 'rejected']);
 
@@ -102,4 +102,27 @@ it('explains bad flags and files', async () => {
   expect(await failure('pairs', 'mine', '--db', db, '--config', config)).toMatch(/--config .*bad\.json is invalid:\n {2}- process\.threshold/);
   expect(await failure('pairs', 'mine', '--db', db, '--config', join(directory, 'none.json'))).toMatch(/cannot read --config .*none\.json: ENOENT/);
   expect(await failure('pairs', 'stats', '--db', join(directory, 'absent.db'))).toMatch(/no orchrm database at/);
+});
+
+it('export: prints the OpenRLHF flags for the file, writes its layout, and explains removed or misplaced flags', async () => {
+  const db = join(directory, 'store.db');
+  seedStore(db);
+  await run('pairs', 'mine', '--db', db, '--sources', 'outcome', '--dataset', 'd');
+  const out = join(directory, 'openrlhf.jsonl');
+  const { stderr } = await run('pairs', 'export', '--db', db, '--dataset', 'd', '--format', 'openrlhf', '--form', 'messages', '--out', out, '--eos-token', '</s>');
+  expect(stderr).toContain(`train: OpenRLHF >= 0.10.2: --data.dataset ${out} --data.apply_chat_template --data.chosen_key chosen --data.rejected_key rejected`);
+  expect(stderr).toContain(`train: OpenRLHF <= 0.10.1: --dataset ${out} --apply_chat_template`);
+  expect(JSON.parse(readFileSync(`${out}.orchrm-layout`, 'utf8'))).toMatchObject({ format: 'openrlhf', form: 'messages', scoring: { eosToken: '</s>' } });
+  const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const failure = async (...args: string[]) => {
+    errors.mockClear();
+    process.exitCode = undefined;
+    await run('pairs', 'export', '--db', db, ...args);
+    expect(process.exitCode).toBe(2);
+    return errors.mock.calls.map(([chunk]) => String(chunk)).join('');
+  };
+  expect(await failure('--format', 'openrlhf', '--margin-key', 'gap')).toMatch(/--margin-key was removed: OpenRLHF reads margins only from a column named "margin"/);
+  expect(await failure('--format', 'trl', '--prompt-key', 'task')).toMatch(/apply to --format openrlhf/);
+  expect(await failure('--format', 'openrlhf', '--form', 'messages', '--prompt-key', 'task')).toMatch(/leave OpenRLHF's prompt_key unset/);
+  expect(await failure('--format', 'openrlhf', '--chosen-key', 'margin')).toMatch(/"margin" is the key OpenRLHF reads margins from/);
 });

@@ -12,8 +12,10 @@ import {
   minePairs,
   OpenRlhfKeysSchema,
   PairExportFormatSchema,
+  PairExportFormSchema,
   PairMiningConfigSchema,
   pairStats,
+  trainingFlags,
   type MinedSource,
   type PairMiningConfigInput,
 } from '../../pairs/index.js';
@@ -40,10 +42,14 @@ const ExportFlagsSchema = z.object({
   split: PairSplitSchema.optional(),
   source: z.string().min(1).optional(),
   planText: z.enum(['raw', 'canonical']),
+  form: PairExportFormSchema,
+  margins: z.enum(['auto', 'omit']),
+  eosToken: z.string().min(1).optional(),
+  layout: z.union([z.string().min(1), z.boolean()]).optional(),
   promptKey: z.string().min(1).optional(),
   chosenKey: z.string().min(1).optional(),
   rejectedKey: z.string().min(1).optional(),
-  marginKey: z.string().min(1).optional(),
+  marginKey: z.string().optional(),
 });
 
 function parseFlags<T>(schema: z.ZodType<T>, raw: unknown, command: string): T {
@@ -146,37 +152,82 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
 
   pairs
     .command('export')
-    .description('Write pairs as JSONL for a training engine.')
+    .description('Write pairs as JSONL for a training engine, and a layout file beside it for the remote reward-model clients (docs/pairs.md).')
     .option('--db <path>', 'SQLite store to read', 'orchrm.db')
     .addOption(new Option('--format <format>', 'trl {prompt,chosen,rejected,margin?}; openrlhf (keys configurable); orchrm {input,chosen,rejected,source}').choices(PairExportFormatSchema.options).default('trl'))
+    .addOption(
+      new Option('--form <form>', 'text: task and plans as strings; messages: [user task, assistant plan] chat messages, for TRL conversational data and OpenRLHF --apply_chat_template')
+        .choices(PairExportFormSchema.options)
+        .default('text'),
+    )
     .option('--out <file>', 'output file, or - for stdout', '-')
     .option('--dataset <id>', 'only this dataset')
     .addOption(new Option('--split <split>', 'only this split').choices(PairSplitSchema.options))
     .option('--source <source>', 'only this source')
     .addOption(new Option('--plan-text <kind>', 'raw plan text, or its canonical rendering').choices(['raw', 'canonical']).default('raw'))
-    .option('--prompt-key <key>', 'openrlhf: key of the task text (default prompt)')
+    .addOption(
+      new Option('--margins <mode>', 'auto: a margin column on every row (0 where a pair has none) when any pair has a margin, else on none; omit: never')
+        .choices(['auto', 'omit'])
+        .default('auto'),
+    )
+    .option('--eos-token <text>', "the trained model's tokenizer.eos_token, recorded in the layout file for clients that must append it (e.g. '<|endoftext|>')")
+    .option('--layout <file>', 'where to write the layout file (default <out>.orchrm-layout; none for stdout unless given)')
+    .option('--no-layout', 'write no layout file')
+    .option('--prompt-key <key>', 'openrlhf text rows: key of the task text (default prompt; pass the same to --data.prompt_key)')
     .option('--chosen-key <key>', 'openrlhf: key of the winning plan (default chosen)')
     .option('--rejected-key <key>', 'openrlhf: key of the losing plan (default rejected)')
-    .option('--margin-key <key>', 'openrlhf: key of the margin (default margin)')
-    .addHelpText('after', '\nExample:\n  orchrm pairs export --db runs.db --format trl --split train --out train.jsonl')
+    .addOption(new Option('--margin-key <key>').hideHelp())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  orchrm pairs export --db runs.db --format trl --split train --out train.jsonl\n  orchrm pairs export --db runs.db --format openrlhf --form messages --split train --out train.jsonl\n' +
+        '\nThe export prints the OpenRLHF flags that read the file as written; its prompt_key defaults to None, which drops the task of text rows.',
+    )
     .action(
       runAction(async (rawFlags: unknown) => {
         const flags = parseFlags(ExportFlagsSchema, rawFlags, 'export');
-        const openRlhfKeys = OpenRlhfKeysSchema.parse({
+        if (flags.marginKey !== undefined) {
+          throw new UserError(
+            '--margin-key was removed: OpenRLHF reads margins only from a column named "margin" (its RewardDataset ignores any other name), so rows carry "margin" when the pairs have margins (see --margins)',
+          );
+        }
+        if (flags.format !== 'openrlhf' && (flags.promptKey ?? flags.chosenKey ?? flags.rejectedKey) !== undefined) {
+          throw new UserError(`--prompt-key, --chosen-key and --rejected-key apply to --format openrlhf; ${flags.format} rows have fixed keys`);
+        }
+        if (flags.format === 'openrlhf' && flags.form === 'messages' && flags.promptKey !== undefined) {
+          throw new UserError('--prompt-key does not apply to --form messages: OpenRLHF messages rows carry the task inside chosen and rejected; leave OpenRLHF\'s prompt_key unset');
+        }
+        const keys = OpenRlhfKeysSchema.safeParse({
           ...(flags.promptKey !== undefined && { prompt: flags.promptKey }),
           ...(flags.chosenKey !== undefined && { chosen: flags.chosenKey }),
           ...(flags.rejectedKey !== undefined && { rejected: flags.rejectedKey }),
-          ...(flags.marginKey !== undefined && { margin: flags.marginKey }),
         });
+        if (!keys.success) throw new InvalidInputError('the --prompt-key, --chosen-key and --rejected-key flags', zodIssues(keys.error));
         const filter = {
           ...(flags.dataset !== undefined && { datasetId: flags.dataset }),
           ...(flags.split !== undefined && { split: flags.split }),
           ...(flags.source !== undefined && { source: flags.source }),
         };
+        const toStdout = flags.out === '-';
+        const layoutPath = typeof flags.layout === 'string' ? flags.layout : flags.layout === false || toStdout ? false : undefined;
         const store = openStore(flags.db, { readonly: true });
         try {
-          const { exported } = await exportPairs(store, flags.out === '-' ? streams.stdout : flags.out, { format: flags.format, filter, planText: flags.planText, openRlhfKeys });
-          streams.stderr.write(`exported ${exported} pair(s) as ${flags.format} to ${flags.out === '-' ? 'stdout' : flags.out}\n`);
+          const { exported, layout, layoutPath: writtenLayout } = await exportPairs(store, toStdout ? streams.stdout : flags.out, {
+            format: flags.format,
+            form: flags.form,
+            filter,
+            planText: flags.planText,
+            margins: flags.margins,
+            openRlhfKeys: keys.data,
+            ...(flags.eosToken !== undefined && { eosToken: flags.eosToken }),
+            ...(layoutPath !== undefined && { layoutPath }),
+          });
+          const where = toStdout ? 'stdout' : flags.out;
+          const lines = [
+            `exported ${exported} pair(s) as ${flags.format} (${flags.form}) to ${where}${layout.keys.margin ? ', with a margin column' : ''}`,
+            writtenLayout ? `layout: ${writtenLayout} (pass it as "layout" to createVllmClassifyRewardModel)` : 'layout: not written',
+            ...trainingFlags(layout, toStdout ? '<file>' : flags.out).map((line) => `train: ${line}`),
+          ];
+          streams.stderr.write(`${lines.join('\n')}\n`);
         } catch (error) {
           // The reader closed the pipe (`orchrm pairs export | head`): it has what it wanted, so stop quietly.
           if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;

@@ -8,6 +8,7 @@ import { saveRewardModel, syntheticPairs, syntheticPlan, trainRewardModel } from
 import { Rng } from '../../core/rng.js';
 import { formatPlanXml } from '../../plan/index.js';
 import { createLengthRewardModel } from '../../serve/test-fixtures/fake-reward-models.js';
+import { rawExchange } from '../../serve/test-fixtures/raw-http.js';
 import { registerServeCommand, type ServeCommandIo } from './serve.js';
 
 afterEach(() => {
@@ -93,6 +94,25 @@ describe('orchrm serve', () => {
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
+  });
+
+  it('after answering 413 to a client still sending its body, shutdown leaves nothing that holds the process (issue 15), and the refusal is logged', async () => {
+    // What keeps a node process alive: ref'ed timers and sockets. Before the fix a 30 s request
+    // timer outlived the shutdown, so `orchrm serve` printed its summary and stayed up.
+    const holders = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout' || name.startsWith('TCP'));
+    const before = holders();
+    const { io, text, shutDown, ready } = testIo();
+    const run = program(io).parseAsync(['serve', '--model', 'rm.safetensors', '--port', '0', '--json', '--max-body-bytes', '1000'], { from: 'user' });
+    const { port } = (await ready) as { port: number };
+    // Declares 1 MB, sends 10 KB, and keeps the connection open: the server answers 413 and drains.
+    const answer = await rawExchange(port, (write) => write(`POST /get_reward HTTP/1.1\r\nhost: x\r\ncontent-length: 1000000\r\n\r\n${' '.repeat(10_000)}`));
+    expect(answer.status).toBe(413);
+    shutDown('SIGTERM received');
+    await run;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(holders()).toEqual(before);
+    expect(text.stderr).toContain('orchrm serve: refused POST /get_reward from 127.0.0.1: 413 body_too_large: the request body (declared 1000000 bytes)');
+    expect(text.stderr).toContain('answered 1 request(s) (1 4xx, 0 5xx)');
   });
 
   it('reports an unreadable model file as a usage error', async () => {

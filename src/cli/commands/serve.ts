@@ -1,8 +1,18 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 import type { RewardModel } from '../../core/reward-model.js';
 import { loadRewardModel } from '../../rm/index.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANS, isLoopbackHost, startRewardServer, type RewardServer } from '../../serve/index.js';
+import {
+  createRefusalLogger,
+  createTaskExtractor,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_PLANS,
+  isLoopbackHost,
+  startRewardServer,
+  TASK_SOURCES,
+  type RewardServer,
+  type TaskSource,
+} from '../../serve/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { parsePort, untilSignal } from '../server-process.js';
@@ -26,6 +36,9 @@ interface ServeFlags {
   maxBodyBytes: number;
   requestTimeoutMs: number;
   closeTimeoutMs: number;
+  taskFrom: TaskSource;
+  taskPattern?: string;
+  logRefusals: boolean;
   json: boolean;
 }
 
@@ -44,11 +57,26 @@ export function registerServeCommand(program: Command, io: Partial<ServeCommandI
     .option('--host <address>', 'address to bind; anything but loopback exposes the server to the network (use --token-env then)', '127.0.0.1')
     .option('--token-env <name>', 'environment variable holding a bearer token every request but GET /healthz must send')
     .option('--max-plans <n>', 'most plans (or OpenRLHF queries) per request; 413 beyond', parseIntegerOption('--max-plans', 1), DEFAULT_MAX_PLANS)
-    .option('--max-body-bytes <n>', 'largest request body in bytes; 413 beyond', parseIntegerOption('--max-body-bytes', 1), DEFAULT_MAX_BODY_BYTES)
+    .option('--max-body-bytes <n>', 'largest request body in bytes (128 MiB fits 8192 OpenRLHF queries of ~10 KB); 413 beyond', parseIntegerOption('--max-body-bytes', 1), DEFAULT_MAX_BODY_BYTES)
+    .addOption(
+      new Option(
+        '--task-from <source>',
+        'where /get_reward reads each task: auto (orchrm orchestrator prompt or chat template user turn, else the prompt), prompt (verbatim), label (the labels entry)',
+      )
+        .choices(TASK_SOURCES)
+        .default('auto'),
+    )
+    .option('--task-pattern <regex>', 'regular expression whose group "task" (or first group) is the task inside each /get_reward prompt; overrides --task-from')
+    .option('--no-log-refusals', 'do not write a stderr line for each refused request (they are counted in /metrics either way)')
     .option('--request-timeout-ms <ms>', 'time a client has to send headers and body; 408 beyond', parseIntegerOption('--request-timeout-ms', 1), 30_000)
     .option('--close-timeout-ms <ms>', 'on SIGINT/SIGTERM, how long in-flight requests may take to finish', parseIntegerOption('--close-timeout-ms', 0), 10_000)
     .option('--json', 'print {"url", "host", "port", "model"} as JSON on stdout once listening', false)
-    .addHelpText('after', '\nExample:\n  ORCHRM_REWARD_API_KEY=$(openssl rand -hex 16) orchrm serve --model rm.safetensors --port 5000 --token-env ORCHRM_REWARD_API_KEY')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ORCHRM_REWARD_API_KEY=$(openssl rand -hex 16) orchrm serve --model rm.safetensors --port 5000 --token-env ORCHRM_REWARD_API_KEY\n' +
+        '  orchrm serve --model rm.safetensors --port 5000   # then OpenRLHF: --reward.remote_url http://127.0.0.1:5000/get_reward (before 0.10.2: --remote_rm_url)\n' +
+        '\nRefused requests are logged on stderr with their reason (OpenRLHF\'s client shows only "Bad Request") and counted in /metrics.',
+    )
     .action(runAction((flags: ServeFlags) => serve(resolvedIo, flags)));
 }
 
@@ -57,6 +85,8 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
   if (flags.tokenEnv !== undefined && !token) {
     throw new UserError(`--token-env names ${flags.tokenEnv}, but that environment variable is not set or empty; export it (e.g. ${flags.tokenEnv}=$(openssl rand -hex 16)) or drop --token-env`);
   }
+  // Checked before the model loads, so a bad pattern fails at once.
+  createTaskExtractor({ source: flags.taskFrom, ...(flags.taskPattern !== undefined && { pattern: flags.taskPattern }) });
   if (!isLoopbackHost(flags.host)) {
     io.stderr.write(
       token
@@ -73,6 +103,9 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
     maxBodyBytes: flags.maxBodyBytes,
     requestTimeoutMs: flags.requestTimeoutMs,
     closeTimeoutMs: flags.closeTimeoutMs,
+    taskSource: flags.taskFrom,
+    ...(flags.taskPattern !== undefined && { taskPattern: flags.taskPattern }),
+    ...(flags.logRefusals && { onRefusal: createRefusalLogger((line) => io.stderr.write(`orchrm serve: ${line}`)) }),
     ...(token ? { token } : {}),
   });
   io.stderr.write(
@@ -81,6 +114,7 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
       '  routes  POST /v1/score, POST /get_reward (OpenRLHF), GET /healthz, GET /metrics',
       `  auth    ${token ? `bearer token from $${flags.tokenEnv} (all routes but /healthz)` : 'none'}`,
       `  limits  ${flags.maxPlans} plans, ${flags.maxBodyBytes} bytes per request; ${flags.requestTimeoutMs} ms to send one`,
+      `  tasks   /get_reward reads each task ${flags.taskPattern !== undefined ? `with --task-pattern ${JSON.stringify(flags.taskPattern)}` : TASK_FROM_TEXT[flags.taskFrom]}`,
       '  stop with Ctrl-C',
       '',
     ].join('\n'),
@@ -91,6 +125,12 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
   await server.close();
   io.stderr.write(`orchrm serve: ${describeTotals(server)}\n`);
 }
+
+const TASK_FROM_TEXT: Record<TaskSource, string> = {
+  auto: "from the prompt (orchrm's orchestrator prompt or a chat template's user turn, else the prompt verbatim)",
+  prompt: 'as the prompt, verbatim',
+  label: 'from the labels entry',
+};
 
 function describeTotals(server: RewardServer): string {
   const { requests, clientErrors, serverErrors, plansScored } = server.app.metrics.totals();

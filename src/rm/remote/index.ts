@@ -1,4 +1,8 @@
-export { createOpenRlhfRewardModel } from './openrlhf-reward-model.js';
+export { CLIENT_CHAT_TEMPLATES, renderChatTemplate, type ClientChatTemplate, type TemplateMessage } from './chat-template-text.js';
+export { checkVllmVersion, compareVersions, MIN_VLLM_VERSION, type VllmVersionProbe } from './check-vllm-version.js';
+export { createOpenRlhfRewardModel, type OpenRlhfRewardOptions } from './openrlhf-reward-model.js';
 export { RemoteRewardOptionsSchema, type RemoteRewardOptionsInput, type RemoteRewardRuntime } from './remote-options.js';
 export { canonicalPlanText, defaultRewardPrompt } from './reward-prompt.js';
+export { scoringInput, type ScoringInput, type ScoringInputOptions } from './scoring-input.js';
 export { createVllmClassifyRewardModel, type VllmClassifyOptions } from './vllm-classify-reward-model.js';
+export { createVllmPoolingRewardModel, type VllmPoolingOptions } from './vllm-pooling-reward-model.js';

@@ -12,12 +12,16 @@ export const RemoteRewardOptionsSchema = z.object({
   maxRetries: z.number().int().min(0).max(10).default(2),
   /** Plans sent per request; larger lists are split. @default 64 */
   batchSize: z.number().int().positive().default(64),
+  /** Requests in flight at once when a list takes several (always one per plan for chat requests). @default 4 */
+  concurrency: z.number().int().positive().max(64).default(4),
   /**
-   * `canonical`: send each plan's canonical rendering (what orchrm's own models read; pairs
-   * exported with `--plan-text canonical`). `raw`: send plan text as written (pairs exported
-   * raw); parsed plans are always rendered canonically. @default 'canonical'
+   * `raw`: send plan text as written, as `orchrm pairs export` writes it by default, so a model
+   * fine-tuned on an export reads what it was trained on; `canonical`: send each plan's
+   * canonical rendering (exports with `--plan-text canonical`, and orchrm's own models). Parsed
+   * plans are always rendered canonically. An export's layout file, where a client takes one,
+   * overrides this. @default 'raw'
    */
-  planText: z.enum(['canonical', 'raw']).default('canonical'),
+  planText: z.enum(['canonical', 'raw']).default('raw'),
   /** Environment variable holding a bearer token; no `Authorization` header when it is unset. @default 'ORCHRM_REWARD_API_KEY' */
   apiKeyEnv: z.string().min(1).default('ORCHRM_REWARD_API_KEY'),
 });

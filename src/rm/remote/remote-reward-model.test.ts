@@ -3,7 +3,7 @@ import type { Plan } from '../../core/plan.js';
 import type { RewardModel } from '../../core/reward-model.js';
 import { ConnectionError, MalformedResponseError, RequestTimeoutError, RetryError, ServerError } from '../../llm/index.js';
 import { createOpenRlhfRewardModel } from './openrlhf-reward-model.js';
-import type { RemoteRewardRuntime } from './remote-options.js';
+import { RemoteRewardOptionsSchema, type RemoteRewardRuntime } from './remote-options.js';
 import { canonicalPlanText, defaultRewardPrompt } from './reward-prompt.js';
 import {
   fixtureReward,
@@ -35,7 +35,7 @@ interface ProtocolCase {
   name: string;
   path: string;
   reply: (body: unknown) => unknown;
-  create: (url: string, extra?: { batchSize?: number; timeoutMs?: number; maxRetries?: number }, runtime?: RemoteRewardRuntime) => RewardModel;
+  create: (url: string, extra?: { batchSize?: number; timeoutMs?: number; maxRetries?: number; planText?: 'raw' | 'canonical' }, runtime?: RemoteRewardRuntime) => RewardModel;
   /** The texts a request carried. */
   texts: (body: unknown) => string[];
 }
@@ -45,14 +45,14 @@ const PROTOCOLS: ProtocolCase[] = [
     name: 'vLLM /classify',
     path: '/classify',
     reply: vllmClassifyReply,
-    create: (url, extra = {}, runtime = noWait) => createVllmClassifyRewardModel({ url, model: 'orchrm-rm', ...extra }, runtime),
+    create: (url, extra = {}, runtime = noWait) => createVllmClassifyRewardModel({ url, model: 'orchrm-rm', planText: 'canonical', ...extra }, runtime),
     texts: (body) => (body as { input: string[] }).input,
   },
   {
     name: 'OpenRLHF /get_reward',
     path: '/get_reward',
     reply: openRlhfReply,
-    create: (url, extra = {}, runtime = noWait) => createOpenRlhfRewardModel({ url, ...extra }, runtime),
+    create: (url, extra = {}, runtime = noWait) => createOpenRlhfRewardModel({ url, planText: 'canonical', ...extra }, runtime),
     texts: (body) => (body as { query: string[] }).query,
   },
 ];
@@ -82,6 +82,13 @@ describe.each(PROTOCOLS)('$name adapter', (protocol) => {
     expect(protocol.texts(requests[0]?.body)).toStrictEqual(texts);
     expect(texts[2]).toBe('What is 17 * 23?INVALID PLAN: no_plan_found');
     expect(model.name).toBe(`${protocol.name.startsWith('vLLM') ? 'vllm-classify' : 'openrlhf'}(${url(protocol.path)})`);
+  });
+
+  it('sends plan text as written by default, as pairs export writes it', async () => {
+    const { url, requests } = await serve((body) => ({ status: 200, body: protocol.reply(body) }));
+    await protocol.create(url(protocol.path), { planText: 'raw' }).score(TASK, [TWO_NODES]);
+    expect(protocol.texts(requests[0]?.body)).toStrictEqual([TASK + TWO_NODES]);
+    expect(RemoteRewardOptionsSchema.parse({ url: url(protocol.path) }).planText).toBe('raw');
   });
 
   it('splits long lists into batches and keeps the order', async () => {
@@ -181,7 +188,7 @@ describe('vLLM /classify specifics', () => {
       const reply = vllmClassifyReply(body) as { data: unknown[] };
       return { status: 200, body: { ...reply, data: reply.data.slice().reverse() } };
     });
-    const scores = await createVllmClassifyRewardModel({ url: url('/classify'), model: 'orchrm-rm' }, noWait).score(TASK, [TWO_NODES, GARBAGE]);
+    const scores = await createVllmClassifyRewardModel({ url: url('/classify'), model: 'orchrm-rm', planText: 'canonical' }, noWait).score(TASK, [TWO_NODES, GARBAGE]);
     expect(scores[0]).toBeGreaterThan(1);
     expect(scores[1]).toBe(-5);
     expect(requests[0]?.body).toMatchObject({ model: 'orchrm-rm', use_activation: false });
@@ -210,9 +217,27 @@ describe('vLLM /classify specifics', () => {
 });
 
 describe('OpenRLHF /get_reward specifics', () => {
+  it('lays queries out as train_rm did when given the export layout (serve_rm scores the query as sent)', async () => {
+    const { url, requests } = await serve((body) => ({ status: 200, body: openRlhfReply(body) }));
+    const layout = {
+      kind: 'orchrm-pair-export-layout',
+      version: 1,
+      format: 'openrlhf',
+      form: 'text',
+      planText: 'raw',
+      keys: { prompt: 'prompt', chosen: 'chosen', rejected: 'rejected', margin: null },
+      rows: 1,
+      sources: {},
+      scoring: { input: 'text', stripTrailingNewlines: true, eos: 'append-after-space', eosToken: '</s>', addSpecialTokens: false },
+    } as const;
+    await createOpenRlhfRewardModel({ url: url('/get_reward'), layout }, noWait).score(TASK, [`${GARBAGE}\n\n`]);
+    expect(requests[0]?.body).toStrictEqual({ query: [`${TASK}${GARBAGE} </s>`], prompts: [TASK], labels: [''] });
+    expect(() => createOpenRlhfRewardModel({ url: url('/get_reward'), layout: { ...layout, form: 'messages', scoring: { ...layout.scoring, input: 'chat' } } })).toThrow(/pass chatTemplate/);
+  });
+
   it('sends the OpenRLHF fields with empty labels', async () => {
     const { url, requests } = await serve((body) => ({ status: 200, body: openRlhfReply(body) }));
-    await createOpenRlhfRewardModel({ url: url('/get_reward') }, noWait).score(TASK, [GARBAGE]);
+    await createOpenRlhfRewardModel({ url: url('/get_reward'), planText: 'canonical' }, noWait).score(TASK, [GARBAGE]);
     expect(requests[0]?.body).toStrictEqual({
       query: ['What is 17 * 23?INVALID PLAN: no_plan_found'],
       prompts: ['What is 17 * 23?'],

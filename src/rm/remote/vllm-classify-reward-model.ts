@@ -2,17 +2,33 @@ import { z } from 'zod';
 import { UserError } from '../../core/errors.js';
 import type { RewardModel } from '../../core/reward-model.js';
 import { MalformedResponseError } from '../../llm/index.js';
-import { createRemoteRewardModel, type RewardProtocol } from './remote-reward-model.js';
+import { readPairExportLayout, type PairExportLayout, type ScoringLayout } from '../../pairs/index.js';
+import type { ClientChatTemplate } from './chat-template-text.js';
+import { checkVllmVersion } from './check-vllm-version.js';
+import { createRemoteRewardModel, type RemoteRequest, type RewardProtocol } from './remote-reward-model.js';
 import type { RemoteRewardOptionsInput, RemoteRewardRuntime } from './remote-options.js';
+import { assertScorable, scoringInput } from './scoring-input.js';
 
 export interface VllmClassifyOptions extends RemoteRewardOptionsInput {
-  /** Model name the vLLM server serves (`vllm serve <model> --task classify`). */
+  /** Model name the vLLM server serves (`vllm serve <model> --runner pooling`). */
   model: string;
   /**
    * Which output is the reward when the head has several. A Bradley-Terry reward model has one
    * (`num_labels=1`), which is used without asking. @default 0 for a one-output head
    */
   classIndex?: number;
+  /**
+   * The layout file `orchrm pairs export` wrote next to the training data (`train.jsonl.orchrm-layout`),
+   * or its parsed content: plans are then sent in exactly the layout the model was trained on
+   * (plan text, EOS token, chat template). @default none: prompt + plan text, nothing appended
+   */
+  layout?: string | PairExportLayout;
+  /** The trained model's `tokenizer.eos_token`, when the layout appends it and did not record it. */
+  eosToken?: string;
+  /** Render chat layouts in the client (`chatml`, `llama3`), for layouts the server's template cannot reproduce. */
+  chatTemplate?: ClientChatTemplate;
+  /** Ask `GET /version` first and refuse servers older than 0.11.1 (they ignore `use_activation`). @default true */
+  checkVersion?: boolean;
 }
 
 const ClassifyReplySchema = z.object({
@@ -25,46 +41,93 @@ const ClassifyReplySchema = z.object({
   ),
 });
 
+/** What a prompt + plan becomes without a layout file: the text as is, the tokenizer's special tokens added. */
+const PLAIN_LAYOUT: ScoringLayout = { input: 'text', stripTrailingNewlines: false, eos: 'none', eosToken: null, addSpecialTokens: true };
+
 /**
  * A reward model served by vLLM's `POST /classify` (a sequence-classification model, e.g. one
- * trained with TRL's RewardTrainer). Sends `{"model", "input": [prompt + canonical plan, ...],
- * "use_activation": false}`, so `probs` holds the raw logits, i.e. the Bradley-Terry rewards,
- * not their softmax (which would be a constant 1 for a one-output head).
+ * trained with TRL's RewardTrainer or OpenRLHF's train_rm on `orchrm pairs export`). Sends
+ * `{"model", "input": [...], "use_activation": false}` (or `"messages"` for a chat layout), so
+ * `probs` holds the raw logits, i.e. the Bradley-Terry rewards.
+ *
+ * - With `layout`, each (task, plan) is laid out as the export's engine trained on it: plan
+ *   text raw or canonical, the EOS token appended where TRL and OpenRLHF append it (the reward
+ *   is read at the last token), the chat template for messages exports.
+ * - Servers older than vLLM 0.11.1 ignore `use_activation`: they are refused after a
+ *   `GET /version`, and a reply of all 1.0 from a one-output head (a softmax) is refused too.
  *
  * @example
- * const model = createVllmClassifyRewardModel({ url: 'http://127.0.0.1:8000/classify', model: 'orchrm-rm' });
+ * const model = createVllmClassifyRewardModel({ url: 'http://127.0.0.1:8000/classify', model: 'orchrm-rm', layout: 'train.jsonl.orchrm-layout' });
  * const scores = await model.score(task, plans);
  */
 export function createVllmClassifyRewardModel(options: VllmClassifyOptions, runtime: RemoteRewardRuntime = {}): RewardModel {
-  const { model, classIndex, ...remote } = options;
+  const { model, classIndex, layout: layoutOption, eosToken, chatTemplate, checkVersion = true, ...remote } = options;
   if (typeof model !== 'string' || model === '') throw new UserError('vllm-classify: name the served model with "model" (the name given to vllm serve)');
+  const layout = typeof layoutOption === 'string' ? readPairExportLayout(layoutOption) : layoutOption;
+  if (layout && remote.planText !== undefined && remote.planText !== layout.planText) {
+    throw new UserError(`vllm-classify: planText "${remote.planText}" contradicts the export layout, which has "${layout.planText}"; drop planText`);
+  }
+  if (layout && layout.scoring === null) throw new UserError('vllm-classify: the layout is of an orchrm-format export, which no engine trains on as is; export --format trl or openrlhf');
+  const scoring = layout?.scoring ?? PLAIN_LAYOUT;
+  const inputOptions = { ...(eosToken !== undefined && { eosToken }), ...(chatTemplate !== undefined && { chatTemplate }) };
+  assertScorable(scoring, inputOptions);
+  let versionKnown = false;
   const protocol: RewardProtocol = {
     replySchema: ClassifyReplySchema,
-    buildBody: (texts) => ({ model, input: texts, use_activation: false }),
+    buildRequests(prompt, _task, planTexts): RemoteRequest[] {
+      const inputs = planTexts.map((plan) => scoringInput(scoring, prompt, plan, inputOptions));
+      const messages = inputs.flatMap((input) => (input.kind === 'messages' ? [input.messages] : []));
+      // A chat request carries one conversation; text requests carry a batch.
+      if (messages.length > 0) return messages.map((conversation) => ({ body: { model, messages: conversation, use_activation: false, add_special_tokens: false }, count: 1 }));
+      const texts = inputs.flatMap((input) => (input.kind === 'text' ? [input.text] : []));
+      return [{ body: { model, input: texts, use_activation: false, add_special_tokens: scoring.addSpecialTokens }, count: texts.length }];
+    },
     readScores(reply, expected, url) {
-      const { data } = reply as z.output<typeof ClassifyReplySchema>;
-      if (data.length !== expected) throw new MalformedResponseError(`${url} returned ${data.length} results for ${expected} inputs`, { retryable: false });
-      const scores = new Array<number>(expected);
-      const seen = new Set<number>();
-      for (const item of data) {
-        if (item.index >= expected || seen.has(item.index)) {
-          throw new MalformedResponseError(`${url} returned result index ${item.index} twice or out of range for ${expected} inputs`, { retryable: false });
-        }
-        seen.add(item.index);
-        const outputs = item.num_classes ?? item.probs.length;
-        const chosen = classIndex ?? (outputs === 1 ? 0 : undefined);
-        if (chosen === undefined) {
-          throw new MalformedResponseError(
-            `${url}: model ${model} has ${outputs} outputs, not the single reward of a Bradley-Terry head; pass classIndex to pick one`,
-            { retryable: false },
-          );
-        }
-        const value = item.probs[chosen];
-        if (value === undefined) throw new MalformedResponseError(`${url}: classIndex ${chosen} is out of range for ${item.probs.length} outputs`, { retryable: false });
-        scores[item.index] = value;
-      }
+      const scores = readClassifyScores(reply as z.output<typeof ClassifyReplySchema>, expected, url, model, classIndex);
+      if (!versionKnown) refuseActivatedOutputs(scores, url);
       return scores;
     },
+    ...(checkVersion && {
+      async check({ settings, fetch, apiKey }) {
+        const probe = await checkVllmVersion(settings.url, { fetch, timeoutMs: Math.min(settings.timeoutMs, 10_000), ...(apiKey && { headers: { authorization: `Bearer ${apiKey}` } }) });
+        versionKnown = probe.version !== undefined;
+      },
+    }),
   };
-  return createRemoteRewardModel('vllm-classify', protocol, remote, runtime);
+  return createRemoteRewardModel('vllm-classify', protocol, { ...remote, ...(layout && { planText: layout.planText }) }, runtime);
+}
+
+function readClassifyScores(reply: z.output<typeof ClassifyReplySchema>, expected: number, url: string, model: string, classIndex: number | undefined): number[] {
+  const { data } = reply;
+  if (data.length !== expected) throw new MalformedResponseError(`${url} returned ${data.length} results for ${expected} inputs`, { retryable: false });
+  const scores = new Array<number>(expected);
+  const seen = new Set<number>();
+  for (const item of data) {
+    if (item.index >= expected || seen.has(item.index)) {
+      throw new MalformedResponseError(`${url} returned result index ${item.index} twice or out of range for ${expected} inputs`, { retryable: false });
+    }
+    seen.add(item.index);
+    const outputs = item.num_classes ?? item.probs.length;
+    const chosen = classIndex ?? (outputs === 1 ? 0 : undefined);
+    if (chosen === undefined) {
+      throw new MalformedResponseError(`${url}: model ${model} has ${outputs} outputs, not the single reward of a Bradley-Terry head; pass classIndex to pick one`, { retryable: false });
+    }
+    const value = item.probs[chosen];
+    if (value === undefined) throw new MalformedResponseError(`${url}: classIndex ${chosen} is out of range for ${item.probs.length} outputs`, { retryable: false });
+    scores[item.index] = value;
+  }
+  return scores;
+}
+
+/**
+ * A server of unknown version that answers 1.0 for every input applied a softmax over one
+ * output: it ignored `use_activation` (vLLM before 0.11.1). Raw rewards are never all exactly 1.
+ */
+export function refuseActivatedOutputs(scores: readonly number[], url: string): void {
+  if (scores.length > 0 && scores.every((score) => score === 1)) {
+    throw new UserError(
+      `${url} returned exactly 1.0 for every input: a softmax over a one-output head, so the server ignored "use_activation": false (vLLM before 0.11.1 does). ` +
+        'Every plan would tie; upgrade vLLM to 0.11.1 or later',
+    );
+  }
 }

@@ -2,6 +2,8 @@ import { connect } from 'node:net';
 
 /** A parsed HTTP/1.1 answer read off a raw socket. */
 export interface RawAnswer {
+  /** `HTTP/1.1 400 Bad Request (...)`, reason phrase included. */
+  statusLine: string;
   status: number;
   headers: Record<string, string>;
   body: string;
@@ -47,5 +49,5 @@ function parseAnswer(text: string): RawAnswer | undefined {
   );
   const body = text.slice(headerEnd + 4);
   if (Buffer.byteLength(body) < Number(headers['content-length'] ?? 0)) return undefined;
-  return { status: Number(statusLine.split(' ')[1]), headers, body };
+  return { statusLine, status: Number(statusLine.split(' ')[1]), headers, body };
 }

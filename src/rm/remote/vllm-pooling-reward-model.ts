@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { UserError } from '../../core/errors.js';
+import type { RewardModel } from '../../core/reward-model.js';
+import { MalformedResponseError } from '../../llm/index.js';
+import { CLIENT_CHAT_TEMPLATES, renderChatTemplate, type ClientChatTemplate, type TemplateMessage } from './chat-template-text.js';
+import { checkVllmVersion } from './check-vllm-version.js';
+import { createRemoteRewardModel, type RemoteRequest, type RewardProtocol } from './remote-reward-model.js';
+import type { RemoteRewardOptionsInput, RemoteRewardRuntime } from './remote-options.js';
+import { refuseActivatedOutputs } from './vllm-classify-reward-model.js';
+
+export interface VllmPoolingOptions extends RemoteRewardOptionsInput {
+  /** Model name the vLLM server serves (`vllm serve Qwen/Qwen2.5-Math-RM-72B --runner pooling`). */
+  model: string;
+  /**
+   * How the conversation `[system?, user: task, assistant: plan]` becomes the model's input:
+   * `server` sends the messages and vLLM applies the model's own chat template (as the model
+   * was trained; the default); `chatml` or `llama3` render it here and send the text; `none`
+   * sends prompt + plan as plain text. @default 'server'
+   */
+  template?: 'server' | 'none' | ClientChatTemplate;
+  /** A system message first, for reward models trained with one (Qwen2.5-Math-RM's card uses "Please reason step by step, and put your final answer within \\boxed{}."). @default none */
+  systemPrompt?: string;
+  /** The token whose output is the reward: -1 is the last token of the templated conversation, where outcome reward models read it. @default -1 */
+  tokenIndex?: number;
+  /** Which output of that token, when it has several. @default 0 for a one-output head */
+  classIndex?: number;
+  /** The pooling task to ask for (`token_classify`), for servers that serve several; vLLM 0.21 and later take it from `--pooler-config.task` instead. @default none */
+  task?: string;
+  /** Ask `GET /version` first and refuse servers older than 0.11.1 (they ignore `use_activation`). @default true */
+  checkVersion?: boolean;
+}
+
+const PoolingReplySchema = z.object({
+  data: z.array(
+    z.object({
+      index: z.number().int().nonnegative(),
+      data: z.union([z.array(z.number()), z.array(z.array(z.number())), z.string()]),
+    }),
+  ),
+});
+
+/**
+ * A token-level reward model served by vLLM's `POST /pooling` (e.g. `Qwen2ForRewardModel`,
+ * Qwen2.5-Math-RM): the server returns one output per token of the templated conversation, and
+ * the reward is the output at `tokenIndex` (the last token by default). Sends the conversation
+ * `[system?, user: task, assistant: plan]` as `messages`, so vLLM applies the model's own chat
+ * template (closing the assistant turn, no generation prompt), with `use_activation: false`
+ * for raw rewards; or renders it here with `template`. Refuses vLLM older than 0.11.1, as the
+ * classify client does.
+ *
+ * @example
+ * const model = createVllmPoolingRewardModel({ url: 'http://127.0.0.1:8000/pooling', model: 'Qwen/Qwen2.5-Math-RM-72B' });
+ */
+export function createVllmPoolingRewardModel(options: VllmPoolingOptions, runtime: RemoteRewardRuntime = {}): RewardModel {
+  const { model, template = 'server', systemPrompt, tokenIndex = -1, classIndex, task, checkVersion = true, ...remote } = options;
+  if (typeof model !== 'string' || model === '') throw new UserError('vllm-pooling: name the served model with "model" (the name given to vllm serve)');
+  if (template !== 'server' && template !== 'none' && !(CLIENT_CHAT_TEMPLATES as readonly string[]).includes(template)) {
+    throw new UserError(`vllm-pooling: template must be server, none, ${CLIENT_CHAT_TEMPLATES.join(' or ')}, got "${String(template)}"`);
+  }
+  if (!Number.isInteger(tokenIndex)) throw new UserError(`vllm-pooling: tokenIndex must be an integer (negative counts from the last token), got ${tokenIndex}`);
+  const conversation = (prompt: string, plan: string): TemplateMessage[] => [
+    ...(systemPrompt === undefined ? [] : [{ role: 'system' as const, content: systemPrompt }]),
+    { role: 'user', content: prompt },
+    { role: 'assistant', content: plan },
+  ];
+  const common = { model, use_activation: false, ...(task !== undefined && { task }) };
+  let versionKnown = false;
+  const protocol: RewardProtocol = {
+    replySchema: PoolingReplySchema,
+    buildRequests(prompt, _task, planTexts): RemoteRequest[] {
+      if (template === 'server') return planTexts.map((plan) => ({ body: { ...common, messages: conversation(prompt, plan), add_special_tokens: false }, count: 1 }));
+      const texts = planTexts.map((plan) => (template === 'none' ? prompt + plan : renderChatTemplate(conversation(prompt, plan), template)));
+      // Rendered templates carry their own BOS; plain text gets the tokenizer's.
+      return [{ body: { ...common, input: texts, add_special_tokens: template === 'none' }, count: texts.length }];
+    },
+    readScores(reply, expected, url) {
+      const scores = readTokenRewards(reply as z.output<typeof PoolingReplySchema>, expected, url, model, tokenIndex, classIndex);
+      if (!versionKnown) refuseActivatedOutputs(scores, url);
+      return scores;
+    },
+    ...(checkVersion && {
+      async check({ settings, fetch, apiKey }) {
+        const probe = await checkVllmVersion(settings.url, { fetch, timeoutMs: Math.min(settings.timeoutMs, 10_000), ...(apiKey && { headers: { authorization: `Bearer ${apiKey}` } }) });
+        versionKnown = probe.version !== undefined;
+      },
+    }),
+  };
+  return createRemoteRewardModel('vllm-pooling', protocol, remote, runtime);
+}
+
+function readTokenRewards(reply: z.output<typeof PoolingReplySchema>, expected: number, url: string, model: string, tokenIndex: number, classIndex: number | undefined): number[] {
+  const { data } = reply;
+  if (data.length !== expected) throw new MalformedResponseError(`${url} returned ${data.length} results for ${expected} inputs`, { retryable: false });
+  const scores = new Array<number>(expected);
+  const seen = new Set<number>();
+  for (const item of data) {
+    if (item.index >= expected || seen.has(item.index)) {
+      throw new MalformedResponseError(`${url} returned result index ${item.index} twice or out of range for ${expected} inputs`, { retryable: false });
+    }
+    seen.add(item.index);
+    if (typeof item.data === 'string') {
+      throw new MalformedResponseError(`${url} returned base64 data; orchrm asks for floats (encoding_format "float"), is a proxy rewriting the request?`, { retryable: false });
+    }
+    const tokens = item.data;
+    const token = tokens.at(tokenIndex);
+    if (token === undefined) throw new MalformedResponseError(`${url}: tokenIndex ${tokenIndex} is out of range for ${tokens.length} token outputs`, { retryable: false });
+    // One number per token (a one-label head flattened), or one list of outputs per token.
+    const outputs = typeof token === 'number' ? [token] : token;
+    const chosen = classIndex ?? (outputs.length === 1 ? 0 : undefined);
+    if (chosen === undefined) {
+      throw new MalformedResponseError(
+        `${url}: model ${model} has ${outputs.length} outputs per token (a process reward model?), not one reward; pass classIndex to pick one`,
+        { retryable: false },
+      );
+    }
+    const value = outputs[chosen];
+    if (value === undefined) throw new MalformedResponseError(`${url}: classIndex ${chosen} is out of range for ${outputs.length} outputs`, { retryable: false });
+    scores[item.index] = value;
+  }
+  return scores;
+}
