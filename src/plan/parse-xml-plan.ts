@@ -31,8 +31,13 @@ const STRUCTURE_STOP = new Set([...TEXT_TAGS, 'agent']);
 const PLAN_STRUCTURE = new Set(['agent', ...EDGE_TAGS, ...FROM_TO_TAGS, ...DOM_TAGS, ...ANSWER_NODE_TAGS, ...ID_TAGS, ...NAME_TAGS, ...ARGUMENT_TAGS]);
 /** Tags that stand next to agents, never inside one: they end an `<agent>` whose `</agent>` is missing. */
 const AGENT_SIBLINGS = new Set(['agent', ...EDGE_TAGS, 'edges', ...FROM_TO_TAGS, ...DOM_TAGS, ...ANSWER_NODE_TAGS, ...THINKING_TAGS]);
-const ENDED_BY: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  ...[...TEXT_TAGS].map((name) => [name, PLAN_STRUCTURE] as const),
+/**
+ * What ends an element whose closing tag is missing. An unclosed text tag (`<agent_input>`
+ * without `</agent_input>`, as in two of the reference's own prompt examples, or `<thinking>`)
+ * ends at the next tag, as the reference reads it.
+ */
+const ENDED_BY: ReadonlyMap<string, ReadonlySet<string> | 'any'> = new Map<string, ReadonlySet<string> | 'any'>([
+  ...[...TEXT_TAGS].map((name) => [name, 'any'] as const),
   ['agent', AGENT_SIBLINGS],
   ['edge', new Set(['agent', ...EDGE_TAGS, ...DOM_TAGS, ...ANSWER_NODE_TAGS, ...THINKING_TAGS])],
 ]);

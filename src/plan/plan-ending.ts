@@ -60,7 +60,7 @@ export function endsBeforeEdges(tree: XmlTree, agents: readonly XmlElement[], ed
   const last = agents.at(-1);
   if (agents.length < 2 || edgeCount > 0 || last === undefined || !last.closed) return COMPLETE;
   const after = tree.source.slice(last.contentEnd).replace(/^<\/agent\s*>/i, '');
-  return /^[\s`]*$/.test(after) ? truncated(`the output ends after its ${agents.length} agents, before the <edge> block`) : COMPLETE;
+  return /^[\s`]*$/.test(after) ? truncated(`the output ends after its ${agents.length} agents with no <edge> block, which a plan of several agents needs`) : COMPLETE;
 }
 
 /**

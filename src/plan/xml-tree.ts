@@ -119,14 +119,15 @@ export function findElements(element: XmlElement, names: ReadonlySet<string>, st
  * whole plan, an `<agent>` without `</agent>` the next agent and the edges. `endedBy` maps a
  * tag to the tags that cannot stand inside it; for each unclosed element, its children from
  * the first such one on are moved out to follow it, and its content ends where that child
- * begins. Such an element is not open at the end of the text: the plan went on after it.
+ * begins (`'any'`: at its first child, as MAS-Orchestra reads an unclosed tag "until the next
+ * tag"). Such an element is not open at the end of the text: the plan went on after it.
  */
-export function liftOutOfUnclosed(element: XmlElement, endedBy: ReadonlyMap<string, ReadonlySet<string>>): void {
+export function liftOutOfUnclosed(element: XmlElement, endedBy: ReadonlyMap<string, ReadonlySet<string> | 'any'>): void {
   for (let index = 0; index < element.children.length; index++) {
     const child = element.children[index]!;
     const enders = child.closed ? undefined : endedBy.get(child.name);
     if (enders !== undefined) {
-      const first = child.children.findIndex((grandchild) => enders.has(grandchild.name));
+      const first = enders === 'any' ? (child.children.length > 0 ? 0 : -1) : child.children.findIndex((grandchild) => enders.has(grandchild.name));
       if (first !== -1) {
         const lifted = child.children.splice(first);
         child.contentEnd = Math.max(child.contentStart, lifted[0]!.start);
