@@ -20,7 +20,7 @@ export interface PlanDraft {
  */
 export function finishPlan(draft: PlanDraft, askedDom: Dom | undefined, warnings: PlanWarning[]): Plan {
   // MAS-Orchestra prompts: 'If <agent_input> left empty (""), the parser will automatically replace it with the original question.'
-  for (const node of draft.nodes) if (node.input.trim() === '""') node.input = '';
+  for (const node of draft.nodes) if (node.input.includes('""') && node.input.trim() === '""') node.input = '';
   const edges: PlanEdge[] = [];
   const seen = new Set<string>();
   draft.edges.forEach((edge, index) => {
