@@ -7,11 +7,15 @@ import { z } from 'zod';
 export const DomSchema = z.enum(['low', 'high']);
 export type Dom = z.infer<typeof DomSchema>;
 
-/** Node ids are short identifiers so that `${id}` references are unambiguous. */
-export const NODE_ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+/**
+ * Node ids are short identifiers so that `${id}` references are unambiguous. The MAS-Orchestra
+ * prompt asks for "alphanumeric or underscore characters", so `1`, `2` and `3a` are ids; `-` is
+ * also accepted.
+ */
+export const NODE_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/;
 
 export const PlanNodeSchema = z.object({
-  id: z.string().regex(NODE_ID_PATTERN, 'node id must match [A-Za-z_][A-Za-z0-9_-]{0,63}'),
+  id: z.string().regex(NODE_ID_PATTERN, 'node id must match [A-Za-z0-9_][A-Za-z0-9_-]{0,63}'),
   /** Block name from the registry (`cot`, `sc`, `reflexion`, `debate`, `search`, or a user block). */
   agent: z.string().min(1),
   /** Sub-task text. May reference upstream outputs as `${id}`; empty means the original question. */
@@ -56,12 +60,16 @@ export const DiagnosticCodeSchema = z.enum([
   'answer_not_sink',
   'unreachable_node',
   'cycle',
+  /** No longer produced (now the warning of the same code); kept so stored episodes still read. */
   'dangling_ref',
+  /** No longer produced (now the warning of the same code, the graph repaired); kept for stored episodes. */
   'ref_edge_mismatch',
   'invalid_params',
   'missing_param',
   'dom_violation',
   'too_large',
+  /** The output stops inside the plan (a value, a tag), as when a model hits its token limit. */
+  'truncated',
   /** A bug in orchrm while reading the plan; never the model's fault. */
   'internal_error',
 ]);

@@ -169,6 +169,33 @@ describe('executePlan', () => {
     expect(result).toMatchObject({ status: 'ok', finalAnswer: 'answer:B' });
   });
 
+  it('waits for every node an input names, edge or not, and leaves other ${...} as written', async () => {
+    const { provider, state } = overlapProvider();
+    // Built in code without the edge A -> C: C must still run after A and receive its answer.
+    const plan: Plan = {
+      dom: 'high',
+      nodes: [node('C', 'use ${A} and ${ B }; keep ${(3^k)}^6 and ${AC}$'), node('A'), node('B', '""')],
+      edges: [{ from: 'B', to: 'C' }],
+      answer: 'C',
+    };
+    const result = await executePlan({ task, plan, blocks: blocksOf(echoBlock('echo')), provider, seed: 1 });
+    expect(result.status).toBe('ok');
+    expect(state.requests.at(-1)?.messages[0]?.content.split('|')[0]).toBe('C');
+    expect(result.nodes.map((trace) => [trace.nodeId, trace.input])).toEqual([
+      ['C', 'use answer:A and answer:B; keep ${(3^k)}^6 and ${AC}$'],
+      ['A', task.question],
+      ['B', task.question],
+    ]);
+  });
+
+  it('an edge whose target does not use ${X} only orders: the target sees its own input', async () => {
+    const { provider, state } = overlapProvider();
+    const plan: Plan = { dom: 'high', nodes: [node('A'), node('B', 'Make the final decision.')], edges: [{ from: 'A', to: 'B' }], answer: 'B' };
+    const result = await executePlan({ task, plan, blocks: blocksOf(echoBlock('echo')), provider, seed: 1 });
+    expect(state.requests.map((request) => request.messages[0]?.content)).toEqual([`A|${task.question}`, 'B|Make the final decision.']);
+    expect(result.finalAnswer).toBe('answer:B');
+  });
+
   it('turns a failing block into runtime_error and skips everything downstream', async () => {
     const { provider } = overlapProvider();
     const plan: Plan = { ...diamond, nodes: [node('A'), node('B', '${A}', 'fail'), node('C', '${A}'), node('D', '${B} ${C}')] };

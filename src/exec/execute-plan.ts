@@ -5,6 +5,7 @@ import type { Retriever } from '../core/retriever.js';
 import type { Task } from '../core/task.js';
 import type { ExecutableBlocks } from './executable-blocks.js';
 import type { ChatProvider } from '../llm/chat-provider.js';
+import { linkedEdges } from '../plan/plan-graph.js';
 import { EpisodeLimits } from './episode-limits.js';
 import type { EpisodeMeter } from './node-chat.js';
 import { runNode } from './run-node.js';
@@ -128,9 +129,14 @@ function episodeStatusOf(status: NodeStatus): EpisodeStatus {
   return status === 'timeout' || status === 'budget_exceeded' ? status : 'runtime_error';
 }
 
+/**
+ * The nodes each node waits for: its edges' sources, and every node its input names as
+ * `${id}` (the parser writes those edges out; a plan built in code may not), so a reference
+ * is always replaced by an answer that is already there, never by whichever finished first.
+ */
 function parentsByNode(plan: Plan): Map<string, string[]> {
   const parents = new Map<string, string[]>();
-  for (const edge of plan.edges) {
+  for (const edge of linkedEdges(plan.nodes, plan.edges)) {
     const list = parents.get(edge.to) ?? [];
     if (!list.includes(edge.from)) list.push(edge.from);
     parents.set(edge.to, list);

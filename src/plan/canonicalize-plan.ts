@@ -1,7 +1,7 @@
 import type { Plan, PlanEdge, PlanNode } from '../core/plan.js';
 import { applyParamDefaults } from './apply-param-defaults.js';
 import type { BlockCatalog } from './block-specs.js';
-import { buildGraph, topologicalOrder } from './plan-graph.js';
+import { buildGraph, linkedEdges, topologicalOrder } from './plan-graph.js';
 
 export interface CanonicalPlanOptions {
   /** Keep the orchestrator's free-text reasoning. @default false */
@@ -24,7 +24,7 @@ function sortedParams(params: Record<string, unknown>): Record<string, unknown> 
 /**
  * The canonical form of a plan: canonical agent names, params with defaults applied in key
  * order, nodes in layered topological order (ids sorted within a layer), edges deduplicated
- * and sorted, whitespace normalised, the answer node made explicit, thinking dropped unless
+ * (with those references imply added) and sorted, whitespace normalised, the answer node made explicit, thinking dropped unless
  * asked for. Two plans that differ only in formatting have equal canonical forms, and
  * `renderPlan` prints exactly this.
  */
@@ -38,14 +38,17 @@ export function canonicalizePlan(plan: Plan, catalog: BlockCatalog, options: Can
     if (description !== '') canonical.description = description;
     nodesById.set(node.id, canonical);
   }
-  const graph = buildGraph([...nodesById.keys()], plan.edges);
+  // Edges that references imply are made explicit, so a plan built in code and the same plan
+  // parsed from text (where the parser adds them) have one canonical form.
+  const planEdges = linkedEdges(plan.nodes, plan.edges);
+  const graph = buildGraph([...nodesById.keys()], planEdges);
   const { order, blocked } = topologicalOrder(graph);
   const ordered = [...order, ...blocked];
   const rank = new Map(ordered.map((id, index) => [id, index]));
 
   const edgeKeys = new Set<string>();
   const edges: PlanEdge[] = [];
-  for (const edge of plan.edges) {
+  for (const edge of planEdges) {
     const key = JSON.stringify([edge.from, edge.to]);
     if (!edgeKeys.has(key)) {
       edgeKeys.add(key);

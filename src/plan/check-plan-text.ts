@@ -2,7 +2,7 @@ import type { Diagnostic, Plan, PlanWarning } from '../core/plan.js';
 import type { PlanTextFormat } from './detect-plan-format.js';
 import { parsePlan, type ParsePlanOptions } from './parse-plan.js';
 import { defaultBlockCatalog } from './plan-text-options.js';
-import { renderInvalidPlan, renderPlan } from './render-plan.js';
+import { renderInvalidPlan, renderParseResult } from './render-plan.js';
 
 /** What `orchrm plan check` reports about a plan text. */
 export interface PlanCheckResult {
@@ -12,7 +12,7 @@ export interface PlanCheckResult {
   diagnostics: Diagnostic[];
   warnings: PlanWarning[];
   format: PlanTextFormat;
-  /** The canonical rendering (`renderPlan`), or `renderInvalidPlan` of the diagnostics. */
+  /** The canonical rendering (`renderParseResult`: semantic warnings included), or `renderInvalidPlan` of the diagnostics. */
   rendered: string;
 }
 
@@ -30,5 +30,5 @@ export function checkPlanText(text: string, options: ParsePlanOptions = {}): Pla
   if (!result.ok) {
     return { ok: false, plan: null, diagnostics: result.diagnostics, warnings: result.warnings, format: result.format, rendered: renderInvalidPlan(result.diagnostics) };
   }
-  return { ok: true, plan: result.plan, diagnostics: [], warnings: result.warnings, format: result.format, rendered: renderPlan(result.plan, catalog) };
+  return { ok: true, plan: result.plan, diagnostics: [], warnings: result.warnings, format: result.format, rendered: renderParseResult(result, catalog) };
 }

@@ -1,5 +1,6 @@
-import type { Dom, Plan, PlanEdge, PlanNode, PlanWarning } from '../core/plan.js';
-import { planWarning } from './plan-diagnostic.js';
+import { NODE_ID_PATTERN, type Dom, type Plan, type PlanEdge, type PlanNode, type PlanWarning } from '../core/plan.js';
+import { nodePath, planWarning } from './plan-diagnostic.js';
+import { extractReferences } from './plan-graph.js';
 
 /** A plan as read from text, before the common clean-up; `dom` may still be unknown. */
 export interface PlanDraft {
@@ -12,11 +13,14 @@ export interface PlanDraft {
 }
 
 /**
- * The steps both parsers share: drop repeated edges, settle the DoM (written, else asked for,
- * else inferred from the node count), name the unique sink as the answer when none was named,
- * and keep a direct answer only when there are no nodes.
+ * The steps both parsers share: read an input of `""` as empty (the original question), drop
+ * repeated edges, settle the references against the edges (see `linkReferences`), settle the
+ * DoM (written, else asked for, else inferred from the node count), name the unique sink as
+ * the answer when none was named, and keep a direct answer only when there are no nodes.
  */
 export function finishPlan(draft: PlanDraft, askedDom: Dom | undefined, warnings: PlanWarning[]): Plan {
+  // MAS-Orchestra prompts: 'If <agent_input> left empty (""), the parser will automatically replace it with the original question.'
+  for (const node of draft.nodes) if (node.input.includes('""') && node.input.trim() === '""') node.input = '';
   const edges: PlanEdge[] = [];
   const seen = new Set<string>();
   draft.edges.forEach((edge, index) => {
@@ -28,6 +32,7 @@ export function finishPlan(draft: PlanDraft, askedDom: Dom | undefined, warnings
     seen.add(key);
     edges.push(edge);
   });
+  linkReferences(draft.nodes, edges, warnings);
 
   let dom = draft.dom;
   if (dom === undefined) {
@@ -52,4 +57,48 @@ function uniqueSink(nodes: readonly PlanNode[], edges: readonly PlanEdge[]): str
   const hasOutgoing = new Set(edges.map((edge) => edge.from));
   const sinks = nodes.filter((node) => !hasOutgoing.has(node.id));
   return sinks.length === 1 ? sinks[0]?.id : undefined;
+}
+
+/**
+ * Settles MAS-Orchestra's rule "an edge exists iff the input uses `${X}`", which real plans
+ * (the reference's own prompt examples among them) break both ways, by repairing instead of
+ * refusing. Each repair is a `ref_edge_mismatch` warning:
+ * - `${X}` naming another node with no edge `X -> Y`: the edge is added, so Y runs after X and
+ *   `${X}` is replaced by X's answer.
+ * - an edge `X -> Y` whose target never uses `${X}`: kept; it orders execution only, and Y sees
+ *   its own input (or the question when empty), not X's answer, as in the reference.
+ * A `${...}` that names no node stays text (LaTeX like `${(3^k)}^6`); when it looks like an id
+ * it is reported as `dangling_ref` (a typo or a missing node), and a node naming itself as
+ * `self_reference`. Edges are appended to `edges` in place.
+ */
+export function linkReferences(nodes: readonly PlanNode[], edges: PlanEdge[], warnings: PlanWarning[]): void {
+  const firstIndex = new Map<string, number>();
+  nodes.forEach((node, index) => {
+    if (!firstIndex.has(node.id)) firstIndex.set(node.id, index);
+  });
+  const writtenCount = edges.length;
+  const written = new Set(edges.map((edge) => JSON.stringify([edge.from, edge.to])));
+  const referenced = new Set<string>();
+  nodes.forEach((node, index) => {
+    if (firstIndex.get(node.id) !== index) return;
+    for (const reference of new Set(extractReferences(node.input))) {
+      const path = nodePath(index, 'input');
+      if (reference === node.id) {
+        warnings.push(planWarning('self_reference', path, `the input of "${node.id}" uses \${${reference}}, its own output; it is left as text`));
+      } else if (firstIndex.has(reference)) {
+        referenced.add(JSON.stringify([reference, node.id]));
+        if (written.has(JSON.stringify([reference, node.id]))) continue;
+        edges.push({ from: reference, to: node.id });
+        warnings.push(planWarning('ref_edge_mismatch', path, `the input uses \${${reference}} but no edge ${reference} -> ${node.id} was written; added it, so "${node.id}" runs after "${reference}" and receives its answer`));
+      } else if (NODE_ID_PATTERN.test(reference)) {
+        warnings.push(planWarning('dangling_ref', path, `the input uses \${${reference}}, but no node has id "${reference}"; it is left as text`));
+      }
+    }
+  });
+  edges.slice(0, writtenCount).forEach((edge, index) => {
+    if (!firstIndex.has(edge.from) || !firstIndex.has(edge.to) || edge.from === edge.to) return;
+    if (referenced.has(JSON.stringify([edge.from, edge.to]))) return;
+    const message = `edge ${edge.from} -> ${edge.to} exists but the input of "${edge.to}" never uses \${${edge.from}}; "${edge.to}" runs after "${edge.from}" without seeing its answer`;
+    warnings.push(planWarning('ref_edge_mismatch', `edges[${index}]`, message));
+  });
 }

@@ -4,6 +4,7 @@ import { findJsonCandidates, type JsonCandidate } from './find-json-candidates.j
 import { finishPlan } from './finish-plan.js';
 import { isRecord } from './json-keys.js';
 import { isPlanLike, mapJsonPlan, unwrapPlanObject } from './map-json-plan.js';
+import { jsonEnding } from './plan-ending.js';
 import { planDiagnostic, planWarning } from './plan-diagnostic.js';
 import { MAX_REPAIR_CHARS } from './plan-limits.js';
 import { defaultBlockCatalog, type PlanTextOptions } from './plan-text-options.js';
@@ -39,7 +40,8 @@ function readCandidate(candidate: JsonCandidate): ReadCandidate {
 /**
  * Parses a JSON plan from model output: the object may sit in a ``` fence or in prose, and
  * small syntax slips (trailing commas, single quotes, comments, a missing closing brace) are
- * repaired with `jsonrepair` (warning `json_repaired`). When several objects are present the
+ * repaired with `jsonrepair` (warning `json_repaired`), but JSON that stops inside a string or
+ * with an object still open is refused as `truncated`. When several objects are present the
  * last complete plan-like one wins. Key variants are accepted with `key_variant` warnings; a
  * plan without nodes (`{"dom": "low", "answer": "42"}`) is a direct answer. Only reads the
  * plan; `parsePlan` also validates the graph. Never throws.
@@ -76,6 +78,9 @@ export function parseJsonPlan(text: string, options: PlanTextOptions = {}): Plan
     warnings.push(planWarning('multiple_plans', '', `${planLike.length} plan-like JSON objects were found; the last complete one was used`));
   }
   if (chosen.repaired) {
+    // Repair would close a string or object the output stopped inside: what it gives is partial.
+    const ending = jsonEnding(chosen.candidate.text);
+    if (ending.kind !== 'complete') return { ok: false, diagnostics: [ending.diagnostic], warnings };
     warnings.push(planWarning('json_repaired', '', 'the JSON had syntax errors (e.g. trailing commas, single quotes, comments) that were repaired; write strict JSON'));
   }
   const diagnostics: Diagnostic[] = [];

@@ -5,7 +5,8 @@ import { readDom, readNodeId } from './plan-values.js';
 import { nodePath, planDiagnostic, planWarning } from './plan-diagnostic.js';
 import { MAX_PLAN_EDGES, MAX_PLAN_NODES, tooManyDiagnostic } from './plan-limits.js';
 import { defaultBlockCatalog, type PlanTextOptions } from './plan-text-options.js';
-import { elementText, findElements, MAX_XML_DEPTH, parseXmlTree, type XmlElement, type XmlTagLimits, type XmlTree } from './xml-tree.js';
+import { endsBeforeEdges, xmlEnding } from './plan-ending.js';
+import { elementText, findElements, liftOutOfUnclosed, MAX_XML_DEPTH, parseXmlTree, type XmlElement, type XmlTagLimits, type XmlTree } from './xml-tree.js';
 
 const names = (...list: string[]) => new Set(list);
 /** Tags whose content is text, never structure: the parser does not look inside them. */
@@ -18,23 +19,46 @@ const THINKING_TAGS = names('thinking', 'think');
 const ANSWER_NODE_TAGS = names('answer_node', 'final_agent', 'final_node', 'output_node');
 const DIRECT_ANSWER_TAGS = names('answer', 'final_answer', 'direct_answer');
 const ID_TAGS = names('agent_id', 'id', 'node_id');
+/** MAS-Orchestra's minimal format names an agent's output instead of the agent (`<answer>` then names it). */
+const OUTPUT_ID_TAGS = names('agent_output_id', 'output_id');
 const NAME_TAGS = names('agent_name', 'name', 'agent_type', 'block');
 const DESCRIPTION_TAGS = names('agent_description', 'description');
 const INPUT_TAGS = names('agent_input', 'input');
 const STRAY_AGENT_FIELDS = names('agent_id', 'agent_name');
 const ARGUMENT_TAGS = names('required_arguments', 'arguments', 'params', 'parameters');
 const STRUCTURE_STOP = new Set([...TEXT_TAGS, 'agent']);
+/** Tags that start plan structure: what an unclosed text tag (`<thinking>` without `</thinking>`) must give back. */
+const PLAN_STRUCTURE = new Set(['agent', ...EDGE_TAGS, ...FROM_TO_TAGS, ...DOM_TAGS, ...ANSWER_NODE_TAGS, ...ID_TAGS, ...NAME_TAGS, ...ARGUMENT_TAGS]);
+/** Tags that stand next to agents, never inside one: they end an `<agent>` whose `</agent>` is missing. */
+const AGENT_SIBLINGS = new Set(['agent', ...EDGE_TAGS, 'edges', ...FROM_TO_TAGS, ...DOM_TAGS, ...ANSWER_NODE_TAGS, ...THINKING_TAGS]);
+/**
+ * What ends an element whose closing tag is missing. An unclosed text tag (`<agent_input>`
+ * without `</agent_input>`, as in two of the reference's own prompt examples, or `<thinking>`)
+ * ends at the next tag, as the reference reads it.
+ */
+const ENDED_BY: ReadonlyMap<string, ReadonlySet<string> | 'any'> = new Map<string, ReadonlySet<string> | 'any'>([
+  ...[...TEXT_TAGS].map((name) => [name, 'any'] as const),
+  ['agent', AGENT_SIBLINGS],
+  ['edge', new Set(['agent', ...EDGE_TAGS, ...DOM_TAGS, ...ANSWER_NODE_TAGS, ...THINKING_TAGS])],
+]);
+/** Every tag a plan is written with (an unclosed one at the end of the text means the output was cut). */
+const PLAN_VOCABULARY = new Set([...PLAN_STRUCTURE, ...INPUT_TAGS, ...DESCRIPTION_TAGS, ...DIRECT_ANSWER_TAGS, ...OUTPUT_ID_TAGS]);
 /** Tags that are never params, even when found inside an `<agent>` (e.g. after a missing `</agent>`). */
-const NOT_PARAMS = new Set(['agent', 'edge', 'edges', 'agents', ...FROM_TO_TAGS, ...DOM_TAGS, ...THINKING_TAGS, ...ANSWER_NODE_TAGS, ...DIRECT_ANSWER_TAGS]);
+const NOT_PARAMS = new Set(['agent', 'edge', 'edges', 'agents', ...OUTPUT_ID_TAGS, ...FROM_TO_TAGS, ...DOM_TAGS, ...THINKING_TAGS, ...ANSWER_NODE_TAGS, ...DIRECT_ANSWER_TAGS]);
 /** Every edge has one `<from>` (or `<source>`) and one `<to>` (or `<target>`). */
 const TAG_LIMITS: XmlTagLimits = new Map([['agent', MAX_PLAN_NODES], ...[...FROM_TO_TAGS].map((name) => [name, MAX_PLAN_EDGES] as const)]);
 
 /**
  * Parses the MAS-Orchestra XML plan format (`<agent>`, `<edge>`, `<dom>`, `<thinking>`) with a
  * real tokenizer. Tolerant: prose around the plan is ignored, text inside tags may hold `<`,
- * `&` and `${id}`, several `<edge>` blocks are merged, `<from>/<to>` pairs are matched in
+ * `&` and `${id}` (CDATA is unwrapped, entities decoded), an unclosed `<thinking>` ends where
+ * the plan begins, several `<edge>` blocks are merged, `<from>/<to>` pairs are matched in
  * order (`unbalanced_edge` when counts differ) and may stand without an `<edge>` wrapper
- * (warning `edge_without_wrapper`). Agent names resolve through the catalog's aliases.
+ * (warning `edge_without_wrapper`), and the minimal format's `<agent_output_id>` stands in
+ * for a missing `<agent_id>`. Agent names resolve through the catalog's aliases. Output that
+ * stops with the plan still open (inside an agent, a value, the edge block) or right after
+ * its agents, before any edge, is refused as `truncated`.
+ * docs/plan-format.md lists where this differs from the reference parser and why.
  * Only reads the plan; `parsePlan` also validates the graph. Never throws.
  *
  * @example
@@ -56,15 +80,19 @@ export function parseXmlPlan(text: string, options: PlanTextOptions = {}): PlanP
     const [what, path] = tree.overLimit.name === 'agent' ? (['nodes', 'nodes'] as const) : (['edges', 'edges'] as const);
     return { ok: false, diagnostics: [tooManyDiagnostic(what, path, undefined, tree.overLimit.limit)], warnings };
   }
+  liftOutOfUnclosed(tree.root, ENDED_BY);
+  const ending = xmlEnding(tree, text, PLAN_VOCABULARY);
+  if (ending.kind === 'truncated') return { ok: false, diagnostics: [ending.diagnostic], warnings };
   const catalog = options.catalog ?? defaultBlockCatalog();
   const read = (element: XmlElement) => elementText(tree, element);
   // Plan-level tags are looked for inside agents too: after a missing </agent> the tokenizer nests what follows.
   const first = (set: ReadonlySet<string>) => findElements(tree.root, set, TEXT_TAGS)[0];
 
-  const nodes = findElements(tree.root, AGENT_TAGS, TEXT_TAGS).map((agent, index) =>
-    readAgent(tree, agent, index, { catalog, warnings, diagnostics }),
-  );
+  const agents = findElements(tree.root, AGENT_TAGS, TEXT_TAGS);
+  const nodes = agents.map((agent, index) => readAgent(tree, agent, index, { catalog, warnings, diagnostics, onlyAgent: agents.length === 1 }));
   const edges = readEdges(tree, diagnostics, warnings);
+  const beforeEdges = endsBeforeEdges(tree, agents, edges.length);
+  if (beforeEdges.kind === 'truncated') return { ok: false, diagnostics: [beforeEdges.diagnostic], warnings };
   const strayFields = findElements(tree.root, STRAY_AGENT_FIELDS, STRUCTURE_STOP);
   if (strayFields.length > 0) {
     const message = `${strayFields.length} <agent_id>/<agent_name> tag(s) stand outside any <agent> block; wrap each agent in <agent>...</agent>`;
@@ -86,6 +114,7 @@ export function parseXmlPlan(text: string, options: PlanTextOptions = {}): PlanP
   }
 
   if (nodes.length === 0 && edges.length === 0 && directAnswer === undefined && diagnostics.length === 0) {
+    if (ending.kind === 'inside_thinking') return { ok: false, diagnostics: [ending.diagnostic], warnings };
     const message = 'no <agent> blocks and no <answer> were found; write agents as <agent><agent_id>..</agent_id><agent_name>..</agent_name>..</agent>, or a direct answer as <answer>..</answer>';
     return { ok: false, diagnostics: [planDiagnostic('no_plan_found', '', message)], warnings };
   }
@@ -102,15 +131,30 @@ interface AgentContext {
   catalog: NonNullable<PlanTextOptions['catalog']>;
   warnings: PlanWarning[];
   diagnostics: Diagnostic[];
+  /** The plan has this one agent, so a missing id can be made up. */
+  onlyAgent: boolean;
 }
 
 function readAgent(tree: XmlTree, agent: XmlElement, index: number, context: AgentContext): PlanNode {
   const { catalog, warnings, diagnostics } = context;
   const read = (element: XmlElement) => elementText(tree, element);
+  // STRUCTURE_STOP includes 'agent', so an unclosed agent's nested successor is not read as its own.
   const idElement = findElements(agent, ID_TAGS, STRUCTURE_STOP)[0];
   const nameElement = findElements(agent, NAME_TAGS, STRUCTURE_STOP)[0];
-  // STRUCTURE_STOP includes 'agent', so an unclosed agent's nested successor is not read as its own.
-  if (!idElement) diagnostics.push(planDiagnostic('schema', nodePath(index, 'id'), `agent ${index + 1} has no <agent_id>; give every agent a short unique id`));
+  let id = idElement ? readNodeId(read(idElement)) : undefined;
+  if (id === undefined) {
+    // The minimal format (one agent, no <agent_id>) names the agent's output instead.
+    const outputIdElement = findElements(agent, OUTPUT_ID_TAGS, STRUCTURE_STOP)[0];
+    const outputId = outputIdElement ? readNodeId(read(outputIdElement)) : '';
+    if (outputId !== '') {
+      id = outputId;
+      warnings.push(planWarning('id_assigned', nodePath(index, 'id'), `agent ${index + 1} has no <agent_id>; its <agent_output_id> "${outputId}" is used as its id`));
+    } else if (context.onlyAgent) {
+      id = 'A';
+      warnings.push(planWarning('id_assigned', nodePath(index, 'id'), 'the only agent has no <agent_id>; it is given the id "A"'));
+    }
+  }
+  if (id === undefined) diagnostics.push(planDiagnostic('schema', nodePath(index, 'id'), `agent ${index + 1} has no <agent_id>; give every agent a short unique id`));
   if (!nameElement) diagnostics.push(planDiagnostic('schema', nodePath(index, 'agent'), `agent ${index + 1} has no <agent_name>; name one of the available blocks`));
   const writtenName = nameElement ? read(nameElement) : '';
   const spec = catalog.resolve(writtenName);
@@ -129,7 +173,7 @@ function readAgent(tree: XmlTree, agent: XmlElement, index: number, context: Age
     else readSlot(child);
   }
   const node: PlanNode = {
-    id: idElement ? readNodeId(read(idElement)) : '',
+    id: id ?? '',
     agent: spec?.name ?? writtenName,
     input,
     params: collectParams(params, spec, nodePath(index, 'params'), warnings),

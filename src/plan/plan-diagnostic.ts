@@ -21,8 +21,26 @@ export const PLAN_WARNING_CODES = [
   'dom_inferred',
   /** Several plans were found in the text; the last complete one was used. */
   'multiple_plans',
+  /**
+   * References and edges disagree (MAS-Orchestra rule 12): a `${X}` without its edge (the edge
+   * was added) or an edge whose target never uses `${X}` (it only orders execution).
+   */
+  'ref_edge_mismatch',
+  /** An input uses `${X}` for an id no node has; it is sent as text. */
+  'dangling_ref',
+  /** An input uses its own node's `${id}`; it is sent as text. */
+  'self_reference',
+  /** A node had no id; it was given one (`<agent_output_id>`, or `A` for a plan's only agent). */
+  'id_assigned',
 ] as const;
 export type PlanWarningCode = (typeof PLAN_WARNING_CODES)[number];
+
+/**
+ * Warnings about what a plan means rather than how it was written: something the orchestrator
+ * wrote was ignored, or the graph was repaired. The canonical rendering keeps these codes (and
+ * so do the reward model's features); the others are formatting noise and are dropped.
+ */
+export const SEMANTIC_WARNING_CODES: ReadonlySet<string> = new Set<PlanWarningCode>(['ignored_key', 'ref_edge_mismatch', 'dangling_ref', 'self_reference']);
 
 export function planDiagnostic(code: DiagnosticCode, path: string, message: string): Diagnostic {
   return { code, message, path };

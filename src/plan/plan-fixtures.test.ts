@@ -87,10 +87,9 @@ describe('JSON fixtures', () => {
     expect(warningCodes(result)).toEqual(['key_variant']);
   });
 
-  test('a truncated fence is closed by repair', () => {
-    const { result, plan } = parsed('json-truncated.txt');
-    expect(warningCodes(result)).toEqual(['json_repaired']);
-    expect(plan.nodes).toEqual([{ id: 'A', agent: 'cot', input: 'Solve 3x + 5 = 20 for x.', params: {} }]);
+  test('a plan whose closing brace never came is refused as truncated, not repaired', () => {
+    const result = parsePlan(fixture('json-truncated.txt'));
+    expect(result).toMatchObject({ ok: false, format: 'json', diagnostics: [{ code: 'truncated' }] });
   });
 
   test('the last plan wins over an example in prose', () => {

@@ -1,4 +1,4 @@
-import type { PlanEdge } from '../core/plan.js';
+import type { PlanEdge, PlanNode } from '../core/plan.js';
 
 /** Longest `${...}` body looked at; references are short ids, so the scan stays linear. */
 const MAX_REFERENCE_LENGTH = 128;
@@ -11,6 +11,48 @@ export function extractReferences(input: string): string[] {
     if (close !== -1) references.push(input.slice(start + 2, start + 2 + close).trim());
   }
   return references;
+}
+
+/**
+ * The `${id}` references of an input that name a node in `ids`, distinct, in order. Any other
+ * `${...}` is text: LaTeX such as `${(3^k)}^6` or `${AC}$` in a copied problem, or an id no
+ * node has (the MAS-Orchestra runner leaves such text as it is).
+ */
+export function nodeReferences(input: string, ids: ReadonlySet<string>): string[] {
+  return [...new Set(extractReferences(input))].filter((reference) => ids.has(reference));
+}
+
+/**
+ * The edges a plan's references imply: `X -> Y` for every `${X}` in Y's input that names
+ * another node, whether or not the plan wrote that edge. A reference is data flow, so Y must
+ * run after X (MAS-Orchestra's prompt rule 12a); the parser adds missing ones with a
+ * `ref_edge_mismatch` warning, and the validator and executor read plans built in code the
+ * same way. The first node with an id speaks for it (duplicate ids are refused anyway).
+ */
+export function referenceEdges(nodes: readonly PlanNode[]): PlanEdge[] {
+  const ids = new Set(nodes.map((node) => node.id));
+  const seen = new Set<string>();
+  const edges: PlanEdge[] = [];
+  for (const node of nodes) {
+    if (seen.has(node.id)) continue;
+    seen.add(node.id);
+    for (const reference of nodeReferences(node.input, ids)) if (reference !== node.id) edges.push({ from: reference, to: node.id });
+  }
+  return edges;
+}
+
+/** `edges` followed by the reference edges they lack (see `referenceEdges`), each pair once. */
+export function linkedEdges(nodes: readonly PlanNode[], edges: readonly PlanEdge[]): PlanEdge[] {
+  const keys = new Set(edges.map((edge) => `${edge.from}\u0000${edge.to}`));
+  const linked = [...edges];
+  for (const edge of referenceEdges(nodes)) {
+    const key = `${edge.from}\u0000${edge.to}`;
+    if (!keys.has(key)) {
+      keys.add(key);
+      linked.push(edge);
+    }
+  }
+  return linked;
 }
 
 /** Adjacency over distinct node ids; edges to unknown ids are left out. */

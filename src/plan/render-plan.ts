@@ -1,6 +1,7 @@
-import type { Diagnostic, Plan, PlanParseResult } from '../core/plan.js';
+import type { Diagnostic, Plan, PlanParseResult, PlanWarning } from '../core/plan.js';
 import type { BlockCatalog } from './block-specs.js';
 import { canonicalizePlan, type CanonicalPlanOptions } from './canonicalize-plan.js';
+import { SEMANTIC_WARNING_CODES } from './plan-diagnostic.js';
 import { escapeXmlText } from './xml-text.js';
 
 const tag = (name: string, text: string, indent = '') => `${indent}<${name}>${escapeXmlText(text)}</${name}>`;
@@ -49,7 +50,25 @@ export function renderInvalidPlan(diagnostics: readonly Diagnostic[]): string {
   return codes.length === 0 ? 'INVALID PLAN' : `INVALID PLAN: ${codes.join(', ')}`;
 }
 
-/** `renderPlan` for a parsed plan, `renderInvalidPlan` for a failed parse. */
+/** The distinct semantic warning codes (see `SEMANTIC_WARNING_CODES`) among `warnings`, sorted. */
+export function semanticWarningCodes(warnings: readonly PlanWarning[]): string[] {
+  return [...new Set(warnings.map((warning) => warning.code).filter((code) => SEMANTIC_WARNING_CODES.has(code)))].sort();
+}
+
+/**
+ * A canonical rendering with its semantic warning codes as a last line,
+ * `<!-- warnings: ignored_key, ref_edge_mismatch -->`, so a reward model reading the text sees
+ * that something was ignored or repaired. A comment, so parsing the text gives the same plan.
+ */
+export function withWarningLine(rendered: string, codes: readonly string[]): string {
+  return codes.length === 0 ? rendered : `${rendered}\n<!-- warnings: ${codes.join(', ')} -->`;
+}
+
+/**
+ * `renderPlan` for a parsed plan, followed by its semantic warnings (`withWarningLine`), or
+ * `renderInvalidPlan` for a failed parse.
+ */
 export function renderParseResult(result: PlanParseResult, catalog: BlockCatalog, options: CanonicalPlanOptions = {}): string {
-  return result.ok ? renderPlan(result.plan, catalog, options) : renderInvalidPlan(result.diagnostics);
+  if (!result.ok) return renderInvalidPlan(result.diagnostics);
+  return withWarningLine(renderPlan(result.plan, catalog, options), semanticWarningCodes(result.warnings));
 }

@@ -1,7 +1,7 @@
 import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan } from '../core/plan.js';
 import type { BlockCatalog } from './block-specs.js';
 import { nodePath, planDiagnostic } from './plan-diagnostic.js';
-import { buildGraph, extractReferences, findCycles, reachableFrom, topologicalOrder } from './plan-graph.js';
+import { buildGraph, findCycles, linkedEdges, reachableFrom, topologicalOrder } from './plan-graph.js';
 import { validateNodeParams } from './validate-node-params.js';
 
 export interface ValidatePlanOptions {
@@ -12,7 +12,9 @@ export interface ValidatePlanOptions {
 /**
  * Checks a plan against the MAS-Orchestra graph rules and the block catalog, collecting every
  * problem (not just the first): ids, agent names, params, edges, start and sink, reachability,
- * cycles, `${id}` references versus edges, the answer node and the DoM. Each diagnostic has a
+ * cycles, the answer node and the DoM. A `${X}` naming another node counts as the edge
+ * `X -> Y` whether or not it was written (see `referenceEdges`); references and edges that
+ * disagree are repaired by the parser with warnings, never refused. Each diagnostic has a
  * stable code, a path such as `nodes[2].agent` and a message that says how to fix it.
  *
  * @example
@@ -25,7 +27,7 @@ export function validatePlan(plan: Plan, catalog: BlockCatalog, options: Validat
 
   plan.nodes.forEach((node, index) => {
     if (!NODE_ID_PATTERN.test(node.id)) {
-      push('schema', nodePath(index, 'id'), `node id ${JSON.stringify(node.id)} is not valid; use a letter followed by letters, digits, "_" or "-" (e.g. "A", "solve_1")`);
+      push('schema', nodePath(index, 'id'), `node id ${JSON.stringify(node.id)} is not valid; use up to 64 letters, digits, "_" or "-" (e.g. "A", "solve_1", "2"), no spaces`);
     } else if (firstIndex.has(node.id)) {
       push('duplicate_id', nodePath(index, 'id'), `node id "${node.id}" is also used by nodes[${firstIndex.get(node.id)}]; give every node a unique id`);
     } else firstIndex.set(node.id, index);
@@ -52,11 +54,14 @@ export function validatePlan(plan: Plan, catalog: BlockCatalog, options: Validat
     const key = edgeKey(edge.from, edge.to);
     if (!edgeIndex.has(key)) edgeIndex.set(key, index);
   });
-  const edgePath = (from: string, to: string) => `edges[${edgeIndex.get(edgeKey(from, to)) ?? -1}]`;
+  // An edge only a reference implies (a plan built in code) is located at the referring input.
+  const edgePath = (from: string, to: string) => {
+    const index = edgeIndex.get(edgeKey(from, to));
+    return index !== undefined ? `edges[${index}]` : nodePath(firstIndex.get(to) ?? -1, 'input');
+  };
   const ids = [...firstIndex.keys()];
-  const graph = buildGraph(ids, plan.edges);
+  const graph = buildGraph(ids, linkedEdges(plan.nodes, plan.edges));
   if (ids.length > 0) checkShape(plan, graph, edgePath, push);
-  checkReferences(plan, firstIndex, edgePath, push);
 
   const askedLow = plan.dom === 'low' || options.dom === 'low';
   if (askedLow && plan.nodes.length > 1) {
@@ -93,32 +98,4 @@ function checkShape(plan: Plan, graph: ReturnType<typeof buildGraph>, edgePath: 
     if (!graph.inDegree.has(plan.answer)) push('answer_not_sink', 'answer', `the answer names "${plan.answer}", which is not a node; name the final node`);
     else if (!sinks.includes(plan.answer)) push('answer_not_sink', 'answer', `the answer node "${plan.answer}" has outgoing edges; the answer must be the final node (${sinks.join(', ') || 'none'})`);
   }
-}
-
-function checkReferences(plan: Plan, declared: ReadonlyMap<string, number>, edgePath: EdgePath, push: Push): void {
-  const incoming = new Map<string, Set<string>>();
-  for (const edge of plan.edges) {
-    if (declared.has(edge.from) && declared.has(edge.to)) {
-      let sources = incoming.get(edge.to);
-      if (!sources) incoming.set(edge.to, (sources = new Set()));
-      sources.add(edge.from);
-    }
-  }
-  plan.nodes.forEach((node, index) => {
-    if (declared.get(node.id) !== index) return;
-    const references = new Set(extractReferences(node.input));
-    const sources = incoming.get(node.id) ?? new Set<string>();
-    for (const reference of references) {
-      if (!declared.has(reference)) {
-        push('dangling_ref', nodePath(index, 'input'), `the input uses \${${reference}}, but no node has id "${reference}"; reference a declared node`);
-      } else if (!sources.has(reference)) {
-        push('ref_edge_mismatch', nodePath(index, 'input'), `the input uses \${${reference}} but there is no edge ${reference} -> ${node.id}; add that edge`);
-      }
-    }
-    for (const source of sources) {
-      if (!references.has(source)) {
-        push('ref_edge_mismatch', edgePath(source, node.id), `edge ${source} -> ${node.id} exists but the input of "${node.id}" never uses \${${source}}; reference it in the input or remove the edge`);
-      }
-    }
-  });
 }

@@ -8,6 +8,11 @@ describe('escapeStrayAngles', () => {
     expect(escapeStrayAngles('<a href="x">link</a> <3 < >')).toBe('&lt;a href="x">link</a> &lt;3 &lt; >');
     expect(escapeStrayAngles('')).toBe('');
   });
+
+  test('leaves the inside of CDATA sections and comments alone', () => {
+    expect(escapeStrayAngles('<i><![CDATA[x<3 & y>2]]> a<b</i>')).toBe('<i><![CDATA[x<3 & y>2]]> a&lt;b</i>');
+    expect(escapeStrayAngles('<!-- if a<b --> c<d')).toBe('<!-- if a<b --> c&lt;d');
+  });
 });
 
 describe('decodeXmlText', () => {

@@ -27,7 +27,14 @@ export function escapeStrayAngles(text: string): string {
   const parts: string[] = [];
   let copiedUpTo = 0;
   for (let index = text.indexOf('<'); index !== -1; index = text.indexOf('<', index + 1)) {
-    if (text.startsWith('<!--', index) || text.startsWith('<![CDATA[', index)) continue;
+    // A comment or CDATA section is skipped whole: a `<` inside it (`x<3`) is its text, not a tag.
+    const section = text.startsWith('<!--', index) ? '-->' : text.startsWith('<![CDATA[', index) ? ']]>' : undefined;
+    if (section !== undefined) {
+      const end = text.indexOf(section, index + 4);
+      if (end === -1) break;
+      index = end + section.length - 1;
+      continue;
+    }
     if (tagLength(text, index) > 0) continue;
     parts.push(text.slice(copiedUpTo, index), '&lt;');
     copiedUpTo = index + 1;

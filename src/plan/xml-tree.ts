@@ -6,10 +6,14 @@ export interface XmlElement {
   /** Tag name, lowercased (`<Agent_ID>` and `<agent_id>` are the same tag). */
   name: string;
   children: XmlElement[];
+  /** Offset of the `<` of the opening tag. */
+  start: number;
   contentStart: number;
   contentEnd: number;
   /** False when the closing tag was missing and the tokenizer closed the element implicitly. */
   closed: boolean;
+  /** Still open when the text ended (the output stopped inside it). */
+  openAtEnd: boolean;
 }
 
 export interface XmlTree {
@@ -43,7 +47,7 @@ const CHUNK_CHARS = 16_384;
  */
 export function parseXmlTree(text: string, tagLimits: XmlTagLimits = new Map()): XmlTree {
   const source = escapeStrayAngles(text);
-  const root: XmlElement = { name: '#root', children: [], contentStart: 0, contentEnd: source.length, closed: true };
+  const root: XmlElement = { name: '#root', children: [], start: 0, contentStart: 0, contentEnd: source.length, closed: true, openAtEnd: false };
   const stack: XmlElement[] = [root];
   const tagCounts = new Map<string, number>();
   let overLimit: XmlTree['overLimit'];
@@ -52,7 +56,7 @@ export function parseXmlTree(text: string, tagLimits: XmlTagLimits = new Map()):
     {
       onopentagname(name) {
         const parent = stack[stack.length - 1] ?? root;
-        const element: XmlElement = { name, children: [], contentStart: -1, contentEnd: -1, closed: false };
+        const element: XmlElement = { name, children: [], start: parser.startIndex, contentStart: -1, contentEnd: -1, closed: false, openAtEnd: false };
         parent.children.push(element);
         stack.push(element);
         const limit = tagLimits.get(name);
@@ -68,9 +72,10 @@ export function parseXmlTree(text: string, tagLimits: XmlTagLimits = new Map()):
       onclosetag(_name, isImplied) {
         const element = stack.pop();
         if (!element || element === root) return;
-        const end = isImplied && ending ? source.length : parser.startIndex;
-        element.contentEnd = Math.max(element.contentStart, end);
+        const atEnd = isImplied && ending;
+        element.contentEnd = Math.max(element.contentStart, atEnd ? source.length : parser.startIndex);
         element.closed = !isImplied;
+        element.openAtEnd = atEnd;
       },
     },
     { xmlMode: true, lowerCaseTags: true, decodeEntities: false },
@@ -106,4 +111,37 @@ export function findElements(element: XmlElement, names: ReadonlySet<string>, st
     }
   }
   return found;
+}
+
+/**
+ * Gives back structure swallowed by an element whose closing tag is missing. The tokenizer
+ * nests everything after an unclosed tag inside it: an unclosed `<thinking>` would hold the
+ * whole plan, an `<agent>` without `</agent>` the next agent and the edges. `endedBy` maps a
+ * tag to the tags that cannot stand inside it; for each unclosed element, its children from
+ * the first such one on are moved out to follow it, and its content ends where that child
+ * begins (`'any'`: at its first child, as MAS-Orchestra reads an unclosed tag "until the next
+ * tag"). Such an element is not open at the end of the text: the plan went on after it.
+ */
+export function liftOutOfUnclosed(element: XmlElement, endedBy: ReadonlyMap<string, ReadonlySet<string> | 'any'>): void {
+  for (let index = 0; index < element.children.length; index++) {
+    const child = element.children[index]!;
+    const enders = child.closed ? undefined : endedBy.get(child.name);
+    if (enders !== undefined) {
+      const first = enders === 'any' ? (child.children.length > 0 ? 0 : -1) : child.children.findIndex((grandchild) => enders.has(grandchild.name));
+      if (first !== -1) {
+        const lifted = child.children.splice(first);
+        child.contentEnd = Math.max(child.contentStart, lifted[0]!.start);
+        child.openAtEnd = false;
+        element.children.splice(index + 1, 0, ...lifted);
+      }
+    }
+    liftOutOfUnclosed(child, endedBy);
+  }
+}
+
+/** The elements still open when the text ended, outermost first (the output stopped inside them). */
+export function openAtEnd(root: XmlElement): XmlElement[] {
+  const chain: XmlElement[] = [];
+  for (let current = root.children.at(-1); current !== undefined && current.openAtEnd; current = current.children.at(-1)) chain.push(current);
+  return chain;
 }

@@ -60,9 +60,55 @@ const EQUIVALENT: readonly (readonly [string, string])[] = [
   ['52_8', '52_{8}'],
   ['\\frac{20000}{\\pi}', '20000/\\pi'],
   ['\\binom{5}{2}', '10'],
-  ['0.3333333333333333', '\\frac{1}{3}'],
   ['2\\sqrt{5}', '\\sqrt{20}'],
   ['\\frac{\\pi^2}{8}', '\\pi^2/8'],
+  // MATH-500's thousands separator `,\!` (issue 14: 3 of its 500 golds).
+  ['10,\\!080', '10080'],
+  ['10,\\!080', '10,080'],
+  ['\\$32,\\!348', '32348'],
+  ['\\$32,\\!348', '\\$32,348'],
+  ['11,\\! 111,\\! 111,\\! 100', '11111111100'],
+  ['10{,}000', '10000'],
+  // Scale words, written out exactly.
+  ['1000000', '1 million'],
+  ['1500000', '1.5 million'],
+  ['2500000000', '\\$2.5 billion'],
+  ['3000', '3 thousand'],
+  // Infinity in any spelling.
+  ['\\infty', 'inf'],
+  ['\\infty', '∞'],
+  ['-\\infty', '-infinity'],
+  ['(2,\\infty)', '(2, inf)'],
+  ['(-\\infty, 0]', '(-inf, 0]'],
+  // A sentence around the answer, as Minerva and Qwen-Math extract it.
+  ['4', 'The answer is 4.'],
+  ['4', 'So the final answer is: $4$'],
+  ['\\frac{1}{2}', 'Final Answer: The final answer is $\\frac{1}{2}$. I hope it is correct.'],
+  ['18', 'The answer is \\boxed{18}.'],
+  // Decimals that are exactly the fraction.
+  ['\\frac{1}{8}', '0.125'],
+  ['-\\frac{1}{4}', '-0.25'],
+  ['\\frac{3}{2}', '1.50'],
+  ['(1/2)^3', '0.125'],
+  ['\\sqrt{2.25}', '1.5'],
+  // The usual equivalences.
+  ['\\dfrac{3}{4}', '\\frac34'],
+  ['\\left[ -2, 5 \\right)', '[-2,5)'],
+  ['45^\\circ', '45^{\\circ}'],
+  ['12\\text{ cm}', '12'],
+  ['12 \\text{cm}^2', '12'],
+  ['25\\%', '25'],
+  ['x = -3', '-3'],
+  ['-\\frac{1}{2}', '\\frac{-1}{2}'],
+  ['-\\frac{1}{2}', '- 0.5'],
+  ['10', '10.0'],
+  ['10.0', '10'],
+  ['-7', '-7.00'],
+  ['\\sqrt{8}', '2\\sqrt{2}'],
+  ['\\frac{\\sqrt{2}}{2}', '\\frac{1}{\\sqrt{2}}'],
+  ['(1, -2)', '\\left( 1, -2 \\right)'],
+  ['[0, 1]', '\\left[0,1\\right]'],
+  ['\\text{(B)}', '(B)'],
 ];
 
 /** [gold, predicted]: pairs a MATH grader must reject. */
@@ -97,11 +143,31 @@ const NOT_EQUIVALENT: readonly (readonly [string, string])[] = [
   ['2', ''],
   ['\\frac{14}{3}', '4\\frac{1}{3}'],
   ['10', '\\binom{5}{3} + 1'],
+  // A rounded decimal is not the exact answer, however many digits it has.
+  ['\\frac{1}{3}', '0.3333333333'],
+  ['\\frac{1}{3}', '0.3333333333333333'],
+  ['\\frac{\\sqrt{2}}{2}', '0.7071067811865476'],
+  ['\\frac{2}{3}', '0.667'],
+  // A hedged value states an estimate.
+  ['9', 'approximately 9'],
+  ['9', 'about 9'],
+  ['9', '\\approx 9'],
+  // Scale words are not units to drop.
+  ['1', '1 million'],
+  ['1.5', '1.5 million'],
+  // The usual distinctions.
+  ['50\\%', '0.5'],
+  ['-3', '3'],
+  ['10080', '10,\\!081'],
+  ['\\infty', '-\\infty'],
+  ['(2,\\infty)', '(2, inf]'],
+  ['(1, -2)', '(-2, 1)'],
+  ['\\sqrt{8}', '2\\sqrt{3}'],
 ];
 
 describe('compareMathAnswers', () => {
   test('the table is large enough', () => {
-    expect(EQUIVALENT.length + NOT_EQUIVALENT.length).toBeGreaterThanOrEqual(60);
+    expect(EQUIVALENT.length + NOT_EQUIVALENT.length).toBeGreaterThanOrEqual(140);
   });
 
   test.each(EQUIVALENT)('%s == %s', (gold, predicted) => {

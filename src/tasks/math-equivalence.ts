@@ -1,3 +1,4 @@
+import { decimalRational, sameRational } from './exact-rational.js';
 import { latexToMathjs } from './latex-to-mathjs.js';
 import { safeExpression, type ComplexValue, type SafeExpression } from './safe-expression.js';
 import { structureOf, type Structure } from './math-structure.js';
@@ -6,10 +7,14 @@ import { structureOf, type Structure } from './math-structure.js';
 export type EquivalenceKind = 'string' | 'numeric' | 'symbolic';
 
 /**
- * Relative tolerance of numeric comparison: floating-point noise only, so `\sqrt{117}` matches
- * `3\sqrt{13}` but a rounded `0.333333` does not match 1/3 (MATH answers are exact).
+ * Relative tolerance of numeric comparison between expressions: floating-point noise only, so
+ * `\sqrt{117}` matches `3\sqrt{13}`. A decimal with a fractional part is held to its exact value
+ * instead (see `compareDecimal`): a rounded `0.3333333333` does not match 1/3, as MATH answers
+ * are exact.
  */
 export const RELATIVE_TOLERANCE = 1e-9;
+/** `v * 10^k` is only checked for being whole while doubles still hold it to well under 1. */
+const MAX_SCALED_MAGNITUDE = 2 ** 40;
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
 const ABSOLUTE_TOLERANCE = 1e-9;
 /** Deterministic sample values for variables: no symmetric pairs, no integers, none near poles of common answers. */
@@ -37,10 +42,35 @@ export function mathEquivalence(gold: string, predicted: string): EquivalenceKin
   const goldDecimal = canonicalDecimal(gold);
   const predictedDecimal = canonicalDecimal(predicted);
   if (goldDecimal !== undefined && predictedDecimal !== undefined) return goldDecimal === predictedDecimal ? 'numeric' : undefined;
+  if (goldDecimal?.includes('.')) return compareDecimal(goldDecimal, predicted);
+  if (predictedDecimal?.includes('.')) return compareDecimal(predictedDecimal, gold);
   const goldStructure = structureOf(gold);
   const predictedStructure = structureOf(predicted);
   if (goldStructure.kind !== 'scalar' || predictedStructure.kind !== 'scalar') return compareStructures(goldStructure, predictedStructure);
   return compareExpressions(gold, predicted);
+}
+
+/**
+ * A decimal with a fractional part against another answer: equal only when the other is exactly
+ * that number. Rational arithmetic (`\frac{1}{8}`, `(1/2)^3`) is compared exactly; anything else
+ * (`\sqrt{2.25}`, `\cos 0`) must give a value that is the decimal up to floating-point noise and
+ * has no more digits than the decimal, so `0.7071067811865476` is not `\frac{\sqrt{2}}{2}`.
+ */
+function compareDecimal(decimal: string, other: string): EquivalenceKind | undefined {
+  const expression = parseExpression(other);
+  const exactDecimal = decimalRational(decimal);
+  if (expression === undefined || exactDecimal === undefined || expression.variables.length > 0) return undefined;
+  const exact = expression.exact();
+  if (exact !== undefined) return sameRational(exact, exactDecimal) ? 'numeric' : undefined;
+  const value = expression.evaluate({});
+  if (value === undefined || value.im !== 0 || !Number.isFinite(value.re)) return undefined;
+  // The decimal times 10^digits is a whole number; so must the value be, and the same one.
+  const digits = decimal.length - decimal.indexOf('.') - 1;
+  const scaled = value.re * 10 ** digits;
+  if (Math.abs(scaled) > MAX_SCALED_MAGNITUDE) return undefined;
+  const whole = Math.round(scaled);
+  const target = (exactDecimal.numerator * 10n ** BigInt(digits)) / exactDecimal.denominator;
+  return Math.abs(scaled - whole) <= 1e-6 && BigInt(whole) === target ? 'numeric' : undefined;
 }
 
 function compareStructures(gold: Structure, predicted: Structure): EquivalenceKind | undefined {

@@ -25,6 +25,18 @@ describe('normalizeMathAnswer', () => {
     ['\\(\\frac 34\\)', '\\frac{3}{4}'],
     ['1, 234', '1,234'],
     ['12.', '12'],
+    ['10,\\!080', '10080'],
+    ['11,\\! 111,\\! 111,\\! 100', '11111111100'],
+    ['\\$32,\\!348', '32348'],
+    ['1.5 million', '1500000'],
+    ['\\$2 billion dollars', '2000000000'],
+    ['0.25 thousand', '250'],
+    ['(-inf, 3)', '(-\\infty,3)'],
+    ['\\text{infinity}', '\\infty'],
+    ['The answer is 4.', '4'],
+    ['Final Answer: The final answer is $12$. I hope it is correct.', '12'],
+    ['approximately 9', '\\approx9'],
+    ['≈ 2.5', '\\approx2.5'],
   ])('%s -> %s', (input, expected) => {
     expect(normalizeMathAnswer(input)).toBe(expected);
   });

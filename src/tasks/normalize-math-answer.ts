@@ -8,16 +8,29 @@ const TRAILING_TEXT_UNIT = new RegExp(`(\\S)\\s*${TEXT_COMMAND}\\s*\\{\\s*[a-zA-
 /** A unit in plain words after a number: `18 dollars`, `5.4 cents`, `3 sq. ft`. */
 const TRAILING_WORD_UNIT = /^([-+]?(?:\d[\d,]*)?\.?\d+)\s*(?:[a-zA-Z]{2,}\.?(?:\^\d)?\s*)+$/;
 const THOUSANDS = /^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+/** A sentence around the answer: `The answer is 4.`, `So the final answer is: 4`, `Final Answer: The final answer is 4. I hope it is correct.` */
+const ANSWER_LEAD_IN = /^(?:(?:so|thus|therefore|hence)[,:]?\s+)?(?:the\s+)?(?:final\s+)?answer\s*(?:is\s*:?|:|=)\s*/i;
+const ANSWER_TAIL = /[\s.]*I hope it is correct\.?\s*$/i;
+/** A hedge: the value is an estimate, which no exact answer matches. */
+const HEDGE = /^(?:approximately|approx\.?|about|around|roughly|nearly|almost|close\s+to|≈|\\approx(?![a-zA-Z]))\s*/i;
+/** `1.5 million`, `\$2 billion`, `3 thousand`: the number, written out. */
+const SCALED_NUMBER = /^([-+]?(?:\d[\d,]*)?\.?\d+)\s*(thousand|million|billion|trillion)s?(?![a-zA-Z])(.*)$/i;
+const SCALE_DIGITS: Readonly<Record<string, number>> = { thousand: 3, million: 6, billion: 9, trillion: 12 };
+/** `inf`, `infinity`, `∞`: LaTeX's `\infty`. */
+const INFINITY_WORD = /(?<![a-zA-Z\\])inf(?:inity)?(?![a-zA-Z])|∞/gi;
 /** Spacing and sizing commands that change nothing about the value. */
 const NOISE = /\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big|displaystyle|textstyle|q?quad)(?![a-zA-Z])|(?<!\\)\\[!,;: ]|~/g;
 
 /**
  * Normalises a math answer to a canonical LaTeX-ish string, in the spirit of the Hendrycks MATH
- * `strip_string` and its successors: takes the last `\boxed{}`, drops `$` and `\(` delimiters,
+ * `strip_string` and its successors (PRM800K's grader, lm-eval's Minerva math): takes the last
+ * `\boxed{}`, drops a sentence around the answer (`The answer is 4.`), `$` and `\(` delimiters,
  * `\left`/`\right` and spacing commands, degrees (`^\circ`), percent and dollar signs, a
  * trailing unit (`\text{ cm}^2`, `18 dollars`), a leading `x =` or `x \in`, thousands commas
- * and all whitespace; rewrites `\dfrac`/`\tfrac` as `\frac`, `\frac12` as `\frac{1}{2}`,
- * `\sqrt2` as `\sqrt{2}` and `.5` as `0.5`; unwraps `\text{}` and a lone `(C)`.
+ * (`10,\!080` too) and all whitespace; writes out scale words (`1.5 million` is `1500000`);
+ * rewrites `\dfrac`/`\tfrac` as `\frac`, `\frac12` as `\frac{1}{2}`, `\sqrt2` as `\sqrt{2}`,
+ * `inf` and `∞` as `\infty` and `.5` as `0.5`; unwraps `\text{}` and a lone `(C)`. A hedged
+ * answer (`approximately 9`) becomes `\approx9`, which matches no exact answer.
  *
  * @example
  * normalizeMathAnswer('$\\boxed{\\dfrac12}$'); // '\\frac{1}{2}'
@@ -25,7 +38,13 @@ const NOISE = /\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big|displaystyle|textstyl
  */
 export function normalizeMathAnswer(answer: string): string {
   let text = (lastBoxed(answer) ?? answer).trim();
+  text = stripLeadIn(text);
+  // A hedged value (`approximately 9`) is kept as `\approx 9`: it states an estimate, not the answer.
+  const hedge = HEDGE.exec(text);
+  if (hedge) text = `\\approx ${text.slice(hedge[0].length)}`;
   text = stripDelimiters(text);
+  // MATH's thousands separator `10,\!080` (and `10{,}080`) is a plain comma.
+  text = text.replace(/,\s*\\!\s*/g, ',').replace(/\{,\}/g, ',');
   text = text.replace(NOISE, ' ');
   text = text.replace(/\\[dt]frac/g, '\\frac').replace(/\\[dt]binom/g, '\\binom');
   // Degrees and percent: the value is what is graded (MATH golds write `90^\circ` or `90`).
@@ -33,7 +52,10 @@ export function normalizeMathAnswer(answer: string): string {
   text = text.replace(/\\\$|\$/g, '');
   text = text.replace(TRAILING_TEXT_UNIT, '$1');
   text = unwrapTextCommands(text).trim();
+  text = text.replace(INFINITY_WORD, '\\infty');
   text = text.replace(/\s*(?:degrees?|deg)\.?$/i, '');
+  const scaled = SCALED_NUMBER.exec(text);
+  if (scaled) text = `${scaleDecimal(scaled[1]!, SCALE_DIGITS[scaled[2]!.toLowerCase()]!)}${scaled[3]!}`.trim();
   const wordUnit = TRAILING_WORD_UNIT.exec(text);
   if (wordUnit) text = wordUnit[1]!;
   if (THOUSANDS.test(text)) text = text.replace(/,/g, '');
@@ -49,6 +71,25 @@ export function normalizeMathAnswer(answer: string): string {
   // A multiple-choice letter: `(C)` and `C` are the same answer.
   const choice = /^\(([A-Z])\)$/.exec(text);
   return choice ? choice[1]! : text;
+}
+
+/** Removes the sentence around an answer (`The final answer is 4. I hope it is correct.` -> `4.`). */
+function stripLeadIn(text: string): string {
+  let current = text.replace(ANSWER_TAIL, '');
+  // Minerva's `Final Answer: The final answer is 4` has two lead-ins.
+  for (let pass = 0; pass < 2; pass++) current = current.replace(ANSWER_LEAD_IN, '');
+  return current.trim();
+}
+
+/** `1.5` and 6 digits -> `1500000`, exactly (no floating point). */
+function scaleDecimal(number: string, digits: number): string {
+  const [integer = '', fraction = ''] = number.replace(/,/g, '').split('.');
+  const padded = fraction.padEnd(digits, '0');
+  const whole = `${integer}${padded.slice(0, digits)}`;
+  const rest = padded.slice(digits).replace(/0+$/, '');
+  const sign = whole.startsWith('-') || whole.startsWith('+') ? whole[0]! : '';
+  const unsigned = whole.replace(/^[+-]/, '').replace(/^0+(?=\d)/, '') || '0';
+  return `${sign === '-' ? '-' : ''}${unsigned}${rest === '' ? '' : `.${rest}`}`;
 }
 
 function stripDelimiters(text: string): string {

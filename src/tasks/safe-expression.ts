@@ -1,4 +1,5 @@
 import { OperatorNode, ParenthesisNode, SymbolNode, isComplex, parse, type MathNode } from 'mathjs';
+import { exactRational, type Rational } from './exact-rational.js';
 import { GREEK_LETTERS } from './latex-to-mathjs.js';
 
 /** The only functions an answer may call; anything else (mathjs `import`, `evaluate`...) is refused. */
@@ -21,6 +22,8 @@ export interface SafeExpression {
   variables: string[];
   /** Value at the given variable values; undefined when it is not a number (a unit, a matrix). */
   evaluate(scope: Readonly<Record<string, number>>): ComplexValue | undefined;
+  /** The exact value when the expression is rational arithmetic on literals (see `exactRational`). */
+  exact(): Rational | undefined;
 }
 
 /**
@@ -61,6 +64,7 @@ export function safeExpression(text: string): SafeExpression | undefined {
   const compiled = root.compile();
   return {
     variables: [...variables].sort(),
+    exact: () => exactRational(root),
     evaluate(scope) {
       let value: unknown;
       try {

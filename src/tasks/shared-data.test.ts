@@ -25,17 +25,73 @@ const FILES: readonly { file: string; suite: Suite; records: number }[] = [
   { file: 'musique-ans-train-100.jsonl', suite: 'musique', records: 100 },
 ];
 
+/** `12345` -> `12,345`. */
+const withCommas = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/**
+ * Rewrites of a MATH gold that the field's graders count as the same answer: `\frac` and
+ * `\dfrac` swapped, `a/b` for a numeric fraction and its decimal when that is exact, `\left(`
+ * `\right)` around a tuple, the `,\!` thousands separator as a comma and as plain digits, `.0`
+ * after an integer, a sentence around the answer. Each differs from the gold as a string.
+ */
+function mathEquivalents(gold: string): string[] {
+  // Spaces after commas, except in a number's thousands separators (`58,500` is not `58, 500`).
+  const spaced = /^-?\d{1,3}(?:,\d{3})+$/.test(gold) ? ` ${gold} ` : gold.replace(/\s+/g, '  ').replace(/,(?!\\!)/g, ', ');
+  const forms = new Set<string>([`The answer is $${gold}$.`, spaced]);
+  if (gold.includes('\\frac')) forms.add(gold.replace(/\\frac/g, '\\dfrac'));
+  if (gold.includes('\\dfrac')) forms.add(gold.replace(/\\dfrac/g, '\\frac'));
+  const fraction = /^(-?)\\frac\{(\d+)\}\{(\d+)\}$/.exec(gold);
+  if (fraction) {
+    const [, sign = '', numerator = '', denominator = ''] = fraction;
+    forms.add(`${sign}${numerator}/${denominator}`);
+    // Only a terminating decimal is the fraction exactly (1/8 is 0.125; 1/3 has no such form).
+    const reduced = Number(denominator) / gcd(Number(numerator), Number(denominator));
+    if (/^(?:2|5)*$/.test(factorTwosAndFives(reduced))) forms.add(`${sign}${(Number(numerator) / Number(denominator)).toString()}`);
+  }
+  if (/^\\left\(.*\\right\)$/.test(gold)) forms.add(gold.replace(/^\\left\(/, '(').replace(/\\right\)$/, ')'));
+  else if (/^\(.*\)$/.test(gold) && !gold.includes('\\cup')) forms.add(`\\left(${gold.slice(1, -1)}\\right)`);
+  if (gold.includes(',\\!')) {
+    forms.add(gold.replace(/,\\!\s*/g, ','));
+    forms.add(gold.replace(/,\\!\s*/g, ''));
+  }
+  if (/^-?\d+$/.test(gold)) {
+    forms.add(`${gold}.0`);
+    if (gold.replace('-', '').length > 3) forms.add(withCommas(gold));
+  }
+  return [...forms].filter((form) => form !== gold);
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/** The prime factors of n as digits if they are only 2s and 5s, else `x`. */
+function factorTwosAndFives(n: number): string {
+  let rest = n;
+  let digits = '';
+  for (const prime of [2, 5]) {
+    while (rest % prime === 0) {
+      rest /= prime;
+      digits += String(prime);
+    }
+  }
+  return rest === 1 ? digits : 'x';
+}
+
 /** Ways a correct answer is commonly rewritten by a model, per suite. */
 function reformattings(suite: Suite, gold: string): string[] {
   switch (suite) {
     case 'gsm8k': {
       const plain = gold.replace(/,/g, '');
-      return [`${plain}.00`, `$${gold}`, `\\$${plain}`, `${gold} dollars`, `\\boxed{${plain}}`, ` ${plain}. `];
+      const forms = [`${plain}.00`, `$${gold}`, `\\$${plain}`, `${gold} dollars`, `\\boxed{${plain}}`, ` ${plain}. `, `The answer is ${plain}.`];
+      if (/^-?\d{4,}$/.test(plain)) forms.push(withCommas(plain));
+      if (/^[1-9]\d*000000$/.test(plain)) forms.push(`${plain.slice(0, -6)} million`);
+      return forms;
     }
     case 'math':
-      return [`$${gold}$`, `\\boxed{${gold}}`, `$\\boxed{${gold}}$.`, ` ${gold} `];
+      return [`$${gold}$`, `\\boxed{${gold}}`, `$\\boxed{${gold}}$.`, ` ${gold} `, ...mathEquivalents(gold)];
     case 'aime':
-      return [gold.padStart(3, '0'), `\\boxed{${gold}}`, `$${gold}$`, `${gold}.0`];
+      return [gold.padStart(3, '0'), `\\boxed{${gold}}`, `$${gold}$`, `${gold}.0`, `The answer is ${gold}.`];
     default:
       return [`The ${gold}.`, gold.toUpperCase(), `  ${gold}  `];
   }
@@ -63,13 +119,27 @@ describe.skipIf(!available)('shared benchmark files', () => {
   test.each(FILES)("every gold of $file grades correct against itself and its common reformattings with the suite's grader", async ({ file, suite }) => {
     const grader = graderFor(suite);
     const failures: string[] = [];
+    let pairs = 0;
     for (const task of tasksOf(file, suite)) {
       for (const answer of [task.answer!, ...reformattings(suite, task.answer!), ...(task.answerAliases ?? [])]) {
+        pairs++;
         const grade = await grader(task, answer);
         if (grade?.correct !== true) failures.push(`${task.id}: gold ${JSON.stringify(task.answer)} vs ${JSON.stringify(answer)}`);
       }
     }
+    console.log(`${file}: ${tasksOf(file, suite).length} golds, ${pairs} gold/answer pairs (the gold itself and its reformattings), ${pairs - failures.length} graded correct`);
     expect(failures).toEqual([]);
+  });
+
+  test("MATH-500's golds with `,\\!` thousands separators match the plain number and its comma form, not a neighbour", () => {
+    const separated = tasksOf('math500-test.jsonl', 'math').filter((task) => task.answer!.includes(',\\!'));
+    expect(separated.map((task) => task.answer).sort()).toEqual(['10,\\!080', '11,\\! 111,\\! 111,\\! 100', '\\$32,\\!348']);
+    for (const task of separated) {
+      const digits = task.answer!.replace(/[^\d]/g, '');
+      expect(gradeAnswer('math', task.answer!, digits).correct).toBe(true);
+      expect(gradeAnswer('math', task.answer!, withCommas(digits)).correct).toBe(true);
+      expect(gradeAnswer('math', task.answer!, String(BigInt(digits) + 1n)).correct).toBe(false);
+    }
   });
 
   test('GSM8K and AIME golds reject a neighbouring number', () => {

@@ -84,6 +84,20 @@ describe('analyses', () => {
     );
   });
 
+  it('what the parser ignored or repaired stays visible: warn: features and the warnings line', () => {
+    // No edge A -> B is written (the parser adds it) and <agent_model> is not a param.
+    const repaired = '<agent><agent_id>A</agent_id><agent_name>CoTAgent</agent_name><agent_model>gpt-4o</agent_model></agent><agent><agent_id>B</agent_id><agent_name>CoTAgent</agent_name><agent_input>Check ${A}</agent_input></agent><answer_node>B</answer_node>';
+    const analysis = analyzePlan(repaired, catalog);
+    expect(analysis.warningCodes).toEqual(['ignored_key', 'ref_edge_mismatch']);
+    expect(analysis.text.split('\n').at(-1)).toBe('<!-- warnings: ignored_key, ref_edge_mismatch -->');
+    const names = structureFeatures(analysis).map(([name]) => name);
+    expect(names).toEqual(expect.arrayContaining(['warn:ignored_key', 'warn:ref_edge_mismatch']));
+    // The same graph written cleanly scores differently only through those features.
+    const clean = analyzePlan('<agent><agent_id>A</agent_id><agent_name>CoTAgent</agent_name></agent><agent><agent_id>B</agent_id><agent_name>CoTAgent</agent_name><agent_input>Check ${A}</agent_input></agent><edge><from>A</from><to>B</to></edge>', catalog);
+    expect(clean.warningCodes).toEqual([]);
+    expect(clean.plan).toEqual(analysis.plan);
+  });
+
   it('a prefix keeps the first k nodes in topological order, rendered canonically', () => {
     const full = analyzePlan(JSON_PLAN, catalog);
     const first = planPrefix(full, 1, catalog);

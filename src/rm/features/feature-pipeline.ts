@@ -168,4 +168,4 @@ export class FeaturePipeline {
   }
 }
 
-const EMPTY_PLAN: PlanAnalysis = { text: '', plan: undefined, diagnosticCodes: [], wordHashes: new Uint32Array(0), kindHashes: new Uint32Array(0) };
+const EMPTY_PLAN: PlanAnalysis = { text: '', plan: undefined, diagnosticCodes: [], warningCodes: [], wordHashes: new Uint32Array(0), kindHashes: new Uint32Array(0) };

@@ -1,5 +1,17 @@
 import type { Diagnostic, Plan } from '../../core/plan.js';
-import { buildGraph, canonicalizePlan, formatPlanXml, parsePlan, renderInvalidPlan, topologicalOrder, validatePlan, type BlockCatalog } from '../../plan/index.js';
+import {
+  buildGraph,
+  canonicalizePlan,
+  formatPlanXml,
+  parsePlan,
+  planObjectWarnings,
+  renderInvalidPlan,
+  semanticWarningCodes,
+  topologicalOrder,
+  validatePlan,
+  withWarningLine,
+  type BlockCatalog,
+} from '../../plan/index.js';
 import { murmur3String } from './murmur3.js';
 import { hashWords } from './tokenize.js';
 
@@ -15,6 +27,11 @@ export interface PlanAnalysis {
   readonly plan: Plan | undefined;
   /** Distinct diagnostic codes, sorted; empty for a valid plan. */
   readonly diagnosticCodes: readonly string[];
+  /**
+   * Distinct semantic warning codes of a valid plan (something ignored or repaired, e.g.
+   * `ref_edge_mismatch`), sorted; they end `text` and become `warn:` structure features.
+   */
+  readonly warningCodes: readonly string[];
   /** Hash of every lower-cased word of `text`. */
   readonly wordHashes: Uint32Array;
   /**
@@ -39,17 +56,17 @@ function kindNames(plan: Plan | undefined): string[] {
 
 const kindHashes = (plan: Plan | undefined) => Uint32Array.from(kindNames(plan), (name) => murmur3String(name, 0));
 
-/** Analysis of an already-canonical plan. */
-export function analyzeCanonicalPlan(plan: Plan): PlanAnalysis {
-  const text = formatPlanXml(plan);
-  return { text, plan, diagnosticCodes: [], wordHashes: hashText(text), kindHashes: kindHashes(plan) };
+/** Analysis of an already-canonical plan, with the semantic warning codes its parse gave. */
+export function analyzeCanonicalPlan(plan: Plan, warningCodes: readonly string[] = []): PlanAnalysis {
+  const text = withWarningLine(formatPlanXml(plan), warningCodes);
+  return { text, plan, diagnosticCodes: [], warningCodes, wordHashes: hashText(text), kindHashes: kindHashes(plan) };
 }
 
 /** Analysis of a plan that did not parse or validate: only its diagnostic form is seen. */
 export function analyzeInvalidPlan(diagnostics: readonly Diagnostic[]): PlanAnalysis {
   const text = renderInvalidPlan(diagnostics);
   const diagnosticCodes = [...new Set(diagnostics.map((diagnostic) => diagnostic.code))].sort();
-  return { text, plan: undefined, diagnosticCodes, wordHashes: hashText(text), kindHashes: kindHashes(undefined) };
+  return { text, plan: undefined, diagnosticCodes, warningCodes: [], wordHashes: hashText(text), kindHashes: kindHashes(undefined) };
 }
 
 /**
@@ -63,11 +80,11 @@ export function analyzePlan(input: string | Plan, catalog: BlockCatalog): PlanAn
   if (typeof input === 'string') {
     const result = parsePlan(input, { catalog });
     if (!result.ok) return analyzeInvalidPlan(result.diagnostics);
-    return analyzeCanonicalPlan(canonicalizePlan(result.plan, catalog));
+    return analyzeCanonicalPlan(canonicalizePlan(result.plan, catalog), semanticWarningCodes(result.warnings));
   }
   const diagnostics = validatePlan(input, catalog);
   if (diagnostics.length > 0) return analyzeInvalidPlan(diagnostics);
-  return analyzeCanonicalPlan(canonicalizePlan(input, catalog));
+  return analyzeCanonicalPlan(canonicalizePlan(input, catalog), semanticWarningCodes(planObjectWarnings(input)));
 }
 
 /**

@@ -38,7 +38,7 @@ export function graphShape(plan: Plan): { depth: number; maxFanIn: number; maxFa
   return { depth: Math.max(0, ...depth), maxFanIn: Math.max(0, ...fanIn), maxFanOut: Math.max(0, ...fanOut) };
 }
 
-/** Named structure features of a plan (`block:cot`, `depth=2`, `param:sc.samples=5`, `diag:cycle`) with values. */
+/** Named structure features of a plan (`block:cot`, `depth=2`, `param:sc.samples=5`, `diag:cycle`, `warn:ref_edge_mismatch`) with values. */
 export function structureFeatures(analysis: PlanAnalysis): [name: string, value: number][] {
   const plan = analysis.plan;
   if (plan === undefined) return [['invalid', 1], ...analysis.diagnosticCodes.map((code): [string, number] => [`diag:${code}`, 1])];
@@ -69,6 +69,8 @@ export function structureFeatures(analysis: PlanAnalysis): [name: string, value:
   features.push([`empty_inputs=${Math.min(emptyInputs, 5)}`, 1], [`referencing_inputs=${Math.min(referencingInputs, 5)}`, 1]);
   const answer = plan.nodes.find((node) => node.id === plan.answer);
   if (answer) features.push([`answer_block:${answer.agent}`, 1]);
+  // What the parser ignored or repaired (an edge added for a `${X}`, a tag dropped) stays visible.
+  for (const code of analysis.warningCodes) features.push([`warn:${code}`, 1]);
   return features;
 }
 

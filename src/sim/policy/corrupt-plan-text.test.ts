@@ -40,7 +40,7 @@ describe('malformed plan text', () => {
     for (const format of ['json', 'xml'] as const) {
       expect(codes('unknown_agent', format)).toContain('unknown_agent');
       expect(codes('debate_without_roles', format)).toContain('missing_param');
-      expect(codes('undeclared_reference', format)).toContain('dangling_ref');
+      expect(codes('undeclared_reference', format)).toContain('dangling_edge');
       expect(codes('cycle', format)).toContain('cycle');
       expect(codes('two_sinks', format)).toContain('multiple_sinks');
       expect(codes('prose_only', format)).toEqual(['no_plan_found']);

@@ -12,7 +12,10 @@ export const MALFORMATION_KINDS = [
   'unknown_agent',
   /** A debate node without its required roles. */
   'debate_without_roles',
-  /** An input references `${X}` for a node that was never declared. */
+  /**
+   * An input references `${X}`, and an edge comes from `X`, for a node that was never declared
+   * (a `${X}` alone is text to the parser, as in the MAS-Orchestra runner; the edge is refused).
+   */
   'undeclared_reference',
   /** The answer node feeds back into a start node. */
   'cycle',
@@ -64,7 +67,10 @@ function corruptGraph(plan: Plan, kind: MalformationKind, rng: Rng): Plan {
   else if (kind === 'debate_without_roles') {
     target.agent = 'debate';
     target.params = { rounds: 2, temperature: target.params.temperature ?? 0.7 };
-  } else if (kind === 'undeclared_reference') target.input = `${target.input} Use the result of \${${freeId}}.`;
+  } else if (kind === 'undeclared_reference') {
+    target.input = `${target.input} Use the result of \${${freeId}}.`;
+    edges.push({ from: freeId, to: target.id });
+  }
   else if (kind === 'cycle') {
     const start = nodes.find((node) => !edges.some((edge) => edge.to === node.id)) as PlanNode;
     start.input = `Given the final answer \${${answer}}: ${start.input}`;
