@@ -59,8 +59,10 @@ export function finishDataset(
     for (const pair of list) dataset.push(toPair(pair, datasetId, (weights.get(source) ?? 1) * weightOf(pair), splitOf(pair.taskId)));
   }
   // Reliability weights keep their ratios; the dataset's mean weight stays 1, as balancing left it.
-  const meanWeight = dataset.reduce((sum, pair) => sum + pair.weight, 0) / Math.max(1, dataset.length);
-  if (reliability.length > 0 && meanWeight > 0) for (const pair of dataset) pair.weight = Math.round((pair.weight / meanWeight) * 1e6) / 1e6;
+  if (reliability.some((entry) => entry.weight !== 1)) {
+    const meanWeight = dataset.reduce((sum, pair) => sum + pair.weight, 0) / Math.max(1, dataset.length);
+    if (meanWeight > 0) for (const pair of dataset) pair.weight /= meanWeight;
+  }
   return dataset.sort((a, b) => compareText(a.taskId, b.taskId) || compareText(a.source, b.source) || compareText(a.id, b.id));
 }
 

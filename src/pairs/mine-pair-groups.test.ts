@@ -93,20 +93,21 @@ describe('minePairGroups', () => {
   it('balances sources by weight: loss weight shares, or subsampled counts', () => {
     const groups = taskGroups(mixedEpisodes(20));
     const sourceWeights = { outcome: 2, checkpoint: 1, process: 1, efficiency: 1 };
-    const weighted = minePairGroups(groups, config({ balance: { mode: 'weight', sourceWeights } }), 'ds').pairs;
+    // Reliability weights are off here: this is about balancing alone.
+    const weighted = minePairGroups(groups, config({ balance: { mode: 'weight', sourceWeights }, reliability: { method: 'none' } }), 'ds').pairs;
     const total = (source: string) => weighted.filter((pair) => pair.source === source).reduce((sum, pair) => sum + pair.weight, 0);
     expect(weighted.reduce((sum, pair) => sum + pair.weight, 0)).toBeCloseTo(weighted.length, 9);
     expect(total('outcome') / total('process')).toBeCloseTo(2, 9);
     expect(total('checkpoint') / total('efficiency')).toBeCloseTo(1, 9);
 
-    const counted = minePairGroups(groups, config({ balance: { mode: 'count', sourceWeights } }), 'ds');
+    const counted = minePairGroups(groups, config({ balance: { mode: 'count', sourceWeights }, reliability: { method: 'none' } }), 'ds');
     const count = (source: string) => counted.pairs.filter((pair) => pair.source === source).length;
     expect(counted.pairs.every((pair) => pair.weight === 1)).toBe(true);
     const scale = Math.min(count('checkpoint'), count('process'), count('efficiency'));
     expect([count('checkpoint'), count('process'), count('efficiency')]).toEqual([scale, scale, scale]);
     expect(count('outcome')).toBe(2 * scale);
     expect(counted.report.sources.process!.dropped.balance + counted.report.sources.process!.kept).toBe(
-      minePairGroups(groups, config({ balance: { mode: 'none' } }), 'ds').report.sources.process!.kept,
+      minePairGroups(groups, config({ balance: { mode: 'none' }, reliability: { method: 'none' } }), 'ds').report.sources.process!.kept,
     );
   });
 

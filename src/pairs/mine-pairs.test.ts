@@ -52,7 +52,7 @@ describe('minePairs over a store', () => {
     expect(result.sources.efficiency?.kept).toBe(1); // g1>g2
     expect(store.countPairs({ datasetId: result.datasetId })).toBe(result.pairs);
     const [record] = store.listPairDatasets();
-    expect(record).toMatchObject({ id: result.datasetId, kind: 'mined', config: { seed: 1, process: { threshold: 0.15 } } });
+    expect(record).toMatchObject({ id: result.datasetId, kind: 'mined', config: { seed: 1, labelFree: false, process: { consensus: { threshold: 0.1 } } } });
 
     const again = minePairs(store, { config: { seed: 1 } });
     expect(again.datasetId).toBe(result.datasetId);
@@ -66,11 +66,11 @@ describe('minePairs over a store', () => {
     expect(stats.bySource.outcome?.pairs).toBe(3);
     expect(Object.values(stats.bySplit).reduce((sum, count) => sum + count, 0)).toBe(stats.pairs);
     expect(Object.keys(stats.agreementWithOutcome).sort()).toEqual(['checkpoint', 'process']);
-    // checkpoint: g1>g2 (both right), g1>g3 (right over wrong), o1>o2 dropped by default mode, f1>f2 ungraded.
-    expect(stats.agreementWithOutcome.checkpoint).toEqual({ pairs: 3, graded: 2, atLeastAsGood: 1, differing: 1, strictlyBetter: 1 });
-    // process scores: g1 1, g2 0.88, g3 0, o1 0.84, o2 1, f1 1, f2 0. Gaps of 0.15 or more:
-    // g1>g3, g2>g3, o2>o1 (graded, all agree with outcome) and f1>f2 (ungraded).
-    expect(stats.agreementWithOutcome.process).toEqual({ pairs: 4, graded: 3, atLeastAsGood: 1, differing: 3, strictlyBetter: 1 });
+    // checkpoint (unconditional, the default): g1>g2 (both right), g1>g3 (right over wrong), o1>o2 (wrong over right), f1>f2 ungraded.
+    expect(stats.agreementWithOutcome.checkpoint).toEqual({ pairs: 4, graded: 3, atLeastAsGood: 0.6667, differing: 2, strictlyBetter: 0.5 });
+    // process: validity g1>g3, g2>g3, f1>f2; vote share (agreement) g1>g2 (1 vs 0.4) and o2>o1 (1 vs 0.2); every valid
+    // plan of a task gave the same answer, so consensus decides nothing.
+    expect(stats.agreementWithOutcome.process).toEqual({ pairs: 5, graded: 4, atLeastAsGood: 1, differing: 3, strictlyBetter: 1 });
     expect(stats.datasets).toEqual([expect.objectContaining({ id: datasetId, kind: 'mined' })]);
   });
 });
@@ -83,7 +83,7 @@ describe('export and import', () => {
     const read = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 
     await exportPairs(store, join(directory, 'trl.jsonl'), { format: 'trl', filter: { datasetId } });
-    expect(read(join(directory, 'trl.jsonl'))[0]).toEqual({ prompt: pair?.question, chosen: pair?.winner.planText, rejected: pair?.loser.planText, margin: pair?.margin });
+    expect(read(join(directory, 'trl.jsonl'))[0]).toEqual({ prompt: pair?.question, chosen: pair?.winner.planText, rejected: pair?.loser.planText, margin: pair?.margin ?? 0 });
 
     const openRlhfKeys = { prompt: 'context', chosen: 'good', rejected: 'bad' };
     await exportPairs(store, join(directory, 'openrlhf.jsonl'), { format: 'openrlhf', openRlhfKeys, planText: 'canonical', filter: { datasetId } });
@@ -128,5 +128,32 @@ describe('export and import', () => {
     await expect(importPairs(store, file)).rejects.toThrow(/line 2: chosen: [\s\S]*line 2: source: [\s\S]*line 3: \(root\): not valid JSON/);
     expect(store.countPairs()).toBe(0);
     await expect(importPairs(store, join(directory, 'absent.jsonl'))).rejects.toThrow(/cannot read .*absent\.jsonl: ENOENT/);
+  });
+});
+
+describe('label-free mining', () => {
+  it('reads no grade: only checkpoint and process pairs, the same whatever the grades say', () => {
+    seed();
+    const result = minePairs(store, { config: { labelFree: true } });
+    expect(result.labelFree).toBe(true);
+    expect(Object.keys(result.sources).sort()).toEqual(['checkpoint', 'process']);
+    expect(result.reliability.every((entry) => entry.method !== 'calibration')).toBe(true);
+    const flipped = openStore(join(directory, 'flipped.db'));
+    for (const episode of store.iterateEpisodes({})) {
+      flipped.insertEpisode(episode.grade === undefined ? episode : { ...episode, grade: { ...episode.grade, correct: !episode.grade.correct } });
+    }
+    const again = minePairs(flipped, { config: { labelFree: true } });
+    const described = (source: Store, datasetId: string) => [...source.iteratePairs({ datasetId })].map((pair) => [pair.source, pair.winner.episodeId, pair.loser.episodeId, pair.weight, pair.split]);
+    expect(described(flipped, again.datasetId)).toEqual(described(store, result.datasetId));
+    expect(described(store, result.datasetId).length).toBeGreaterThan(0);
+    // With grades in play, the outcome-based mining does change when grades flip.
+    expect(minePairs(flipped, { config: { sources: ['outcome'] } }).pairs).not.toBe(0);
+    flipped.close();
+  });
+
+  it('refuses sources and settings that read grades', () => {
+    expect(() => minePairs(store, { config: { labelFree: true, sources: ['outcome', 'process'] } })).toThrow(/outcome pairs read grades/);
+    expect(() => minePairs(store, { config: { labelFree: true, checkpoint: { mode: 'outcome-at-least-as-good' } } })).toThrow(/reads grades/);
+    expect(() => minePairs(store, { config: { labelFree: true, reliability: { method: 'calibration' } } })).toThrow(/calibration reads grades/);
   });
 });

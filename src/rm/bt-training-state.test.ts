@@ -9,7 +9,7 @@ import { trainRewardModel } from './train-reward-model.js';
 
 const pairs = syntheticPairs({ pairs: 200, seed: 8, validationShare: 0.3 });
 // Patience 1 with a large step: validation loss stalls early, so the run stops early and restores an earlier best epoch.
-const CONFIG: BtConfigInput = { encoder: 'words:1,structure,bits:10', head: { kind: 'mlp', hidden: 8 }, maxEpochs: 30, learningRate: 0.3, earlyStoppingPatience: 1, seed: 4 };
+const CONFIG: BtConfigInput = { encoder: 'words:1,structure,bits:10', head: { kind: 'mlp', hidden: 8 }, maxEpochs: 30, learningRate: 0.3, earlyStoppingPatience: 1, seed: 4, tune: false };
 const withoutTimes = (history: readonly EpochLog[]) => history.map(({ durationMs: _durationMs, ...log }) => log);
 
 describe('training checkpoints of trainRewardModel', () => {
@@ -49,5 +49,30 @@ describe('training checkpoints of trainRewardModel', () => {
     await expect(trainRewardModel(pairs.slice(1), { ...CONFIG, maxEpochs: 2 }, { stateFile, resume: true })).rejects.toThrow(/written for other pairs or another config/);
     writeFileSync(stateFile, 'not a checkpoint');
     await expect(trainRewardModel(pairs, { ...CONFIG, maxEpochs: 2 }, { stateFile, resume: true })).rejects.toThrow(/is not usable .*delete it to train from scratch/);
+  });
+
+  it('resumes a tuned run: finished trials are reloaded, the interrupted one continues, the model is the same', async () => {
+    const tuned: BtConfigInput = { ...CONFIG, maxEpochs: 6, tune: { l2: [1e-6, 1e-2], learningRate: [0.3] } };
+    const reference = await trainRewardModel(pairs, tuned);
+    expect(reference.trials.map((trial) => trial.l2)).toEqual([1e-6, 1e-2]);
+    const best = reference.trials.reduce((top, trial) => (trial.validationLoss < top.validationLoss ? trial : top));
+    expect(reference.config.l2).toBe(best.l2);
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'orchrm-bt-state-')), 'model.training.safetensors');
+    let trialsDone = 0;
+    await expect(
+      trainRewardModel(pairs, tuned, {
+        stateFile,
+        onTrialEnd: () => trialsDone++,
+        onProgress: (log) => {
+          // Interrupt in the second trial, after its first epoch.
+          if (trialsDone === 1 && log.epoch === 2) throw new Error('interrupted');
+        },
+      }),
+    ).rejects.toThrow('interrupted');
+    expect(existsSync(`${stateFile}.trial-0`)).toBe(true);
+    const resumed = await trainRewardModel(pairs, tuned, { stateFile, resume: true });
+    expect(resumed.stateFiles).toEqual([`${stateFile}.trial-0`, `${stateFile}.trial-1`]);
+    expect(resumed.trials).toStrictEqual(reference.trials);
+    resumed.model.head.tensors.forEach((tensor, index) => expect(tensor.values).toStrictEqual(reference.model.head.tensors[index]!.values));
   });
 });

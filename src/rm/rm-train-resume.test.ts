@@ -29,7 +29,7 @@ function checkpointEpoch(path: string): number {
   }
 }
 
-const trainArgs = (db: string, out: string) => ['--import', 'tsx', MAIN, 'rm', 'train', '--db', db, '--encoder', 'words:1-2,structure,task-stats,cross,bits:12', '--head', 'mlp', '--epochs', String(EPOCHS), '--seed', '5', '--out', out, '--json'];
+const trainArgs = (db: string, out: string) => ['--import', 'tsx', MAIN, 'rm', 'train', '--db', db, '--encoder', 'words:1-2,structure,task-stats,cross,bits:12', '--head', 'mlp', '--epochs', String(EPOCHS), '--seed', '5', '--no-tune', '--out', out, '--json'];
 
 /** Runs `rm train` and SIGKILLs it once its checkpoint holds `killAtEpoch` epochs (or it ends first). */
 async function trainUntilKilled(db: string, out: string, extra: string[], killAtEpoch: number): Promise<{ outcome: 'killed' | 'finished'; stderr: string }> {

@@ -46,6 +46,8 @@ export interface TrainRewardModelResult {
   config: BtConfig;
   /** Every trial, in the order run; empty without tuning. */
   trials: TuningTrial[];
+  /** Training checkpoints written (`stateFile`, or one per trial with tuning); remove them once the model is saved. */
+  stateFiles: string[];
 }
 
 /**
@@ -86,7 +88,9 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
   const tuning = config.tune !== false && splitIndices(first.dataset, 'validation').length > 0 ? config.tune : undefined;
   let chosen: { pipeline: FeaturePipeline; dataset: PairDataset; head: RewardHead; training: BtTrainingResult; config: BtConfig };
   const trials: TuningTrial[] = [];
+  const stateFiles: string[] = [];
   if (tuning === undefined) {
+    if (options.stateFile !== undefined) stateFiles.push(options.stateFile);
     const { head, training } = trainOne(first.pipeline, first.dataset, config, options.stateFile);
     chosen = { ...first, head, training, config };
   } else {
@@ -96,7 +100,9 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
       for (const l2 of tuning.l2) {
         for (const learningRate of tuning.learningRate) {
           const trialConfig: BtConfig = { ...config, encoder: { ...config.encoder, hashBits }, l2, learningRate, tune: false };
+          // A finished trial's checkpoint holds its final state: on resume it is reloaded, not retrained.
           const stateFile = options.stateFile === undefined ? undefined : `${options.stateFile}.trial-${trials.length}`;
+          if (stateFile !== undefined) stateFiles.push(stateFile);
           const { head, training } = trainOne(encoded.pipeline, encoded.dataset, trialConfig, stateFile);
           const loss = training.history[training.bestEpoch - 1]?.validation?.loss ?? Infinity;
           const trial: TuningTrial = { hashBits, l2, learningRate, validationLoss: loss, bestEpoch: training.bestEpoch };
@@ -124,5 +130,5 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
       },
     },
   });
-  return { model, training: chosen.training, dataset: chosen.dataset, config: chosen.config, trials };
+  return { model, training: chosen.training, dataset: chosen.dataset, config: chosen.config, trials, stateFiles };
 }

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import type { Pair } from '../../core/pair.js';
-import { evaluateWithBaselines, formatBaselineReport, loadEvaluationData, resolvePairDataset } from '../../rm/eval/index.js';
+import { ablateSources, evaluateWithBaselines, formatAblationReport, formatBaselineReport, loadEvaluationData, resolvePairDataset } from '../../rm/eval/index.js';
 import {
   DEFAULT_ENCODER_SPEC_TEXT,
   ENCODER_SPEC_GRAMMAR,
@@ -29,7 +29,17 @@ const TrainFlagsSchema = z.object({
   out: z.string().min(1).optional(),
   seed: z.number().int().nonnegative(),
   epochs: z.number().int().positive().optional(),
+  tune: z.boolean(),
   resume: z.boolean(),
+  json: z.boolean(),
+});
+
+const AblateFlagsSchema = z.object({
+  db: z.string().min(1),
+  dataset: z.string().min(1).optional(),
+  encoder: z.string().min(1),
+  seed: z.number().int().nonnegative(),
+  tune: z.boolean(),
   json: z.boolean(),
 });
 
@@ -127,13 +137,14 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
     .option('--out <file>', 'model file to write (default: rm-<head>.safetensors)')
     .option('--seed <n>', 'seed of minibatch order and initialisation', parseIntegerOption('--seed', 0), 0)
     .option('--epochs <n>', 'most epochs (default 20)', parseIntegerOption('--epochs', 1))
+    .option('--no-tune', 'train once with L2 1e-6 and learning rate 0.01 instead of choosing L2 and learning rate on the validation split')
     .option('--resume', 'continue from the training checkpoint <out>.training.safetensors of an interrupted run', false)
     .option('--json', 'print the training summary as JSON on stdout', false)
-    .addHelpText('after', `\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder words:1-2,structure,task-stats,cross --head mlp --out rm.safetensors`)
+    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-4, 1e-2} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
     .action(
       runAction(async (rawFlags: unknown) => {
         const flags = parseFlags(TrainFlagsSchema, rawFlags, 'train');
-        const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, ...(flags.epochs && { maxEpochs: flags.epochs }) });
+        const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, ...(flags.epochs && { maxEpochs: flags.epochs }), ...(!flags.tune && { tune: false as const }) });
         const out = flags.out ?? `rm-${flags.head}.safetensors`;
         const store = openStore(flags.db);
         try {
@@ -142,19 +153,20 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
           if (!pairs.some((pair) => pair.split === 'train' || pair.split === undefined)) throw new UserError(`pair dataset ${dataset.id} has no training pairs; mine more episodes or change its split fractions`);
           streams.stderr.write(`training a ${flags.head} reward model on ${pairs.length} pairs of dataset ${dataset.id}\n`);
           const stateFile = `${out}.training.safetensors`;
-          const { model, training } = await trainRewardModel(pairs, config, {
+          const { model, training, config: chosen, stateFiles } = await trainRewardModel(pairs, config, {
             name: `orchrm-bt-${flags.head}`,
             stateFile,
             resume: flags.resume,
             onResume: (epochsDone) => streams.stderr.write(epochsDone === 0 ? `no training checkpoint ${stateFile}; training from scratch\n` : `resumed after epoch ${epochsDone} from ${stateFile}\n`),
             onProgress: (log) => streams.stderr.write(epochLine(log)),
+            onTrialEnd: (trial) => streams.stderr.write(`trial l2 ${trial.l2} learning rate ${trial.learningRate}: best validation loss ${trial.validationLoss.toFixed(4)} at epoch ${trial.bestEpoch}\n`),
           });
           // The dataset travels with the model (file and registry), so `rm eval` finds its held-out split.
           model.provenance.metrics = { ...model.provenance.metrics, datasetId: dataset.id };
           await saveRewardModel(model, out);
           const id = registerRewardModel(store, model, out);
-          removeBtTrainingState(stateFile);
-          const summary = { id, path: out, datasetId: dataset.id, trainPairs: training.trainPairs, validationPairs: training.validationPairs, bestEpoch: training.bestEpoch, stoppedEarly: training.stoppedEarly, last: training.history.at(-1) };
+          for (const file of stateFiles) removeBtTrainingState(file);
+          const summary = { id, path: out, datasetId: dataset.id, trainPairs: training.trainPairs, validationPairs: training.validationPairs, bestEpoch: training.bestEpoch, stoppedEarly: training.stoppedEarly, l2: chosen.l2, learningRate: chosen.learningRate, last: training.history.at(-1) };
           streams.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : `wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n`);
         } finally {
           store.close();
@@ -162,8 +174,37 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
       }),
     );
 
+  rm.command('ablate')
+    .description('Source ablation: train one reward model on each subset of the pair sources and compare them on held-out valid-vs-valid and valid-vs-invalid outcome pairs.')
+    .option('--db <path>', 'SQLite store holding the pairs and episodes', 'orchrm.db')
+    .option('--dataset <id>', 'pair dataset (default: the most recent)')
+    .option('--encoder <spec>', 'features of every model', DEFAULT_ENCODER_SPEC_TEXT)
+    .option('--seed <n>', 'seed of training and bootstraps', parseIntegerOption('--seed', 0), 0)
+    .option('--no-tune', 'train each model once with the default L2 and learning rate (faster)')
+    .option('--json', 'print the report as JSON on stdout', false)
+    .addHelpText('after', '\nEvery subset keeps its pairs\' mined weights. The held-out outcome pairs are every correct-over-incorrect\npair of the graded test-split episodes, whatever sources were mined. With 4 sources that is 15 models.\n\nExample:\n  orchrm rm ablate --db runs.db --no-tune')
+    .action(
+      runAction(async (rawFlags: unknown) => {
+        const flags = parseFlags(AblateFlagsSchema, rawFlags, 'ablate');
+        const store = openStore(flags.db, { readonly: true });
+        try {
+          const data = loadEvaluationData(store, { ...(flags.dataset !== undefined && { datasetId: flags.dataset }) });
+          const pairs = trainingPairs(store, data.datasetId);
+          const config = { encoder: parseEncoderSpec(flags.encoder), seed: flags.seed, ...(!flags.tune && { tune: false as const }) };
+          const report = await ablateSources(pairs, data, {
+            config,
+            seed: flags.seed,
+            onSubsetEnd: (row, done, total) => streams.stderr.write(`${done}/${total} ${row.sources.join('+')}: valid-vs-valid ${(row.outcomePairs.validVsValid.accuracy * 100).toFixed(1)}%\n`),
+          });
+          streams.stdout.write(flags.json ? `${JSON.stringify({ datasetId: data.datasetId, ...report }, null, 2)}\n` : formatAblationReport(report));
+        } finally {
+          store.close();
+        }
+      }),
+    );
+
   rm.command('eval')
-    .description('Evaluate model files on held-out (test-split) tasks next to plan-only and length-only baselines trained the same way.')
+    .description('Evaluate model files on held-out (test-split) tasks next to structure-only, plan-only and length-only baselines trained the same way.')
     .requiredOption('--model <files...>', 'model files written by orchrm rm train (several share the baselines, trained with the first one\'s config)')
     .option('--db <path>', 'SQLite store holding the pairs and episodes', 'orchrm.db')
     .option('--dataset <id>', 'pair dataset (default: the one the first model was trained on, else the most recent)')

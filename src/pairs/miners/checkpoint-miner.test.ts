@@ -28,14 +28,16 @@ describe('checkpoint miner', () => {
   const base = { name: 'sim', checkpoint: 'base' };
   const strong = { name: 'sim', checkpoint: 'strong' };
 
-  it('prefers the later checkpoint unless its outcome is worse (default mode)', () => {
+  it('prefers the later checkpoint always (default, label-free), or unless its outcome is worse', () => {
     const group = taskGroup([
       planEpisode({ id: 'b-right', task, variant: 'a', correct: true, orchestrator: base }),
       planEpisode({ id: 'b-wrong', task, variant: 'b', correct: false, orchestrator: base }),
       planEpisode({ id: 's-right', task, variant: 'c', correct: true, orchestrator: strong }),
       planEpisode({ id: 's-wrong', task, variant: 'd', correct: false, orchestrator: strong }),
     ]);
-    const pairs = createCheckpointMiner(defaults).mine(group);
+    expect(defaults.mode).toBe('unconditional');
+    expect(createCheckpointMiner(defaults).mine(group).map((pair) => `${pair.winner.id}>${pair.loser.id}`)).toEqual(['s-right>b-right', 's-wrong>b-right', 's-right>b-wrong', 's-wrong>b-wrong']);
+    const pairs = createCheckpointMiner({ ...defaults, mode: 'outcome-at-least-as-good' }).mine(group);
     expect(pairs.map((pair) => `${pair.winner.id}>${pair.loser.id}`)).toEqual(['s-right>b-right', 's-right>b-wrong', 's-wrong>b-wrong']);
     expect(pairs[0]?.evidence).toEqual({
       winnerCheckpoint: 'strong',
@@ -45,8 +47,6 @@ describe('checkpoint miner', () => {
       decidedBy: 'base',
       mode: 'outcome-at-least-as-good',
     });
-    const unconditional = createCheckpointMiner({ ...defaults, mode: 'unconditional' }).mine(group);
-    expect(unconditional).toHaveLength(4);
   });
 
   it('mines label-free tasks, where no outcome exists to disagree', () => {

@@ -19,6 +19,10 @@ export interface PlanEpisodeOptions {
   orchestrator?: Episode['orchestrator'];
   /** Vote share of the plan's single self-consistency node. @default 1 */
   voteShare?: number;
+  /** The node's (and the episode's) final answer. @default '42' */
+  answer?: string;
+  /** Make the node a search node whose answer did (true) or did not (false) occur in what it retrieved. */
+  grounded?: boolean;
   nodeStatus?: NodeStatus;
   /** Whitespace or key order noise added to the plan text, which canonical rendering removes. */
   noisyText?: boolean;
@@ -26,16 +30,20 @@ export interface PlanEpisodeOptions {
 
 /** A small valid episode: one self-consistency node whose input names the variant. */
 export function planEpisode(options: PlanEpisodeOptions): Episode {
-  const { id, task, variant, correct, executionTokens = 100, voteShare = 1, nodeStatus = 'ok' } = options;
-  const plan: Plan = { dom: 'low', nodes: [{ id: 'A', agent: 'sc', input: `Solve ${variant}`, params: { samples: 5 } }], edges: [], answer: 'A' };
-  const artifacts: BlockArtifacts = { kind: 'sc', samples: ['42'], votes: [{ answer: '42', count: 1 }], winner: '42', voteShare };
+  const { id, task, variant, correct, executionTokens = 100, voteShare = 1, nodeStatus = 'ok', answer = '42', grounded } = options;
+  const agent = grounded === undefined ? 'sc' : 'search';
+  const plan: Plan = { dom: 'low', nodes: [{ id: 'A', agent, input: `Solve ${variant}`, params: agent === 'sc' ? { samples: 5 } : {} }], edges: [], answer: 'A' };
+  const artifacts: BlockArtifacts =
+    grounded === undefined
+      ? { kind: 'sc', samples: [answer], votes: [{ answer, count: 1 }], winner: answer, voteShare }
+      : { kind: 'search', steps: [{ query: 'q', docIds: ['d1'] }], documentsFound: 1, answerInDocuments: grounded };
   const node: NodeTrace = {
     nodeId: 'A',
-    agent: 'sc',
+    agent,
     input: `Solve ${variant}`,
-    params: { samples: 5, temperature: 0.5 },
+    params: agent === 'sc' ? { samples: 5, temperature: 0.5 } : { temperature: 0.5, topK: 5, maxIterations: 5 },
     status: nodeStatus,
-    ...(nodeStatus === 'ok' && { answer: '42' }),
+    ...(nodeStatus === 'ok' && { answer }),
     calls: [],
     artifacts,
     usage: { promptTokens: executionTokens, completionTokens: 0, totalTokens: executionTokens },
@@ -43,7 +51,7 @@ export function planEpisode(options: PlanEpisodeOptions): Episode {
     latencyMs: 1,
   };
   const planText = options.noisyText
-    ? `  {"nodes": [{"input": "Solve   ${variant}", "agent": "sc", "id": "A", "params": {"samples": 5}}], "dom": "low", "answer": "A"}\n`
+    ? `  {"nodes": [{"input": "Solve   ${variant}", "agent": "${agent}", "id": "A", "params": ${agent === 'sc' ? '{"samples": 5}' : '{}'}}], "dom": "low", "answer": "A"}\n`
     : JSON.stringify(plan);
   return {
     schemaVersion: EPISODE_SCHEMA_VERSION,
@@ -57,7 +65,7 @@ export function planEpisode(options: PlanEpisodeOptions): Episode {
     diagnostics: [],
     warnings: [],
     nodes: [node],
-    ...(nodeStatus === 'ok' && { finalAnswer: '42' }),
+    ...(nodeStatus === 'ok' && { finalAnswer: answer }),
     ...(correct !== undefined && { grade: { correct, method: 'exact' } }),
     usage: {
       orchestrator: { promptTokens: 10, completionTokens: 10, totalTokens: 20 },

@@ -23,8 +23,8 @@ const numberIn = (planText: string) => Number(/\d+/.exec(planText)?.[0] ?? 0);
 function pair(taskId: string, winner: string, loser: string, source = 'outcome'): Pair {
   return { id: `${taskId}-${winner}-${loser}`, datasetId: 'd', taskId, question: `question ${taskId}`, winner: { planText: winner }, loser: { planText: loser }, source, weight: 1, evidence: {}, split: 'test' };
 }
-function episode(taskId: string, planText: string, correct: boolean): HeldOutEpisode {
-  return { id: `${taskId}:${planText}`, taskId, question: `question ${taskId}`, planText, correct };
+function episode(taskId: string, planText: string, correct: boolean, valid = true): HeldOutEpisode {
+  return { id: `${taskId}:${planText}`, taskId, question: `question ${taskId}`, planText, correct, valid };
 }
 
 const PAIRS = [pair('t1', 'plan-3', 'plan-1'), pair('t1', 'plan-2', 'plan-2b'), pair('t2', 'plan-0', 'plan-5', 'checkpoint')];
@@ -44,6 +44,8 @@ describe('evaluateRewardModel', () => {
     expect(evaluation.pairs.calibration.bins).toHaveLength(10);
     // Pooled, positives {3, 0} vs negatives {1, 5}: only 3 > 1 of four comparisons; within tasks t1 right, t2 wrong.
     expect(evaluation.episodes).toMatchObject({ count: 4, tasks: 2, correctRate: 0.5, auc: 0.25, withinTaskAuc: 0.5 });
+    // Outcome pairs: t1 plan-3 over plan-1 (right), t2 plan-0 over plan-5 (wrong); every plan valid.
+    expect(evaluation.episodes.outcomePairs).toMatchObject({ validVsValid: { correct: 1, total: 2 }, validVsInvalid: { total: 0 }, validWithinTaskAuc: 0.5 });
     // N = 2: t1 picks plan-3 (right), t2 picks plan-5 (wrong).
     expect(evaluation.episodes.bestOfN.map((result) => [result.n, result.accuracy, result.randomAccuracy, result.oracleAccuracy])).toStrictEqual([
       [1, 0.5, 0.5, 0.5],
@@ -104,7 +106,8 @@ describe('evaluateAgainstBaselines', () => {
     ]);
     const [planOnly, lengthOnly] = report.models[0]?.comparisons ?? [];
     expect(planOnly).toMatchObject({ baseline: 'plan-only', accuracyDifference: 1, beats: true });
-    expect(planOnly?.verdict).toBe('beats the plan-only (no task features) baseline (+100.0 points of pairwise accuracy, 95% CI [+100.0, +100.0])');
+    expect(planOnly?.verdict).toBe('beats the plan-only (no task features; plan text may quote the task) baseline (+100.0 points of pairwise accuracy on 40 valid-vs-valid outcome pairs, 95% CI [+100.0, +100.0])');
+    expect(planOnly).toMatchObject({ measuredOn: 'valid-vs-valid outcome pairs', heldOutPairs: { pairs: 40, difference: 1 } });
     expect(planOnly?.bestOfNDifference[0]?.n).toBe(2);
     expect(lengthOnly?.beats).toBe(true);
     expect(report.models[0]?.beatsBaselines).toBe(true);
@@ -116,12 +119,25 @@ describe('evaluateAgainstBaselines', () => {
     const comparison = report.models[0]?.comparisons[0];
     expect(comparison).toMatchObject({ accuracyDifference: 0, beats: false, bestOfNDifference: [{ n: 2, difference: 0 }] });
     expect(comparison?.verdict).toBe(
-      'does NOT beat the length-only (plan length and node count) baseline (0.0 points of pairwise accuracy, 95% CI [0.0, 0.0]): it has learned nothing about orchestration beyond plan length and node count',
+      'does NOT beat the length-only (plan length and node count) baseline (0.0 points of pairwise accuracy on 40 valid-vs-valid outcome pairs, 95% CI [0.0, 0.0]): it has learned nothing about orchestration beyond plan length and node count',
     );
     expect(report.models[0]?.beatsBaselines).toBe(false);
 
     const empty = await evaluateAgainstBaselines([textModel('same', numberIn)], [{ kind: 'plan-only', model: textModel('p', numberIn) }], { pairs: [], episodes: [] });
-    expect(empty.models[0]?.comparisons[0]?.verdict).toBe('cannot be compared with the plan-only (no task features) baseline: there are no held-out pairs');
+    expect(empty.models[0]?.comparisons[0]?.verdict).toBe('cannot be compared with the plan-only (no task features; plan text may quote the task) baseline: there are no held-out pairs');
+    // Without graded episodes the verdict falls back to the held-out mined pairs.
+    const pairsOnly = await evaluateAgainstBaselines([textModel('same', numberIn)], [{ kind: 'length-only', model: textModel('p', () => 0) }], { pairs, episodes: [] });
+    expect(pairsOnly.models[0]?.comparisons[0]).toMatchObject({ measuredOn: 'held-out pairs', accuracyDifference: 1, beats: true });
+  });
+});
+
+describe('outcome pairs', () => {
+  it('splits correct-over-incorrect pairs into valid-vs-valid and valid-vs-invalid', async () => {
+    const episodes = [episode('t1', 'plan-3', true), episode('t1', 'plan-1', false), episode('t1', 'plan-9', false, false), episode('t1', 'plan-2', true, false)];
+    const evaluation = await evaluateRewardModel(textModel('numbers', numberIn), { pairs: [], episodes }, { bestOfN: [2] });
+    // plan-3 beats plan-1 (valid) and plan-9 (invalid, scored higher: wrong); plan-2 is an invalid "correct" plan and wins no pair.
+    expect(evaluation.episodes.outcomePairs.validVsValid).toMatchObject({ correct: 1, total: 1 });
+    expect(evaluation.episodes.outcomePairs.validVsInvalid).toMatchObject({ correct: 0, total: 1 });
   });
 });
 

@@ -1,3 +1,4 @@
+export { ablateSources, formatAblationReport, MAX_ABLATION_SOURCES, type AblateSourcesOptions, type AblationReport, type AblationRow } from './ablate-sources.js';
 export { bestOfNAccuracy, type BestOfNAccuracyOptions, type BestOfNResult, type ScoredOutcome } from './best-of-n.js';
 export { bootstrapMeanInterval, pairedClusterBootstrap, type BootstrapOptions } from './bootstrap-interval.js';
 export { expectedCalibrationError, sigmoid, type CalibrationBin, type CalibrationReport } from './calibration-error.js';

@@ -64,6 +64,7 @@ describe('loadEvaluationData', () => {
       question: `What is ${testTask} + 0?`,
       planText: `plan ${testTask}.0`,
       correct: true,
+      valid: true,
     });
     expect(data.episodes.filter((episode) => episode.correct)).toHaveLength(testTasks.length);
 
