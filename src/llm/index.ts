@@ -33,6 +33,7 @@ export {
 export {
   RESPONSE_CACHE_FORMAT_VERSION,
   requestHash,
+  sentRequestHash,
   withResponseCache,
   type CachedChatProvider,
   type ResponseCacheOptions,
@@ -49,5 +50,7 @@ export {
   type RetryResult,
 } from './retry.js';
 export { responseCallFields, type ResponseCallFields } from './response-call-fields.js';
+export { createParameterMemory, refusedParameter, type ModelParameters, type OmittableParameter, type ParameterLesson, type ParameterMemory, type TokenLimitField } from './parameter-memory.js';
+export { joinReasoning, splitReasoning, type SplitReasoning } from './split-reasoning.js';
 export { countMessageTokens, countTokens } from './token-counter.js';
 export { UsageMeter, type MeteredCall, type UsageAttribution } from './usage-meter.js';

@@ -33,8 +33,17 @@ export const CacheConfigSchema = z.strictObject({
  */
 export const OpenAiProviderConfigSchema = z.strictObject({
   type: z.literal('openai'),
-  /** @default 'https://api.openai.com/v1' */
-  baseURL: z.url({ protocol: /^https?$/, error: 'baseURL must be an http(s) URL such as http://127.0.0.1:8000/v1' }).default('https://api.openai.com/v1'),
+  /**
+   * The server's OpenAI-compatible base URL, ending in `/v1`. Required: a config without it would
+   * otherwise go to OpenAI and spend money on a key nobody meant to use.
+   */
+  baseURL: z.url({
+    protocol: /^https?$/,
+    error: (issue) =>
+      issue.input === undefined
+        ? 'baseURL is required: name the server, e.g. "http://127.0.0.1:8000/v1" (vLLM), "http://127.0.0.1:11434/v1" (Ollama) or "https://api.openai.com/v1" (OpenAI)'
+        : 'baseURL must be an http(s) URL such as http://127.0.0.1:8000/v1',
+  }),
   /** Environment variable holding the API key; may be unset for local servers. @default 'OPENAI_API_KEY' */
   apiKeyEnv: z.string().regex(ENV_NAME, 'apiKeyEnv must be an environment variable name such as OPENAI_API_KEY').default('OPENAI_API_KEY'),
   models: ModelsConfigSchema,

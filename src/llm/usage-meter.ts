@@ -68,6 +68,7 @@ export class UsageMeter {
   track(provider: ChatProvider, attribution: UsageAttribution): ChatProvider {
     return {
       name: provider.name,
+      ...(provider.resolveModel !== undefined && { resolveModel: provider.resolveModel.bind(provider) }),
       chat: async (request) => {
         try {
           const response = await provider.chat(request);
