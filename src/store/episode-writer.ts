@@ -27,7 +27,7 @@ const NODE_COLUMNS: readonly (keyof NodeTraceRow & string)[] = [
 const CALL_COLUMNS: readonly (keyof LlmCallRow & string)[] = [
   'episode_id', 'node_position', 'position', 'call_index', 'role', 'slot', 'model', 'messages', 'request_hash', 'response',
   'prompt_tokens', 'completion_tokens', 'total_tokens', 'usage_source', 'latency_ms', 'attempts', 'cached', 'temperature',
-  'sample_index', 'error', 'attempt_errors',
+  'sample_index', 'error', 'attempt_errors', 'reasoning',
 ];
 
 /** Writes episodes with their node traces and calls. The caller owns the transaction. */

@@ -56,6 +56,24 @@ describe('migrations', () => {
     }
   });
 
+  it('opens the version 3 fixture, adds the reasoning column and reads its episodes back exactly', () => {
+    const path = join(directory, 'v3.db');
+    copyFileSync(join(fixtures, 'schema-v3.db'), path);
+    const expected = EpisodeSchema.array().parse(JSON.parse(readFileSync(join(fixtures, 'schema-v3-episodes.json'), 'utf8')));
+    const store = openStore(path);
+    expect(readSchemaVersion(store.db)).toBe(SCHEMA_VERSION);
+    const columns = (store.db.prepare("SELECT name FROM pragma_table_info('llm_calls')").all() as { name: string }[]).map((row) => row.name);
+    expect(columns).toContain('reasoning');
+    expect(expected.map((episode) => store.getEpisode(episode.id))).toStrictEqual(expected);
+    expect(expected[0]!.nodes[0]!.calls[0]!.attemptErrors).toEqual(['RateLimitError: 127.0.0.1 answered 429: rate limited']);
+    // Written by this version, a call's reasoning comes back beside its response.
+    const episode = createRichEpisode({ seed: 33, runId: 'run_v3' });
+    episode.nodes[0]!.calls[0]!.reasoning = 'First add, then multiply.';
+    store.insertEpisode(episode);
+    expect(store.getEpisode(episode.id)?.nodes[0]!.calls[0]!.reasoning).toBe('First add, then multiply.');
+    store.close();
+  });
+
   it('refuses a database from a newer orchrm with a clear message, without touching it', () => {
     const path = join(directory, 'future.db');
     openStore(path).close();

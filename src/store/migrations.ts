@@ -199,6 +199,14 @@ CREATE TABLE pair_datasets (
 ALTER TABLE llm_calls ADD COLUMN attempt_errors TEXT;
 `,
   },
+  {
+    version: 4,
+    name: 'reasoning of reasoning models',
+    sql: `
+-- The model's reasoning (a reasoning field of the reply, or <think> taken out of its content), NULL when it gave none.
+ALTER TABLE llm_calls ADD COLUMN reasoning TEXT;
+`,
+  },
 ];
 
 /** The schema version this code writes. */
