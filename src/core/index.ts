@@ -8,6 +8,7 @@ export * from './is-loopback-host.js';
 export * from './llm-call.js';
 export * from './pair.js';
 export * from './plan.js';
+export * from './read-text-file.js';
 export * from './retriever.js';
 export * from './reward-model.js';
 export * from './rng.js';

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { InvalidInputError, zodIssues } from '../core/errors.js';
+import { InvalidUtf8Error, readTextFile } from '../core/read-text-file.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -89,8 +89,9 @@ export function parseProviderConfig(value: unknown, source = 'provider config'):
 export function loadProviderConfig(path: string): ProviderConfig {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw error;
     throw new InvalidInputError(path, [{ path: '', message: `cannot be read (${(error as Error).message})` }], 'Pass the path of an existing provider config JSON file.');
   }
   let json: unknown;

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
@@ -20,6 +19,7 @@ import {
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
+import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 
 const TrainFlagsSchema = z.object({
   db: z.string().min(1),
@@ -52,8 +52,9 @@ function parseFlags<T>(schema: z.ZodType<T>, raw: unknown, command: string): T {
 
 function readText(path: string, flag: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readTextFile(path);
   } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw error;
     throw new UserError(`cannot read ${flag} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path`, { cause: error });
   }
 }
