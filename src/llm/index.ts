@@ -1,4 +1,5 @@
 export type { ChatProvider, ChatRequest, ChatResponse, JsonSchemaFormat } from './chat-provider.js';
+export { checkServedModels, ModelNotServedError, type CheckServedModelsOptions, type NeededModel, type ServedModels } from './check-served-models.js';
 export { withConcurrencyLimit } from './concurrency-limit.js';
 export { createChatProvider, type ConfiguredChatProvider, type CreateChatProviderOptions } from './create-chat-provider.js';
 export { createOpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';

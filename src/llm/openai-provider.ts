@@ -68,10 +68,11 @@ export function createOpenAiProvider(
       timedOut = true;
       controller.abort();
     }, timeoutMs);
-    const onAbort = () => controller.abort(request.signal?.reason);
-    request.signal?.addEventListener('abort', onAbort, { once: true });
+    // A signal of its own rather than a listener on the caller's: a collection passes one signal
+    // to every call, and one listener per call in flight trips Node's MaxListenersExceededWarning.
+    const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
     try {
-      const body: unknown = await client.chat.completions.create(params, { signal: controller.signal });
+      const body: unknown = await client.chat.completions.create(params, { signal });
       return parseCompletion(body, baseURL);
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
@@ -81,13 +82,13 @@ export function createOpenAiProvider(
       throw toProviderError(error, context);
     } finally {
       clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
     }
   }
 
   function send(request: ChatRequest, params: ChatCompletionCreateParamsNonStreaming) {
     const retryOptions: RetryOptions = { ...options.retry, maxRetries };
-    if (request.signal) retryOptions.signal = request.signal;
+    // The backoff waits listen on a signal of this call's own, for the same reason as in `attempt`.
+    if (request.signal) retryOptions.signal = AbortSignal.any([request.signal]);
     return withRetry(() => attempt(request, params), retryOptions);
   }
 
