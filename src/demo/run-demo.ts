@@ -7,7 +7,7 @@ import { ORCHRM_VERSION } from '../core/version.js';
 import { createLlmOrchestrator } from '../orchestrator/index.js';
 import { minePairs, pairStats } from '../pairs/index.js';
 import { bonResultsFromTables, DemoResultsSchema, grpoRunFromResult, pairSourcesFromStats, renderReport, rmResultsFromReport, type DemoResults } from '../report/index.js';
-import { evaluateWithBaselines, loadEvaluationData, parseBtConfig, registerRewardModel, saveRewardModel, trainRewardModel } from '../rm/index.js';
+import { evaluateWithBaselines, loadEvaluationData, parseBtConfig, registerRewardModel, saveRewardModel, trainingSource, trainRewardModel } from '../rm/index.js';
 import { recordBestOfN, runBestOfN } from '../select/index.js';
 import { baseCheckpoint, createSimEnvironment, generateScenarioTasks, loadScenario, type PolicyCheckpoint, type SimEnvironment } from '../sim/index.js';
 import { improveByExecution } from '../sim/improve/index.js';
@@ -83,6 +83,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const config = parseBtConfig({ seed, maxEpochs: sizes.rmEpochs });
     const { model } = await trainRewardModel(trainingPairs, config, { name: 'orchrm-bt-linear' });
     model.provenance.metrics = { ...model.provenance.metrics, datasetId: mined.datasetId };
+    model.provenance.trainedOn = trainingSource(store, mined.datasetId);
     const modelPath = join(outDir, 'rm.safetensors');
     await saveRewardModel(model, modelPath);
     registerRewardModel(store, model, modelPath);
@@ -168,7 +169,7 @@ async function collect(environment: SimEnvironment, store: Store, checkpoint: Po
     seed,
     retriever: environment.retriever,
     grader: exactMatchGrader,
-    config: { purpose: 'demo', checkpoint: checkpoint.name },
+    config: { purpose: 'demo', checkpoint: checkpoint.name, scenario: environment.scenario.name },
   });
 }
 

@@ -84,6 +84,19 @@ export class RunStore {
     return row === undefined ? undefined : rowToRun(row);
   }
 
+  /** The runs whose episodes a pair dataset's pairs came from, oldest first (imported pairs have none). */
+  ofPairDataset(datasetId: string): RunRecord[] {
+    const rows = this.db
+      .prepare<[string], RunRow>(
+        `SELECT * FROM runs WHERE id IN (
+           SELECT episodes.run_id FROM pairs JOIN episodes ON episodes.id IN (pairs.winner_episode_id, pairs.loser_episode_id)
+           WHERE pairs.dataset_id = ?)
+         ORDER BY created_at, rowid`,
+      )
+      .all(datasetId);
+    return rows.map(rowToRun);
+  }
+
   /** The most recently created run of a kind that has not completed (to resume it). */
   latestUnfinished(kind: string): RunRecord | undefined {
     const row = this.db

@@ -134,6 +134,11 @@ export class Store {
     return this.runs.get(id);
   }
 
+  /** The runs that collected the episodes a pair dataset was mined from (what a model trained on it learned from). */
+  runsOfPairDataset(datasetId: string): RunRecord[] {
+    return this.runs.ofPairDataset(datasetId);
+  }
+
   /** Inserts or updates tasks in one transaction; stored episodes keep the task they ran on. */
   upsertTasks(tasks: readonly TaskInput[]): void {
     const parsed: Task[] = tasks.map((task, index) => {

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UserError } from '../../core/errors.js';
-import type { RewardModel } from '../../core/reward-model.js';
 import { loadRewardModel } from '../../rm/model-file.js';
+import type { TrainedRewardModel } from '../../rm/trained-reward-model.js';
+import { trainingMismatch, worldOfRun } from '../../rm/training-source.js';
 import { DEFAULT_NS, formatBonTable, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createProgress } from '../progress.js';
@@ -96,7 +97,11 @@ async function bon(flags: BonFlags): Promise<void> {
   const setup = await resolveCollectSetup({ ...rest, ...(orchestrator !== undefined && { orchestrator }) }, { judge: needsJudge });
   const store = openStore(flags.db);
   try {
-    const rewardModel: RewardModel | undefined = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm);
+    const rewardModel: TrainedRewardModel | undefined = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm);
+    if (rewardModel !== undefined) {
+      const mismatch = trainingMismatch(flags.rm!, rewardModel.provenance.trainedOn, worldOfRun({ config: setup.config }));
+      if (mismatch !== undefined) process.stderr.write(`orchrm: warning: ${mismatch}\n`);
+    }
     const ns = flags.curve ? [...new Set([...DEFAULT_NS, flags.n])] : [flags.n];
     const progress = createProgress('bon', setup.tasks.length);
     const run = await runBestOfN({

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import type { Pair } from '../../core/pair.js';
 import { evaluateWithBaselines, formatBaselineReport, loadEvaluationData, resolvePairDataset } from '../../rm/eval/index.js';
+import { trainingSource } from '../../rm/training-source.js';
 import {
   DEFAULT_ENCODER_SPEC_TEXT,
   ENCODER_SPEC_GRAMMAR,
@@ -152,6 +153,8 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
           });
           // The dataset travels with the model (file and registry), so `rm eval` finds its held-out split.
           model.provenance.metrics = { ...model.provenance.metrics, datasetId: dataset.id };
+          // And the worlds it came from, so `bon` can warn when the model is used on another.
+          model.provenance.trainedOn = trainingSource(store, dataset.id);
           await saveRewardModel(model, out);
           const id = registerRewardModel(store, model, out);
           removeBtTrainingState(stateFile);
