@@ -15,3 +15,4 @@ export * from './rng.js';
 export * from './task.js';
 export * from './usage.js';
 export * from './version.js';
+export * from './sqlite-database.js';

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../testing/chat-server.js';
 import type { ChatRequest } from './chat-provider.js';
+import { openStore } from '../store/index.js';
 import { createChatProvider } from './create-chat-provider.js';
 import { createOpenAiProvider } from './openai-provider.js';
 import { parseProviderConfig } from './provider-config.js';
@@ -69,7 +70,8 @@ describe('withResponseCache', () => {
   });
 
   it('keeps namespaces apart and leaves a database it was given open', async () => {
-    const database = new Database(join(directory, 'shared.sqlite'));
+    const store = openStore(join(directory, 'shared.sqlite'));
+    const database = store.db;
     const base = createOpenAiProvider({ baseURL: server.url, models }, { env: {} });
     const one = withResponseCache(base, { database, namespace: 'one' });
     const two = withResponseCache(base, { database, namespace: 'two' });
@@ -77,7 +79,7 @@ describe('withResponseCache', () => {
     expect((await two.chat(request)).cached).toBe(false);
     one.close();
     expect(database.prepare('SELECT count(*) AS rows FROM response_cache').get()).toEqual({ rows: 2 });
-    database.close();
+    store.close();
   });
 
   it('keys by the model a request is sent to: changing only the judge keeps every worker and orchestrator hit', async () => {

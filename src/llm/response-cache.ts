@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { sha256, stableStringify } from '../core/hash.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from './chat-provider.js';
+import type { SqliteDatabase } from '../core/sqlite-database.js';
 
 /**
  * Bumped when the stored row format or the key changes. Version 2 keys by the model a request is
@@ -57,8 +58,8 @@ export function sentRequestHash(request: ChatRequest, model: string): string {
 }
 
 export interface ResponseCacheOptions {
-  /** An open database (left open by `close`) or a file path (opened here in WAL mode, closed by `close`). */
-  database: Database.Database | string;
+  /** An open database, e.g. `store.db` (left open by `close`), or a file path (opened here in WAL mode, closed by `close`). */
+  database: SqliteDatabase | string;
   /**
    * Keeps apart entries of providers that answer the same request differently. Providers that
    * resolve models (`resolveModel`) are keyed by model, so they need none.
@@ -180,7 +181,7 @@ export function withResponseCache(provider: ChatProvider, options: ResponseCache
 }
 
 /** Caches written before reasoning was kept lack the column; another process may add it at the same time. */
-function addReasoningColumn(database: Database.Database): void {
+function addReasoningColumn(database: SqliteDatabase): void {
   const columns = database.prepare('SELECT name FROM pragma_table_info(?)').all('response_cache') as { name: string }[];
   if (columns.some((column) => column.name === 'reasoning')) return;
   try {
@@ -190,11 +191,12 @@ function addReasoningColumn(database: Database.Database): void {
   }
 }
 
-function openDatabase(path: string): Database.Database {
+function openDatabase(path: string): SqliteDatabase {
   mkdirSync(dirname(path), { recursive: true });
   const database = new Database(path);
   // WAL lets a reader (a report, another run) use the file while a collection writes to it.
   database.pragma('journal_mode = WAL');
   database.pragma('busy_timeout = 5000');
-  return database;
+  // better-sqlite3's own types stay out of orchrm's public signatures (see core/sqlite-database.ts).
+  return database as unknown as SqliteDatabase;
 }

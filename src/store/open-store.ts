@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { UserError } from '../core/errors.js';
 import { assertNotNewer, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { Store } from './store.js';
+import type { SqliteDatabase } from '../core/sqlite-database.js';
 
 export interface StoreOptions {
   /** Open for reading only: no migration, no writes. The file must exist. @default false */
@@ -59,7 +60,8 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     throw new UserError(`no orchrm database at ${path}; pass --db with the path of an existing database`);
   }
   if (!readonly && !inMemory) mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { readonly, fileMustExist: readonly });
+  // better-sqlite3's own types stay out of orchrm's public signatures (see core/sqlite-database.ts).
+  const db = new Database(path, { readonly, fileMustExist: readonly }) as unknown as SqliteDatabase;
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
     db.pragma('foreign_keys = ON');
@@ -77,7 +79,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   return new Store(db, path, { readonly, keepPrompts, maxStoredTextChars, now });
 }
 
-function checkReadableVersion(db: Database.Database, path: string): void {
+function checkReadableVersion(db: SqliteDatabase, path: string): void {
   const version = readSchemaVersion(db);
   assertNotNewer(version, path);
   if (version < SCHEMA_VERSION) {
@@ -87,7 +89,7 @@ function checkReadableVersion(db: Database.Database, path: string): void {
   }
 }
 
-function migrateOrExplain(db: Database.Database, path: string): void {
+function migrateOrExplain(db: SqliteDatabase, path: string): void {
   try {
     migrate(db, path);
   } catch (error) {

@@ -1,7 +1,7 @@
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import type { SqliteDatabase } from '../core/sqlite-database.js';
 
 export const RunStatusSchema = z.enum(['running', 'completed', 'failed', 'interrupted']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
@@ -45,7 +45,7 @@ interface RunRow {
 /** Runs: configuration, seed, code version and status of each collection or experiment. */
 export class RunStore {
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
     private readonly now: () => Date,
   ) {}
 
