@@ -5,6 +5,8 @@ import { UserError } from '../core/errors.js';
 import { assertNotNewer, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { Store } from './store.js';
 import type { SqliteDatabase } from '../core/sqlite-database.js';
+import { DatabaseDamagedError, isCorruptionError } from './database-damaged-error.js';
+import { guardDatabase } from './guard-database.js';
 
 export interface StoreOptions {
   /** Open for reading only: no migration, no writes. The file must exist. @default false */
@@ -68,6 +70,8 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     if (readonly) {
       checkReadableVersion(db, path);
     } else {
+      // Before anything is written: a damaged file is refused whole rather than written further.
+      checkNotDamaged(db, path);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       migrateOrExplain(db, path);
@@ -76,7 +80,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     db.close();
     throw explainOpenError(error, path);
   }
-  return new Store(db, path, { readonly, keepPrompts, maxStoredTextChars, now });
+  return new Store(guardDatabase(db, path, readSchemaVersion(db)), path, { readonly, keepPrompts, maxStoredTextChars, now });
 }
 
 function checkReadableVersion(db: SqliteDatabase, path: string): void {
@@ -101,7 +105,23 @@ function migrateOrExplain(db: SqliteDatabase, path: string): void {
   }
 }
 
+/**
+ * `PRAGMA quick_check`: every page and b-tree of the file, without cross-checking indexes (about
+ * 5 ms per MB here), so zeroed or overwritten pages are found before a write makes them worse.
+ */
+function checkNotDamaged(db: SqliteDatabase, path: string): void {
+  let result: unknown;
+  try {
+    result = db.pragma('quick_check(1)', { simple: true });
+  } catch (error) {
+    if (isCorruptionError(error)) throw new DatabaseDamagedError(path, error.message, readSchemaVersion(db), { cause: error });
+    throw error;
+  }
+  if (result !== 'ok') throw new DatabaseDamagedError(path, `quick_check found: ${String(result)}`, readSchemaVersion(db));
+}
+
 function explainOpenError(error: unknown, path: string): unknown {
+  if (isCorruptionError(error)) return new DatabaseDamagedError(path, error.message, undefined, { cause: error });
   if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
     return new UserError(`${path} is not an SQLite database; pass --db with an orchrm database or a new file name`, { cause: error });
   }
