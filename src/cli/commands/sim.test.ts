@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerSimCommand, simCommand } from './sim.js';
+import { registerSimCommand, simCommand, type SimCommandIo } from './sim.js';
 
 afterEach(() => {
   process.exitCode = undefined;
@@ -27,7 +27,7 @@ function testIo() {
   return { io: { stdout, stderr, untilShutdown: () => shutdown }, text, shutDown, ready };
 }
 
-function program(io: ReturnType<typeof testIo>['io']): Command {
+function program(io: SimCommandIo): Command {
   const root = new Command('orchrm').exitOverride();
   registerSimCommand(root, io);
   return root;
