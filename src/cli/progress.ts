@@ -5,14 +5,27 @@ export interface Progress {
   stop(): void;
 }
 
+export interface ProgressOptions {
+  /** @default process.stderr */
+  stream?: NodeJS.WriteStream;
+  /** Off a terminal, also print a line when this long has passed since the last one. @default 30000 @unit milliseconds */
+  intervalMs?: number;
+  /** @default Date.now */
+  now?: () => number;
+  /** Let the terminal bar show its own ETA; off when the detail carries one. @default true */
+  barEta?: boolean;
+}
+
 /**
  * A progress bar on stderr. On a terminal it redraws in place; otherwise (CI, pipes) it prints
- * a line at each 10% so logs stay short.
+ * a line at each 10% and at least every 30 s, so logs stay short and a long run still shows life.
  */
-export function createProgress(label: string, total: number, stream: NodeJS.WriteStream = process.stderr): Progress {
+export function createProgress(label: string, total: number, streamOrOptions: NodeJS.WriteStream | ProgressOptions = {}): Progress {
+  const options: ProgressOptions = 'write' in streamOrOptions ? { stream: streamOrOptions as NodeJS.WriteStream } : streamOrOptions;
+  const { stream = process.stderr, intervalMs = 30_000, now = Date.now, barEta = true } = options;
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta}s {detail}`, stream, hideCursor: true },
+      { format: `${label} [{bar}] {value}/{total} {percentage}%${barEta ? ' eta {eta_formatted}' : ''} {detail}`, stream, hideCursor: true },
       cliProgress.Presets.shades_classic,
     );
     bar.start(total, 0, { detail: '' });
@@ -22,14 +35,32 @@ export function createProgress(label: string, total: number, stream: NodeJS.Writ
     };
   }
   let lastDecile = -1;
+  let lastLineAt = now();
   return {
     update(done, detail = '') {
       const decile = total === 0 ? 10 : Math.floor((done / total) * 10);
-      if (decile > lastDecile) {
-        lastDecile = decile;
+      if (decile > lastDecile || now() - lastLineAt >= intervalMs) {
+        lastDecile = Math.max(lastDecile, decile);
+        lastLineAt = now();
         stream.write(`${label}: ${done}/${total}${detail ? ` ${detail}` : ''}\n`);
       }
     },
     stop() {},
   };
+}
+
+/** `4m05s`, `1h02m`, `12s`: a duration for progress lines. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/** `950`, `12.3k`, `4.56M`: a token count for progress lines. */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(1)}k`;
+  return `${(tokens / 1_000_000).toFixed(2)}M`;
 }

@@ -11,9 +11,12 @@ import { UsageMeter, type ChatProvider } from '../llm/index.js';
 import { runEpisode } from '../exec/run-episode.js';
 import { errorMessage } from '../exec/node-chat.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
-import type { Store } from '../store/index.js';
+import { DuplicateEpisodeError, type Store } from '../store/index.js';
+import { callFailure } from './call-failure.js';
+import type { CollectEvent, CollectProgress } from './collect-events.js';
+import { CollectStoppedError } from './collect-stopped-error.js';
 import { CollectTally, type CollectSummary } from './collect-summary.js';
-import { checkResumable, nextRunId, runFingerprint } from './resume-run.js';
+import { checkResumable, latestRunWithFingerprint, nextRunId, runFingerprint, type RunFingerprint } from './resume-run.js';
 
 export interface CollectOptions {
   tasks: readonly Task[];
@@ -40,77 +43,197 @@ export interface CollectOptions {
    * task and orchestrator.
    */
   resumeRunId?: string;
-  /** Called after each episode is committed. */
+  /**
+   * What to do when the store already holds a run with the same fingerprint (tasks, seed, plans
+   * per task, orchestrator): `new-run` collects it again under a new run id; `continue` resumes
+   * the newest such run, which does nothing but summarise it when it completed.
+   * @default 'new-run'
+   */
+  sameFingerprint?: 'new-run' | 'continue';
+  /**
+   * Stops the run when this many episodes in a row end with the same model-call error (a dead
+   * server, a rejected key, a wrong model name), instead of spending the rest of the run on it.
+   * 0 never stops. @default 5
+   */
+  stopAfterRepeatedFailures?: number;
   /** Called after each episode is committed, or skipped on resume (`episode` undefined). */
   onEpisode?: (episode: Episode | undefined, done: number, total: number) => void;
+  /** Typed progress events: start, each episode's end, and the end of the run. */
+  onEvent?: (event: CollectEvent) => void;
+  /** Aborting stops the run: episodes in flight are dropped (a resume redoes them) and CollectStoppedError is thrown. */
   signal?: AbortSignal;
 }
+
+/** A collection's summary, and whether it continued a run the store already held. */
+export type CollectResult = CollectSummary & {
+  /** True when an earlier run with the same fingerprint (or `resumeRunId`) was continued. */
+  continued: boolean;
+};
 
 /**
  * Writes `plansPerTask` plans per task, executes each, and commits every episode to the store
  * in its own transaction as soon as it finishes, so a killed run loses only episodes in flight.
+ * Throws CollectStoppedError (with the summary so far) when stopped by repeated failures or the
+ * caller's signal; the run is then marked `failed` or `interrupted` and can be resumed.
  */
-export async function collectEpisodes(options: CollectOptions): Promise<CollectSummary> {
-  const { tasks, orchestrator, store, plansPerTask = 1, concurrency = 4, seed = 0 } = options;
+export async function collectEpisodes(options: CollectOptions): Promise<CollectResult> {
+  const { tasks, orchestrator, store, plansPerTask = 1, concurrency = 4, seed = 0, stopAfterRepeatedFailures = 5 } = options;
   const startedAt = performance.now();
   store.upsertTasks(tasks);
   const fingerprint = runFingerprint(seed, plansPerTask, orchestrator.ref, tasks);
-  const runId =
-    options.resumeRunId !== undefined
-      ? checkResumable(store, options.resumeRunId, fingerprint)
-      : store.createRun({
-          id: nextRunId(store, fingerprint),
-          kind: 'collect',
-          seed,
-          codeVersion: ORCHRM_VERSION,
-          config: {
-            ...options.config,
-            fingerprint,
-            orchestrator: orchestrator.ref,
-            format: orchestrator.format,
-            dom: orchestrator.dom ?? 'auto',
-            plansPerTask,
-            concurrency,
-            tokenBudget: options.tokenBudget ?? null,
-            timeoutMs: options.timeoutMs ?? null,
-            tasks: tasks.length,
-          },
-        }).id;
+  const { runId, continued } = startRun(options, fingerprint, { plansPerTask, concurrency, seed });
   const limit = pLimit(concurrency);
   const total = tasks.length * plansPerTask;
   const meter = new UsageMeter();
-  const tally = new CollectTally(runId, meter);
-  let done = 0;
-  const committed = (task: Task, sampleIndex: number) =>
-    options.resumeRunId !== undefined &&
-    store.hasEpisode({ runId, taskId: task.id, sampleIndex, orchestrator: orchestrator.ref.name, ...(orchestrator.ref.checkpoint !== undefined && { checkpoint: orchestrator.ref.checkpoint }) });
-  const jobs = tasks.flatMap((task) =>
-    Array.from({ length: plansPerTask }, (_, sampleIndex) =>
-      limit(async () => {
-        if (committed(task, sampleIndex)) {
-          tally.skip();
-          options.onEpisode?.(undefined, ++done, total);
-          return;
-        }
-        const episode = await collectOne(options, meter, runId, task, sampleIndex, seed);
+  const tally = new CollectTally(runId, meter, total);
+  const stop = new AbortController();
+  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([stop.signal, options.signal]);
+  let stopped: CollectStoppedError | undefined;
+  let streak = { failure: '', episodes: 0 };
+  let collectedNow = 0;
+
+  const progress = (): CollectProgress => {
+    const elapsedMs = performance.now() - startedAt;
+    const rate = collectedNow > 0 ? collectedNow / (elapsedMs / 1000) : 0;
+    return {
+      runId,
+      done: tally.done,
+      total,
+      failed: tally.failed,
+      tokens: meter.totalTokens(),
+      elapsedMs,
+      episodesPerSecond: rate,
+      etaMs: rate > 0 ? ((total - tally.done) / rate) * 1000 : null,
+    };
+  };
+  const stopWith = (error: CollectStoppedError) => {
+    stopped ??= error;
+    stop.abort(error);
+  };
+  const onAbort = () => {
+    if (stopped === undefined) stopWith(new CollectStoppedError(`collection of run ${runId} was interrupted`, 'aborted', runId, tally.summary(0)));
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  // Episodes an earlier invocation committed count in the summary, so a resumed run reports all of it.
+  const committed = (task: Task, sampleIndex: number): Episode | undefined => {
+    if (!continued) return undefined;
+    const key = { runId, taskId: task.id, sampleIndex, orchestrator: orchestrator.ref.name, ...(orchestrator.ref.checkpoint !== undefined && { checkpoint: orchestrator.ref.checkpoint }) };
+    return store.hasEpisode(key) ? store.getEpisode(stableId('ep', runId, task.id, sampleIndex)) : undefined;
+  };
+  const samples = tasks.flatMap((task) => Array.from({ length: plansPerTask }, (_, sampleIndex) => ({ task, sampleIndex })));
+  const pending = samples.filter(({ task, sampleIndex }) => {
+    const earlier = committed(task, sampleIndex);
+    if (earlier === undefined) return true;
+    tally.addCommitted(earlier);
+    return false;
+  });
+  options.onEvent?.({ type: 'collect-start', continued, ...progress() });
+  for (let index = 0; index < tally.done; index++) options.onEpisode?.(undefined, index + 1, total);
+
+  const jobs = pending.map(({ task, sampleIndex }) =>
+    limit(async () => {
+      if (signal.aborted) return;
+      let episode: Episode;
+      try {
+        episode = await collectOne(options, signal, meter, runId, task, sampleIndex, seed);
+      } catch (error) {
+        if (signal.aborted) return;
+        throw error;
+      }
+      // An episode cut short by the stop is not kept: resuming redoes it.
+      if (signal.aborted) return;
+      try {
         store.insertEpisode(episode);
-        tally.add(episode);
-        options.onEpisode?.(episode, ++done, total);
-      }),
-    ),
+      } catch (error) {
+        // Another process continuing the same run committed this sample first.
+        if (error instanceof DuplicateEpisodeError) return;
+        throw error;
+      }
+      collectedNow++;
+      tally.add(episode);
+      const failure = callFailure(episode) ?? null;
+      streak = failure === null ? { failure: '', episodes: 0 } : failure === streak.failure ? { failure, episodes: streak.episodes + 1 } : { failure, episodes: 1 };
+      options.onEpisode?.(episode, tally.done, total);
+      options.onEvent?.({
+        type: 'episode-end',
+        episodeId: episode.id,
+        taskId: task.id,
+        sampleIndex,
+        status: episode.status,
+        correct: episode.grade?.correct ?? null,
+        episodeTokens: episode.usage.orchestrator.totalTokens + episode.usage.execution.totalTokens + episode.usage.verification.totalTokens,
+        failure,
+        ...progress(),
+      });
+      if (stopAfterRepeatedFailures > 0 && streak.episodes >= stopAfterRepeatedFailures) {
+        stopWith(
+          new CollectStoppedError(
+            `stopped run ${runId}: the last ${streak.episodes} episodes failed with the same error, and so would the rest: ${streak.failure}`,
+            'repeated-failure',
+            runId,
+            tally.summary(0),
+          ),
+        );
+      }
+    }),
   );
   try {
     await Promise.all(jobs);
-    store.finishRun(runId, 'completed');
   } catch (error) {
     store.finishRun(runId, 'failed');
     throw error;
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
   }
-  return tally.summary(performance.now() - startedAt);
+  const summary = tally.summary(performance.now() - startedAt);
+  if (stopped !== undefined) {
+    store.finishRun(runId, stopped.reason === 'aborted' ? 'interrupted' : 'failed');
+    options.onEvent?.({ type: 'collect-end', summary, stopped: { reason: stopped.reason, message: stopped.message } });
+    throw new CollectStoppedError(stopped.message, stopped.reason, runId, summary, { cause: stopped.cause });
+  }
+  store.finishRun(runId, 'completed');
+  options.onEvent?.({ type: 'collect-end', summary, stopped: null });
+  return { ...summary, continued };
+}
+
+/** Starts a run, or picks the one to continue (`resumeRunId`, or the same fingerprint's with `sameFingerprint: 'continue'`). */
+function startRun(
+  options: CollectOptions,
+  fingerprint: RunFingerprint,
+  settings: { plansPerTask: number; concurrency: number; seed: number },
+): { runId: string; continued: boolean } {
+  const { store, orchestrator } = options;
+  if (options.resumeRunId !== undefined) return { runId: checkResumable(store, options.resumeRunId, fingerprint), continued: true };
+  if (options.sameFingerprint === 'continue') {
+    const existing = latestRunWithFingerprint(store, fingerprint);
+    if (existing !== undefined) return { runId: existing.id, continued: true };
+  }
+  const id = nextRunId(store, fingerprint);
+  const config = {
+    ...options.config,
+    fingerprint,
+    orchestrator: orchestrator.ref,
+    format: orchestrator.format,
+    dom: orchestrator.dom ?? 'auto',
+    plansPerTask: settings.plansPerTask,
+    concurrency: settings.concurrency,
+    tokenBudget: options.tokenBudget ?? null,
+    timeoutMs: options.timeoutMs ?? null,
+    tasks: options.tasks.length,
+  };
+  try {
+    return { runId: store.createRun({ id, kind: 'collect', seed: settings.seed, codeVersion: ORCHRM_VERSION, config }).id, continued: false };
+  } catch (error) {
+    // Another process started the same run a moment ago: continue it with that process.
+    if (options.sameFingerprint === 'continue' && store.getRun(id) !== undefined) return { runId: id, continued: true };
+    throw error;
+  }
 }
 
 async function collectOne(
   options: CollectOptions,
+  signal: AbortSignal,
   meter: UsageMeter,
   runId: string,
   task: Task,
@@ -135,18 +258,16 @@ async function collectOne(
     ...(options.grader !== undefined && { grader: options.grader }),
     ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-    ...(options.signal !== undefined && { signal: options.signal }),
+    signal,
   };
   const orchestratorAttribution = { episodeId: id, role: 'orchestrator' as const };
   let written;
   try {
-    written = await orchestrator.writePlan(task, {
-      sampleIndex,
-      seed,
-      ...(options.signal !== undefined && { signal: options.signal }),
-    });
+    written = await orchestrator.writePlan(task, { sampleIndex, seed, signal });
     if (written.call) meter.record({ ...orchestratorAttribution, usage: written.call.usage, attempts: written.call.attempts, cached: written.call.cached });
   } catch (error) {
+    // Stopped while writing the plan: nothing to keep, the job drops the sample.
+    if (signal.aborted) throw error;
     meter.recordFailure(orchestratorAttribution, error);
     // The orchestrator's server failed after its retries: keep the failure as an episode.
     const episode = await runEpisode({ ...common, planText: '' });

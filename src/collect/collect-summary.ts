@@ -1,14 +1,25 @@
 import type { Episode, EpisodeStatus } from '../core/episode.js';
-import type { UsageByRole } from '../core/usage.js';
+import type { LlmCallRecord } from '../core/llm-call.js';
+import type { Usage, UsageByRole } from '../core/usage.js';
 import type { UsageMeter } from '../llm/index.js';
+import { callFailure } from './call-failure.js';
 
-/** What a collection run produced, as printed by `orchrm collect`. */
+/** How often one error ended episodes of the run. */
+export interface FailureCount {
+  /** The call's error, as stored with it. */
+  message: string;
+  episodes: number;
+}
+
+/** What a collection run holds, as printed by `orchrm collect`. A resumed run's summary covers the whole run. */
 export interface CollectSummary {
   runId: string;
-  /** Episodes collected by this invocation. */
+  /** Episodes the run holds: those committed before this invocation and those it collected. */
   episodes: number;
-  /** Episodes a resumed run had already committed, not redone. */
+  /** Of `episodes`, how many an earlier invocation of the run had committed (not redone). */
   skipped: number;
+  /** Samples the run is made of (tasks times plans per task); `episodes` falls short of it when stopped. */
+  total: number;
   byStatus: Partial<Record<EpisodeStatus, number>>;
   /** Episodes with a grade. */
   graded: number;
@@ -21,12 +32,20 @@ export interface CollectSummary {
   meanTokensPerEpisode: number;
   /** Model calls made, failed calls, attempts beyond the first, and calls served from the cache. */
   calls: { total: number; failed: number; retries: number; cached: number };
+  /** Model-call errors that ended episodes, most frequent first (at most five). */
+  failures: FailureCount[];
+  /** Wall time of this invocation. @unit milliseconds */
   wallTimeMs: number;
 }
+
+const MAX_FAILURES_LISTED = 5;
 
 /** Counts episodes as they finish, so a long run never holds them all in memory. */
 export class CollectTally {
   private readonly byStatus: Partial<Record<EpisodeStatus, number>> = {};
+  private readonly failureCounts = new Map<string, number>();
+  private readonly earlierTokens: UsageByRole = { orchestrator: zero(), execution: zero(), verification: zero() };
+  private readonly earlierCalls = { total: 0, failed: 0, retries: 0, cached: 0 };
   private episodes = 0;
   private skipped = 0;
   private graded = 0;
@@ -35,36 +54,95 @@ export class CollectTally {
   constructor(
     private readonly runId: string,
     private readonly meter: UsageMeter,
+    private readonly total: number,
   ) {}
 
+  /** An episode this invocation collected (its tokens and calls are in the meter). */
   add(episode: Episode): void {
-    this.episodes++;
-    this.byStatus[episode.status] = (this.byStatus[episode.status] ?? 0) + 1;
-    if (episode.grade) {
-      this.graded++;
-      if (episode.grade.correct) this.correct++;
+    this.count(episode);
+  }
+
+  /** An episode an earlier invocation committed; its tokens and calls are read from its records. */
+  addCommitted(episode: Episode): void {
+    this.skipped++;
+    this.count(episode);
+    for (const role of ['orchestrator', 'execution', 'verification'] as const) addUsage(this.earlierTokens[role], episode.usage[role]);
+    const calls: LlmCallRecord[] = [...(episode.orchestratorCall ? [episode.orchestratorCall] : []), ...episode.nodes.flatMap((node) => node.calls)];
+    for (const call of calls) {
+      this.earlierCalls.total++;
+      if (call.error !== undefined) this.earlierCalls.failed++;
+      this.earlierCalls.retries += call.attempts - 1;
+      if (call.cached) this.earlierCalls.cached++;
     }
   }
 
-  skip(): void {
-    this.skipped++;
+  /** Episodes the run holds so far. */
+  get done(): number {
+    return this.episodes;
+  }
+
+  /** Episodes so far that a model-call error ended. */
+  get failed(): number {
+    let failed = 0;
+    for (const count of this.failureCounts.values()) failed += count;
+    return failed;
   }
 
   summary(wallTimeMs: number): CollectSummary {
-    const tokens = this.meter.byRole();
+    const now = this.meter.byRole();
+    const tokens: UsageByRole = {
+      orchestrator: sum(now.orchestrator, this.earlierTokens.orchestrator),
+      execution: sum(now.execution, this.earlierTokens.execution),
+      verification: sum(now.verification, this.earlierTokens.verification),
+    };
     const totalTokens = tokens.orchestrator.totalTokens + tokens.execution.totalTokens + tokens.verification.totalTokens;
     return {
       runId: this.runId,
       episodes: this.episodes,
       skipped: this.skipped,
+      total: this.total,
       byStatus: { ...this.byStatus },
       graded: this.graded,
       correct: this.correct,
       accuracy: this.graded > 0 ? this.correct / this.graded : null,
       tokens,
       meanTokensPerEpisode: this.episodes > 0 ? totalTokens / this.episodes : 0,
-      calls: { total: this.meter.calls, failed: this.meter.failedCalls, retries: this.meter.retries, cached: this.meter.cachedCalls },
+      calls: {
+        total: this.meter.calls + this.earlierCalls.total,
+        failed: this.meter.failedCalls + this.earlierCalls.failed,
+        retries: this.meter.retries + this.earlierCalls.retries,
+        cached: this.meter.cachedCalls + this.earlierCalls.cached,
+      },
+      failures: [...this.failureCounts]
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .slice(0, MAX_FAILURES_LISTED)
+        .map(([message, episodes]) => ({ message, episodes })),
       wallTimeMs,
     };
   }
+
+  private count(episode: Episode): void {
+    this.episodes++;
+    this.byStatus[episode.status] = (this.byStatus[episode.status] ?? 0) + 1;
+    if (episode.grade) {
+      this.graded++;
+      if (episode.grade.correct) this.correct++;
+    }
+    const failure = callFailure(episode);
+    if (failure !== undefined) this.failureCounts.set(failure, (this.failureCounts.get(failure) ?? 0) + 1);
+  }
+}
+
+function zero(): Usage {
+  return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+}
+
+function addUsage(target: Usage, usage: Usage): void {
+  target.promptTokens += usage.promptTokens;
+  target.completionTokens += usage.completionTokens;
+  target.totalTokens += usage.totalTokens;
+}
+
+function sum(a: Usage, b: Usage): Usage {
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens };
 }

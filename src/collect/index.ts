@@ -1,2 +1,6 @@
-export { collectEpisodes, type CollectOptions } from './collect-episodes.js';
-export { CollectTally, type CollectSummary } from './collect-summary.js';
+export { callFailure } from './call-failure.js';
+export { collectEpisodes, type CollectOptions, type CollectResult } from './collect-episodes.js';
+export type { CollectEvent, CollectProgress } from './collect-events.js';
+export { CollectStoppedError, type CollectStopReason } from './collect-stopped-error.js';
+export { CollectTally, type CollectSummary, type FailureCount } from './collect-summary.js';
+export { latestRunWithFingerprint } from './resume-run.js';

@@ -3,7 +3,7 @@ import { sha256, stableStringify } from '../core/hash.js';
 import { stableId } from '../core/ids.js';
 import type { OrchestratorRef } from '../core/episode.js';
 import type { Task } from '../core/task.js';
-import type { Store } from '../store/index.js';
+import type { RunRecord, Store } from '../store/index.js';
 
 /** What must be equal for a run to be resumed: the same work, the same seed, the same writer. */
 export interface RunFingerprint {
@@ -27,6 +27,19 @@ export function nextRunId(store: Store, fingerprint: RunFingerprint): string {
   for (let ordinal = 0; ; ordinal++) {
     const id = stableId('run', stableStringify(fingerprint), ordinal);
     if (store.getRun(id) === undefined) return id;
+  }
+}
+
+/**
+ * The newest run this store holds with this fingerprint (run ids derive from it, see
+ * `nextRunId`), so a repeated collection can continue it instead of duplicating it.
+ */
+export function latestRunWithFingerprint(store: Store, fingerprint: RunFingerprint): RunRecord | undefined {
+  let latest: RunRecord | undefined;
+  for (let ordinal = 0; ; ordinal++) {
+    const run = store.getRun(stableId('run', stableStringify(fingerprint), ordinal));
+    if (run === undefined) return latest;
+    latest = run;
   }
 }
 

@@ -23,6 +23,11 @@ export const LlmCallRecordSchema = z.object({
   /** sha256 of the canonical request, so calls can be matched even when prompts are not kept. */
   requestHash: z.string(),
   response: z.string(),
+  /**
+   * The model's reasoning, kept apart from `response`: a reasoning field of the server's reply
+   * (`reasoning_content`, `reasoning`) or `<think>…</think>` taken out of its content.
+   */
+  reasoning: z.string().optional(),
   usage: UsageSchema,
   usageSource: z.enum(['provider', 'counted']),
   latencyMs: z.number().nonnegative(),

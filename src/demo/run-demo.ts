@@ -25,6 +25,7 @@ import {
   saveRewardModel,
   scoreHeldOut,
   summarizeScores,
+  trainingSource,
   trainRewardModel,
   validPairsDifference,
   type EvaluationData,
@@ -115,6 +116,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const config = parseBtConfig({ seed, maxEpochs: sizes.rmEpochs });
     const { model, config: chosenConfig } = await trainRewardModel(trainingPairs, config, { name: 'orchrm-bt-linear' });
     model.provenance.metrics = { ...model.provenance.metrics, datasetId: mined.datasetId };
+    model.provenance.trainedOn = trainingSource(store, mined.datasetId);
     const modelPath = join(outDir, 'rm.safetensors');
     await saveRewardModel(model, modelPath);
     registerRewardModel(store, model, modelPath);
@@ -272,7 +274,7 @@ async function collect(environment: SimEnvironment, store: Store, checkpoint: Po
     seed,
     retriever: environment.retriever,
     grader: exactMatchGrader,
-    config: { purpose: 'demo', checkpoint: checkpoint.name },
+    config: { purpose: 'demo', checkpoint: checkpoint.name, scenario: environment.scenario.name },
   });
 }
 

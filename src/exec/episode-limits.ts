@@ -12,6 +12,13 @@ export class EpisodeLimits {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout | undefined;
   private failure: Error | undefined;
+  private readonly parentSignal: AbortSignal | undefined;
+  /**
+   * The episode's signal follows the caller's through `AbortSignal.any` rather than a listener:
+   * a collection passes one signal to every episode in flight, and one listener each (32 with
+   * vLLM's usual concurrency) trips Node's MaxListenersExceededWarning.
+   */
+  readonly signal: AbortSignal;
 
   constructor(
     readonly tokenBudget: number | undefined,
@@ -22,14 +29,8 @@ export class EpisodeLimits {
       this.timer = setTimeout(() => this.fail(new TimeoutError(timeoutMs, 'episode')), timeoutMs);
       this.timer.unref();
     }
-    if (parentSignal) {
-      if (parentSignal.aborted) this.fail(new Error('episode aborted by caller'));
-      else parentSignal.addEventListener('abort', () => this.fail(new Error('episode aborted by caller')), { once: true });
-    }
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
+    this.parentSignal = parentSignal;
+    this.signal = parentSignal ? AbortSignal.any([this.controller.signal, parentSignal]) : this.controller.signal;
   }
 
   get spent(): number {
@@ -38,12 +39,13 @@ export class EpisodeLimits {
 
   /** The error that stopped the episode, if any. */
   get stoppedBy(): Error | undefined {
+    if (this.failure === undefined && this.parentSignal?.aborted) this.fail(new Error('episode aborted by caller'));
     return this.failure;
   }
 
   /** Throws the stopping error when the episode may not make another call. */
   ensureCanCall(): void {
-    if (this.failure) throw this.failure;
+    if (this.stoppedBy) throw this.stoppedBy;
     if (this.tokenBudget !== undefined && this.spentTokens >= this.tokenBudget) {
       this.fail(new BudgetExceededError(this.tokenBudget, this.spentTokens));
       throw this.failure;

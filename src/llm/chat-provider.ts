@@ -44,10 +44,21 @@ export interface ChatResponse {
   attemptErrors?: string[];
   cached: boolean;
   finishReason?: string;
+  /**
+   * The model's reasoning, kept apart from `text`: a separate `reasoning_content`/`reasoning`
+   * field, or `<think>…</think>` taken out of the content (see `splitReasoning`).
+   */
+  reasoning?: string;
 }
 
 /** Anything that answers chat requests: an OpenAI-compatible server, the simulation, a script. */
 export interface ChatProvider {
   readonly name: string;
   chat(request: ChatRequest): Promise<ChatResponse>;
+  /**
+   * The model a request is sent to (its `model`, else the slot's configured model). Providers
+   * that know it let the response cache key by what is actually sent, so changing one slot's
+   * model leaves the other slots' entries valid.
+   */
+  resolveModel?(request: ChatRequest): string;
 }

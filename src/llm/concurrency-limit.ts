@@ -15,6 +15,7 @@ export function withConcurrencyLimit(provider: ChatProvider, limit: number): Cha
   const queue = pLimit(limit);
   return {
     name: provider.name,
+    ...(provider.resolveModel !== undefined && { resolveModel: provider.resolveModel.bind(provider) }),
     chat: (request) =>
       queue(() => {
         // A request aborted while it queued should not take a slot.

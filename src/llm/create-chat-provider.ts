@@ -32,5 +32,6 @@ export function createChatProvider(config: ProviderConfig, options: CreateChatPr
   const base = createOpenAiProvider(config, providerOptions);
   const limited = withConcurrencyLimit(base, config.concurrency);
   if (cacheDatabase === undefined) return { ...limited, close: () => {} };
-  return withResponseCache(limited, { database: cacheDatabase });
+  // Caches written by earlier orchrm versions were keyed under the provider's name; keep reading them.
+  return withResponseCache(limited, { database: cacheDatabase, legacyNamespace: base.name });
 }

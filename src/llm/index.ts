@@ -1,4 +1,5 @@
 export type { ChatProvider, ChatRequest, ChatResponse, JsonSchemaFormat } from './chat-provider.js';
+export { checkServedModels, ModelNotServedError, type CheckServedModelsOptions, type NeededModel, type ServedModels } from './check-served-models.js';
 export { withConcurrencyLimit } from './concurrency-limit.js';
 export { createChatProvider, type ConfiguredChatProvider, type CreateChatProviderOptions } from './create-chat-provider.js';
 export { createOpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
@@ -33,6 +34,7 @@ export {
 export {
   RESPONSE_CACHE_FORMAT_VERSION,
   requestHash,
+  sentRequestHash,
   withResponseCache,
   type CachedChatProvider,
   type ResponseCacheOptions,
@@ -49,5 +51,7 @@ export {
   type RetryResult,
 } from './retry.js';
 export { responseCallFields, type ResponseCallFields } from './response-call-fields.js';
+export { createParameterMemory, refusedParameter, type ModelParameters, type OmittableParameter, type ParameterLesson, type ParameterMemory, type TokenLimitField } from './parameter-memory.js';
+export { joinReasoning, splitReasoning, type SplitReasoning } from './split-reasoning.js';
 export { countMessageTokens, countTokens } from './token-counter.js';
 export { UsageMeter, type MeteredCall, type UsageAttribution } from './usage-meter.js';

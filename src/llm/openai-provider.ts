@@ -1,8 +1,10 @@
 import OpenAI, { type ClientOptions } from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { Usage } from '../core/usage.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from './chat-provider.js';
 import { parseCompletion, type ParsedCompletion } from './openai-response.js';
 import { toChatCompletionParams } from './openai-request.js';
+import { createParameterMemory } from './parameter-memory.js';
 import { parseProviderConfig, type OpenAiProviderConfigInput } from './provider-config.js';
 import { BadRequestError, RequestTimeoutError, toProviderError, type ProviderErrorContext } from './provider-errors.js';
 import { RetryError, withRetry, type RetryOptions } from './retry.js';
@@ -16,7 +18,15 @@ export interface OpenAiProviderOptions {
   fetch?: ClientOptions['fetch'];
   /** Backoff settings and hooks for `withRetry`; `maxRetries` comes from the config. */
   retry?: Omit<RetryOptions, 'maxRetries' | 'signal'>;
+  /**
+   * Told once per model and parameter when the server refuses one and the provider changes what
+   * it sends (e.g. `max_completion_tokens` for `max_tokens`). @default writes `orchrm: <message>` to stderr
+   */
+  onWarning?: (message: string) => void;
 }
+
+/** Rejected requests re-sent in a new form before giving up (one per adaptable parameter, plus the schema). */
+const MAX_ADAPTATIONS = 6;
 
 /**
  * A ChatProvider for any OpenAI-compatible server, on the official `openai` client.
@@ -45,8 +55,12 @@ export function createOpenAiProvider(
   const context: ProviderErrorContext = { baseURL, apiKeyEnv, timeoutMs, apiKeyMissing };
   // Flipped off for the provider's lifetime once the server rejects json_schema but accepts the request without it.
   let schemaSupported = structuredOutput;
+  // OpenAI's API takes max_completion_tokens for every model (its reasoning models refuse max_tokens);
+  // the servers people run locally read max_tokens. Either way, what a model refuses is learned.
+  const parameters = createParameterMemory(isOpenAiApi(baseURL) ? 'max_completion_tokens' : 'max_tokens');
+  const warn = options.onWarning ?? ((message: string) => process.stderr.write(`orchrm: ${message}\n`));
 
-  async function attempt(request: ChatRequest, model: string, withSchema: boolean): Promise<ParsedCompletion> {
+  async function attempt(request: ChatRequest, params: ChatCompletionCreateParamsNonStreaming): Promise<ParsedCompletion> {
     const controller = new AbortController();
     let timedOut = false;
     // Our own timer covers reading the body too; the client's `timeout` stops at the headers.
@@ -54,10 +68,11 @@ export function createOpenAiProvider(
       timedOut = true;
       controller.abort();
     }, timeoutMs);
-    const onAbort = () => controller.abort(request.signal?.reason);
-    request.signal?.addEventListener('abort', onAbort, { once: true });
+    // A signal of its own rather than a listener on the caller's: a collection passes one signal
+    // to every call, and one listener per call in flight trips Node's MaxListenersExceededWarning.
+    const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
     try {
-      const body: unknown = await client.chat.completions.create(toChatCompletionParams(request, model, withSchema), { signal: controller.signal });
+      const body: unknown = await client.chat.completions.create(params, { signal });
       return parseCompletion(body, baseURL);
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
@@ -67,56 +82,80 @@ export function createOpenAiProvider(
       throw toProviderError(error, context);
     } finally {
       clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  function send(request: ChatRequest, model: string, withSchema: boolean) {
+  function send(request: ChatRequest, params: ChatCompletionCreateParamsNonStreaming) {
     const retryOptions: RetryOptions = { ...options.retry, maxRetries };
-    if (request.signal) retryOptions.signal = request.signal;
-    return withRetry(() => attempt(request, model, withSchema), retryOptions);
+    // The backoff waits listen on a signal of this call's own, for the same reason as in `attempt`.
+    if (request.signal) retryOptions.signal = AbortSignal.any([request.signal]);
+    return withRetry(() => attempt(request, params), retryOptions);
+  }
+
+  /**
+   * Sends the request in the form the model accepts. A 400 naming a parameter the model refuses
+   * teaches the memory and sends again; a 400 while asking for json_schema sends again without
+   * it. Every rejected attempt is kept in the result's errors.
+   */
+  async function sendAdapting(request: ChatRequest, model: string): Promise<Awaited<ReturnType<typeof send>> & { withoutSchema: boolean }> {
+    let withSchema = schemaSupported && request.responseFormat !== undefined;
+    const rejected: unknown[] = [];
+    for (let adaptation = 0; ; adaptation++) {
+      const params = toChatCompletionParams(request, model, { withSchema, parameters: parameters.rulesFor(model) });
+      try {
+        const outcome = await send(request, params);
+        const withoutSchema = !withSchema && schemaSupported && request.responseFormat !== undefined;
+        return { ...outcome, attempts: rejected.length + outcome.attempts, errors: [...rejected, ...outcome.errors], withoutSchema };
+      } catch (error) {
+        if (!(error instanceof RetryError) || adaptation >= MAX_ADAPTATIONS) throw withEarlierErrors(error, rejected);
+        const lesson = parameters.learn(model, error.lastError, new Set(Object.keys(params)));
+        if (lesson.warning !== undefined) warn(lesson.warning);
+        if (!lesson.retry) {
+          // Many servers reject json_schema with a 4xx; fall back once without it.
+          if (!(withSchema && error.lastError instanceof BadRequestError)) throw withEarlierErrors(error, rejected);
+          withSchema = false;
+        }
+        rejected.push(...error.errors);
+      }
+    }
   }
 
   return {
     name: providerName(models),
+    resolveModel: (request) => request.model ?? models[request.slot],
     async chat(request: ChatRequest): Promise<ChatResponse> {
       const startedAt = performance.now();
       const model = request.model ?? models[request.slot];
-      const withSchema = schemaSupported && request.responseFormat !== undefined;
-      let outcome: Awaited<ReturnType<typeof send>>;
-      let rejectedAttempts = 0;
-      let rejectedErrors: readonly unknown[] = [];
-      try {
-        outcome = await send(request, model, withSchema);
-      } catch (error) {
-        // Many servers reject json_schema with a 4xx; fall back once without it.
-        if (!(withSchema && error instanceof RetryError && error.lastError instanceof BadRequestError)) throw error;
-        rejectedAttempts = error.attempts;
-        rejectedErrors = error.errors;
-        try {
-          outcome = await send(request, model, false);
-        } catch (fallbackError) {
-          if (fallbackError instanceof RetryError) throw new RetryError([...error.errors, ...fallbackError.errors], fallbackError.reason);
-          throw fallbackError;
-        }
-        schemaSupported = false;
-      }
+      const outcome = await sendAdapting(request, model);
+      if (outcome.withoutSchema) schemaSupported = false;
       const completion = outcome.result;
       const response: ChatResponse = {
         text: completion.text,
-        usage: completion.usage ?? countedUsage(request, completion.text),
+        usage: completion.usage ?? countedUsage(request, completion.reasoning === undefined ? completion.text : `${completion.reasoning}\n${completion.text}`),
         usageSource: completion.usage ? 'provider' : 'counted',
         latencyMs: performance.now() - startedAt,
         model: completion.model ?? model,
-        attempts: rejectedAttempts + outcome.attempts,
+        attempts: outcome.attempts,
         cached: false,
       };
-      const attemptErrors = [...rejectedErrors, ...outcome.errors].map(describeAttemptError);
+      const attemptErrors = outcome.errors.map(describeAttemptError);
       if (attemptErrors.length > 0) response.attemptErrors = attemptErrors;
       if (completion.finishReason !== undefined) response.finishReason = completion.finishReason;
+      if (completion.reasoning !== undefined) response.reasoning = completion.reasoning;
       return response;
     },
   };
+}
+
+/** A RetryError that also carries the attempts rejected before it (parameter or schema fallbacks). */
+function withEarlierErrors(error: unknown, earlier: readonly unknown[]): unknown {
+  if (earlier.length === 0 || !(error instanceof RetryError)) return error;
+  return new RetryError([...earlier, ...error.errors], error.reason);
+}
+
+/** OpenAI's own API, where every model takes `max_completion_tokens`. */
+function isOpenAiApi(baseURL: string): boolean {
+  return new URL(baseURL).hostname === 'api.openai.com';
 }
 
 /** One line naming a failed attempt's class and message, as stored with the call. */

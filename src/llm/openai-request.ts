@@ -1,20 +1,31 @@
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { ChatRequest } from './chat-provider.js';
+import type { ModelParameters } from './parameter-memory.js';
+
+/** How a request is put for one server and model. */
+export interface RequestShape {
+  /** Send `response_format: json_schema` (the server supports it). */
+  withSchema: boolean;
+  /** What the model accepts, as learned (see `createParameterMemory`). */
+  parameters: ModelParameters;
+}
 
 /**
  * Turns a ChatRequest into chat-completions parameters. `responseFormat` becomes
- * `response_format: json_schema` only when `withSchema` is set (the server supports it).
+ * `response_format: json_schema` only when `withSchema` is set; the token limit goes in the field
+ * the model takes, and parameters it refused are left out.
  */
-export function toChatCompletionParams(request: ChatRequest, model: string, withSchema: boolean): ChatCompletionCreateParamsNonStreaming {
+export function toChatCompletionParams(request: ChatRequest, model: string, shape: RequestShape): ChatCompletionCreateParamsNonStreaming {
+  const { withSchema, parameters } = shape;
+  const { omitted, tokenLimitField } = parameters;
   const params: ChatCompletionCreateParamsNonStreaming = {
     model,
     messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
   };
-  if (request.temperature !== undefined) params.temperature = request.temperature;
-  // `max_tokens` rather than `max_completion_tokens`: vLLM, Ollama and llama.cpp all accept it.
-  if (request.maxTokens !== undefined) params.max_tokens = request.maxTokens;
-  if (request.seed !== undefined) params.seed = request.seed;
-  if (request.stop !== undefined && request.stop.length > 0) params.stop = request.stop;
+  if (request.temperature !== undefined && !omitted.has('temperature')) params.temperature = request.temperature;
+  if (request.maxTokens !== undefined && tokenLimitField !== null) params[tokenLimitField] = request.maxTokens;
+  if (request.seed !== undefined && !omitted.has('seed')) params.seed = request.seed;
+  if (request.stop !== undefined && request.stop.length > 0 && !omitted.has('stop')) params.stop = request.stop;
   if (withSchema && request.responseFormat) {
     params.response_format = {
       type: 'json_schema',

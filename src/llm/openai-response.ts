@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Usage } from '../core/usage.js';
 import { MalformedResponseError } from './provider-errors.js';
+import { joinReasoning, splitReasoning } from './split-reasoning.js';
 
 // Only what orchrm reads; servers add many more fields, all ignored.
 const CompletionSchema = z.object({
@@ -8,7 +9,14 @@ const CompletionSchema = z.object({
   choices: z
     .array(
       z.object({
-        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
+        message: z.object({
+          content: z.string().nullish(),
+          refusal: z.string().nullish(),
+          // Reasoning returned beside the content: `reasoning_content` (DeepSeek, vLLM's reasoning
+          // parsers before 0.10) and `reasoning` (vLLM since, OpenRouter). Other types are ignored.
+          reasoning_content: z.unknown().optional(),
+          reasoning: z.unknown().optional(),
+        }),
         finish_reason: z.string().nullish(),
       }),
     )
@@ -23,7 +31,10 @@ const CompletionSchema = z.object({
 });
 
 export interface ParsedCompletion {
+  /** The answer, without reasoning (see `splitReasoning`). */
   text: string;
+  /** The model's reasoning, from a separate field or from `<think>` in the content. */
+  reasoning?: string;
   /** Undefined when the server did not report usage. */
   usage?: Usage;
   model?: string;
@@ -42,7 +53,11 @@ export function parseCompletion(body: unknown, baseURL: string): ParsedCompletio
   }
   const { model, choices, usage } = result.data;
   const choice = choices[0];
-  const parsed: ParsedCompletion = { text: choice?.message.content ?? choice?.message.refusal ?? '' };
+  const message = choice?.message;
+  const split = splitReasoning(message?.content ?? message?.refusal ?? '');
+  const parsed: ParsedCompletion = { text: split.text };
+  const reasoning = joinReasoning(stringOrUndefined(message?.reasoning_content) ?? stringOrUndefined(message?.reasoning), split.reasoning);
+  if (reasoning !== undefined) parsed.reasoning = reasoning;
   if (usage) {
     parsed.usage = {
       promptTokens: usage.prompt_tokens,
@@ -53,4 +68,8 @@ export function parseCompletion(body: unknown, baseURL: string): ParsedCompletio
   if (model) parsed.model = model;
   if (choice?.finish_reason) parsed.finishReason = choice.finish_reason;
   return parsed;
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }

@@ -19,7 +19,7 @@ function issuesOf(value: unknown) {
 
 describe('parseProviderConfig', () => {
   it('fills the documented defaults', () => {
-    expect(parseProviderConfig({ type: 'openai', models })).toEqual({
+    expect(parseProviderConfig({ type: 'openai', baseURL: 'https://api.openai.com/v1', models })).toEqual({
       type: 'openai',
       baseURL: 'https://api.openai.com/v1',
       apiKeyEnv: 'OPENAI_API_KEY',
@@ -29,6 +29,17 @@ describe('parseProviderConfig', () => {
       concurrency: 8,
       structuredOutput: false,
     });
+  });
+
+  it('requires baseURL, so a config never goes to OpenAI unasked', () => {
+    expect(issuesOf({ type: 'openai', models })).toMatchInlineSnapshot(`
+      [
+        {
+          "message": "baseURL is required: name the server, e.g. "http://127.0.0.1:8000/v1" (vLLM), "http://127.0.0.1:11434/v1" (Ollama) or "https://api.openai.com/v1" (OpenAI)",
+          "path": "baseURL",
+        },
+      ]
+    `);
   });
 
   it('names every bad field', () => {
@@ -68,6 +79,10 @@ describe('parseProviderConfig', () => {
     expect(issuesOf({ type: 'openai', models, baseUrl: 'http://127.0.0.1:8000/v1' })).toMatchInlineSnapshot(`
       [
         {
+          "message": "baseURL is required: name the server, e.g. "http://127.0.0.1:8000/v1" (vLLM), "http://127.0.0.1:11434/v1" (Ollama) or "https://api.openai.com/v1" (OpenAI)",
+          "path": "baseURL",
+        },
+        {
           "message": "Unrecognized key: "baseUrl"",
           "path": "",
         },
@@ -104,7 +119,7 @@ describe('loadProviderConfig', () => {
 
   it('names the file and the field', () => {
     const path = join(directory, 'provider.json');
-    writeFileSync(path, JSON.stringify({ type: 'openai', models, concurrency: 0 }));
+    writeFileSync(path, JSON.stringify({ type: 'openai', baseURL: 'http://127.0.0.1:8000/v1', models, concurrency: 0 }));
     expect(() => loadProviderConfig(path)).toThrow(`${path} is invalid:\n  - concurrency: `);
   });
 

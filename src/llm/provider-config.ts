@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { InvalidInputError, zodIssues } from '../core/errors.js';
+import { InvalidUtf8Error, readTextFile } from '../core/read-text-file.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -33,8 +33,17 @@ export const CacheConfigSchema = z.strictObject({
  */
 export const OpenAiProviderConfigSchema = z.strictObject({
   type: z.literal('openai'),
-  /** @default 'https://api.openai.com/v1' */
-  baseURL: z.url({ protocol: /^https?$/, error: 'baseURL must be an http(s) URL such as http://127.0.0.1:8000/v1' }).default('https://api.openai.com/v1'),
+  /**
+   * The server's OpenAI-compatible base URL, ending in `/v1`. Required: a config without it would
+   * otherwise go to OpenAI and spend money on a key nobody meant to use.
+   */
+  baseURL: z.url({
+    protocol: /^https?$/,
+    error: (issue) =>
+      issue.input === undefined
+        ? 'baseURL is required: name the server, e.g. "http://127.0.0.1:8000/v1" (vLLM), "http://127.0.0.1:11434/v1" (Ollama) or "https://api.openai.com/v1" (OpenAI)'
+        : 'baseURL must be an http(s) URL such as http://127.0.0.1:8000/v1',
+  }),
   /** Environment variable holding the API key; may be unset for local servers. @default 'OPENAI_API_KEY' */
   apiKeyEnv: z.string().regex(ENV_NAME, 'apiKeyEnv must be an environment variable name such as OPENAI_API_KEY').default('OPENAI_API_KEY'),
   models: ModelsConfigSchema,
@@ -80,8 +89,9 @@ export function parseProviderConfig(value: unknown, source = 'provider config'):
 export function loadProviderConfig(path: string): ProviderConfig {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw error;
     throw new InvalidInputError(path, [{ path: '', message: `cannot be read (${(error as Error).message})` }], 'Pass the path of an existing provider config JSON file.');
   }
   let json: unknown;

@@ -12,19 +12,25 @@ export class ProviderError extends OrchrmError {
   readonly retryAfterMs?: number;
   /** Whether repeating the same request may succeed. */
   readonly retryable: boolean;
+  /** The request parameter the server named as the problem (OpenAI's `error.param`), when it named one. */
+  readonly param?: string;
+  /** The server's error code (OpenAI's `error.code`, e.g. `unsupported_parameter`), when it sent one. */
+  readonly code?: string;
 
   constructor(
     message: string,
-    options: { status?: number; retryAfterMs?: number; retryable: boolean; cause?: unknown },
+    options: { status?: number; retryAfterMs?: number; retryable: boolean; cause?: unknown; param?: string; code?: string },
   ) {
     super(message, { cause: options.cause });
     if (options.status !== undefined) this.status = options.status;
+    if (options.param !== undefined) this.param = options.param;
+    if (options.code !== undefined) this.code = options.code;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
     this.retryable = options.retryable;
   }
 }
 
-type ProviderErrorOptions = { status?: number; retryAfterMs?: number; cause?: unknown; retryable?: boolean };
+type ProviderErrorOptions = { status?: number; retryAfterMs?: number; cause?: unknown; retryable?: boolean; param?: string; code?: string };
 
 /** 429: the server is rate limiting us; retried, honouring `retry-after`. */
 export class RateLimitError extends ProviderError {
@@ -133,8 +139,9 @@ export function providerErrorFromStatus(
   headers: Headers | undefined,
   context: ProviderErrorContext,
   cause?: unknown,
+  details: { param?: string; code?: string } = {},
 ): ProviderError {
-  const options: ProviderErrorOptions = { status, cause };
+  const options: ProviderErrorOptions = { status, cause, ...details };
   const retryAfterMs = parseRetryAfterMs(headers);
   if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
   const shouldRetry = headers?.get('x-should-retry');
@@ -174,7 +181,10 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
     return new ConnectionError(`could not reach ${context.baseURL}: ${reason}; check that the server is running`, { cause: error });
   }
   if (error instanceof APIError && typeof error.status === 'number') {
-    return providerErrorFromStatus(error.status, error.message, error.headers, context, error);
+    const details: { param?: string; code?: string } = {};
+    if (typeof error.param === 'string') details.param = error.param;
+    if (typeof error.code === 'string') details.code = error.code;
+    return providerErrorFromStatus(error.status, error.message, error.headers, context, error, details);
   }
   if (error instanceof SyntaxError) {
     return new MalformedResponseError(`${context.baseURL} sent a response body that is not valid JSON: ${error.message}`, { cause: error });

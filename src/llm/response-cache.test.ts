@@ -5,8 +5,11 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../testing/chat-server.js';
 import type { ChatRequest } from './chat-provider.js';
+import { openStore } from '../store/index.js';
+import { createChatProvider } from './create-chat-provider.js';
 import { createOpenAiProvider } from './openai-provider.js';
-import { requestHash, withResponseCache } from './response-cache.js';
+import { parseProviderConfig } from './provider-config.js';
+import { requestHash, sentRequestHash, withResponseCache } from './response-cache.js';
 
 const models = { orchestrator: 'm', worker: 'm', judge: 'm' };
 const request: ChatRequest = { slot: 'worker', messages: [{ role: 'user', content: 'Name a prime.' }], temperature: 0.7, seed: 1 };
@@ -67,7 +70,8 @@ describe('withResponseCache', () => {
   });
 
   it('keeps namespaces apart and leaves a database it was given open', async () => {
-    const database = new Database(join(directory, 'shared.sqlite'));
+    const store = openStore(join(directory, 'shared.sqlite'));
+    const database = store.db;
     const base = createOpenAiProvider({ baseURL: server.url, models }, { env: {} });
     const one = withResponseCache(base, { database, namespace: 'one' });
     const two = withResponseCache(base, { database, namespace: 'two' });
@@ -75,7 +79,49 @@ describe('withResponseCache', () => {
     expect((await two.chat(request)).cached).toBe(false);
     one.close();
     expect(database.prepare('SELECT count(*) AS rows FROM response_cache').get()).toEqual({ rows: 2 });
+    store.close();
+  });
+
+  it('keys by the model a request is sent to: changing only the judge keeps every worker and orchestrator hit', async () => {
+    const path = join(directory, 'roles.sqlite');
+    const config = (judge: string) => parseProviderConfig({ type: 'openai', baseURL: server.url, models: { orchestrator: 'planner', worker: 'worker', judge } });
+    const plan: ChatRequest = { ...request, slot: 'orchestrator' };
+    const first = createChatProvider(config('judge-a'), { cacheDatabase: path, env: {} });
+    await first.chat(request);
+    await first.chat(plan);
+    first.close();
+    const second = createChatProvider(config('judge-b'), { cacheDatabase: path, env: {} });
+    expect((await second.chat(request)).cached).toBe(true);
+    expect((await second.chat(plan)).cached).toBe(true);
+    expect((await second.chat({ ...request, slot: 'judge' })).cached).toBe(false);
+    second.close();
+    expect(server.requests.map((body) => body.model)).toEqual(['worker', 'planner', 'judge-b']);
+  });
+
+  it('still serves rows a format-1 cache wrote under the provider name', async () => {
+    const path = join(directory, 'legacy.sqlite');
+    const config = parseProviderConfig({ type: 'openai', baseURL: server.url, models });
+    const writer = createChatProvider(config, { cacheDatabase: path, env: {} });
+    await writer.chat(request);
+    writer.close();
+    // Rewrite the row the way orchrm 0.1 stored it: format 1, its provider name and requestHash.
+    const database = new Database(path);
+    database.prepare('UPDATE response_cache SET format_version = 1, namespace = ?, request_hash = ?, reasoning = NULL').run('openai(m)', requestHash(request));
+    database.prepare('ALTER TABLE response_cache DROP COLUMN reasoning').run();
     database.close();
+    const reader = createChatProvider(config, { cacheDatabase: path, env: {} });
+    expect(await reader.chat(request)).toMatchObject({ text: 'answer 0', cached: true });
+    reader.close();
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('keeps reasoning with a cached response', async () => {
+    await server.close();
+    server = await startChatServer({ handler: () => ({ text: '<think>small primes first</think>7' }) });
+    const provider = cachedProvider();
+    await provider.chat(request);
+    expect(await provider.chat(request)).toMatchObject({ text: '7', reasoning: 'small primes first', cached: true });
+    provider.close();
   });
 
   it('does not store failures', async () => {
@@ -98,5 +144,11 @@ describe('requestHash', () => {
     expect(requestHash({ ...request, temperature: 0.8 })).not.toBe(base);
     expect(requestHash({ ...request, model: 'other' })).not.toBe(base);
     expect(base).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('sentRequestHash leaves out the slot, which the server never sees', () => {
+    expect(sentRequestHash(request, 'm')).toBe(sentRequestHash({ ...request, slot: 'judge' }, 'm'));
+    expect(sentRequestHash(request, 'm')).not.toBe(sentRequestHash(request, 'other'));
+    expect(sentRequestHash(request, 'm')).not.toBe(sentRequestHash({ ...request, sampleIndex: 1 }, 'm'));
   });
 });

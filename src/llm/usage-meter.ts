@@ -37,10 +37,12 @@ export class UsageMeter {
   private readonly entries = new Map<string, { episodeId: string; nodeId: string | undefined; role: TokenRole; usage: Usage }>();
   private counts = { calls: 0, failedCalls: 0, retries: 0, cachedCalls: 0 };
   private cached = emptyUsage();
+  private allTokens = 0;
 
   /** Records one call. */
   record(call: MeteredCall): void {
     this.counts.calls++;
+    this.allTokens += call.usage.totalTokens;
     this.counts.retries += Math.max(0, call.attempts - 1);
     if (call.failed) this.counts.failedCalls++;
     if (call.cached) {
@@ -68,6 +70,7 @@ export class UsageMeter {
   track(provider: ChatProvider, attribution: UsageAttribution): ChatProvider {
     return {
       name: provider.name,
+      ...(provider.resolveModel !== undefined && { resolveModel: provider.resolveModel.bind(provider) }),
       chat: async (request) => {
         try {
           const response = await provider.chat(request);
@@ -102,6 +105,11 @@ export class UsageMeter {
   /** Tokens of responses served from the cache (included in every total). */
   get cachedUsage(): Usage {
     return addUsage(this.cached);
+  }
+
+  /** All tokens, every role; kept as calls are recorded, so progress reports can read it often. */
+  totalTokens(): number {
+    return this.allTokens;
   }
 
   /** All tokens. */

@@ -1,12 +1,11 @@
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
 import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
 import { stableId } from '../core/ids.js';
 import type { Pair, PairSplit } from '../core/pair.js';
 import type { Store } from '../store/index.js';
 import { assignSplit } from './assign-split.js';
 import { PublishedPairSchema, type PublishedPair } from './pair-formats.js';
+import { readTextLines } from '../core/read-text-file.js';
 
 export interface ImportPairsOptions {
   /** @default `imported-<file name>` */
@@ -43,7 +42,7 @@ export async function importPairs(storeOrOpen: Store | (() => Store), path: stri
   let duplicates = 0;
   let lineNumber = 0;
   try {
-    for await (const line of createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+    for await (const line of readTextLines(path)) {
       lineNumber += 1;
       if (line.trim() === '') continue;
       const parsed = parseLine(line);

@@ -15,7 +15,7 @@ describe('readArtifactSignals', () => {
   });
 
   it('counts failed and unanswered nodes against health', () => {
-    const failed = planEpisode({ id: 'e', task, variant: 'e', nodeStatus: 'failed' });
+    const failed = planEpisode({ id: 'e', task, variant: 'e', nodeStatus: 'runtime_error' });
     expect(readArtifactSignals(failed)).toMatchObject({ valid: true, answer: '', health: 0 });
   });
 

@@ -5,7 +5,7 @@ import type { RewardModel } from '../core/reward-model.js';
 import type { PairStats } from '../pairs/pair-stats.js';
 import { evaluateAgainstBaselines } from '../rm/eval/evaluate-against-baselines.js';
 import type { EvaluationData, HeldOutEpisode } from '../rm/eval/evaluate-model.js';
-import { BonConfigSchema } from '../select/bon-config.js';
+import { parseBonConfig } from '../select/bon-config.js';
 import type { TaskOutcome } from '../select/run-best-of-n.js';
 import { summarizeBestOfN } from '../select/summarize-best-of-n.js';
 import type { GrpoResult } from '../train/grpo-trainer.js';
@@ -26,8 +26,8 @@ function heldOut(): EvaluationData {
     const good = `search search ${task}`;
     const bad = task % 3 === 0 ? `cot cot search ${task}` : `cot ${task}`;
     pairs.push({ id: `p${task}`, datasetId: 'd', taskId: `t${task}`, question: `q${task}`, winner: { planText: good }, loser: { planText: bad }, source: task % 2 ? 'outcome' : 'process', weight: 1, evidence: {} });
-    episodes.push({ id: `e${task}a`, taskId: `t${task}`, question: `q${task}`, planText: good, correct: true });
-    episodes.push({ id: `e${task}b`, taskId: `t${task}`, question: `q${task}`, planText: bad, correct: false });
+    episodes.push({ id: `e${task}a`, taskId: `t${task}`, question: `q${task}`, planText: good, correct: true, valid: true });
+    episodes.push({ id: `e${task}b`, taskId: `t${task}`, question: `q${task}`, planText: bad, correct: false, valid: true });
   }
   return { pairs, episodes };
 }
@@ -64,7 +64,7 @@ describe('adapters from stage outputs to results.json', () => {
         }
       }
     }
-    const config = BonConfigSchema.parse({ ns: [1, 4], strategies: ['single', 'rm', 'oracle'], seed: 3, bootstrapResamples: 200 });
+    const config = parseBonConfig({ ns: [1, 4], strategies: ['single', 'rm', 'oracle'], seed: 3, bootstrapResamples: 200 });
     const bon = BonResultsSchema.parse(bonResultsFromTables(summarizeBestOfN({ config, tasks: 10, outcomes, distinctExecutions: 0, requestedExecutions: 0 }), 4));
     expect(bon.n).toBe(4);
     expect(bon.perN.map((table) => table.n)).toEqual([1, 4]);

@@ -12,6 +12,7 @@ export { registerRewardModel } from './register-reward-model.js';
 export { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';
 export { syntheticPairs, syntheticPlan, syntheticTask, syntheticUtility, type SyntheticPairsOptions, type SyntheticTask, type SyntheticTaskKind } from './synthetic-pairs.js';
 export { trainRewardModel, type TrainRewardModelOptions, type TrainRewardModelResult } from './train-reward-model.js';
+export { describeWorld, trainingMismatch, trainingSource, TrainingSourceSchema, TrainingWorldSchema, worldOfRun, type TrainingSource, type TrainingWorld } from './training-source.js';
 export { PLAN_CACHE_SIZE, TrainedRewardModel, type RewardModelProvenance, type TrainedRewardModelOptions } from './trained-reward-model.js';
 export * from './eval/index.js';
 export * from './remote/index.js';

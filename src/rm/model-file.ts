@@ -12,6 +12,7 @@ import { HeadConfigSchema } from './heads/head-config.js';
 import type { ParameterArray } from './heads/reward-head.js';
 import { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';
 import { TrainedRewardModel, type RewardModelProvenance } from './trained-reward-model.js';
+import { TrainingSourceSchema, type TrainingSource } from './training-source.js';
 
 /** `format` metadata of our model files. */
 export const MODEL_FORMAT = 'orchrm.bt-reward-model';
@@ -29,7 +30,8 @@ const dtypeOf = (values: ParameterArray): SafetensorsDtype => (values instanceof
 /**
  * Writes a trained model as `.safetensors`: its head tensors (F64, or F32 for a float32 layer) and metadata strings
  * `format`, `format_version`, `orchrm_version`, `name`, `encoder_spec`, `head_config` (JSON),
- * `training_data_hash`, `seed`, `training_config`, `metrics` (JSON) and `tensors_sha256` (of
+ * `training_data_hash`, `seed`, `training_config`, `metrics`, `trained_on` (JSON, optional: the
+ * pair dataset and the scenarios or task files it came from) and `tensors_sha256` (of
  * the data section, checked on load). Written to a temporary file and renamed, so a crash
  * never leaves half a model under `path`.
  *
@@ -50,6 +52,8 @@ export async function saveRewardModel(model: TrainedRewardModel, path: string, o
     seed: provenance.seed === undefined ? '' : String(provenance.seed),
     training_config: stableStringify(provenance.trainingConfig ?? {}),
     metrics: stableStringify({ ...provenance.metrics, ...options.metrics }),
+    // Added in orchrm 0.1 without a format bump: optional, and files without it still load.
+    ...(provenance.trainedOn !== undefined && { trained_on: stableStringify(provenance.trainedOn) }),
   };
   // Hash the data section exactly as written: write once without the hash to get its bytes.
   const unsigned = writeSafetensors(tensors, metadata);
@@ -75,6 +79,14 @@ function parseJsonField(file: string, metadata: Record<string, string>, key: str
   } catch {
     throw new UserError(`model file ${file} has unreadable ${key} metadata (not JSON); the file is corrupted, retrain or restore it`);
   }
+}
+
+/** The optional `trained_on` metadata; files written before it existed have none. */
+function trainedOnField(path: string, metadata: Record<string, string>): { trainedOn?: TrainingSource } {
+  if (metadata.trained_on === undefined) return {};
+  const parsed = TrainingSourceSchema.safeParse(parseJsonField(path, metadata, 'trained_on'));
+  if (!parsed.success) throw new UserError(`model file ${path} has trained_on metadata this orchrm does not understand (${zodIssues(parsed.error)[0]?.message}); the file is corrupted, retrain or restore it`);
+  return { trainedOn: parsed.data };
 }
 
 function checkHeader(path: string, parsed: SafetensorsFile): void {
@@ -147,6 +159,7 @@ export async function loadRewardModel(path: string, options: LoadRewardModelOpti
     ...(metadata.seed ? { seed } : {}),
     trainingConfig: parseJsonField(path, metadata, 'training_config') as Record<string, unknown>,
     metrics: parseJsonField(path, metadata, 'metrics') as Record<string, unknown>,
+    ...trainedOnField(path, metadata),
   };
   return new TrainedRewardModel(pipeline, head, { name: metadata.name ?? `orchrm-bt-${headConfig.data.kind}`, provenance, ...(options.catalog ? { catalog: options.catalog } : {}) });
 }

@@ -4,6 +4,7 @@ import { defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 import type { FeaturePipeline } from './features/feature-pipeline.js';
 import { analyzePlan, planPrefix, type PlanAnalysis } from './features/plan-analysis.js';
 import type { RewardHead } from './heads/reward-head.js';
+import type { TrainingSource } from './training-source.js';
 
 /** Plan texts whose canonical analysis is kept between calls. */
 export const PLAN_CACHE_SIZE = 8192;
@@ -17,6 +18,8 @@ export interface RewardModelProvenance {
   trainingConfig?: Record<string, unknown>;
   /** Metrics to keep with the model (training history, evaluation). */
   metrics?: Record<string, unknown>;
+  /** The pair dataset and the worlds (scenarios, task files) it came from, so a user of the model can be warned. */
+  trainedOn?: TrainingSource;
 }
 
 export interface TrainedRewardModelOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BonConfigSchema } from './bon-config.js';
+import { parseBonConfig } from './bon-config.js';
 import type { BestOfNRun, TaskOutcome } from './run-best-of-n.js';
 import { comparisons, summarizeBestOfN } from './summarize-best-of-n.js';
 
@@ -14,7 +14,7 @@ function run(seed: number): BestOfNRun {
     outcomes.push(outcome(id, 'single', task % 4 === 0));
     outcomes.push(outcome(id, 'rm', task % 4 === 0 || task % 3 === 0, 300));
   }
-  return { config: BonConfigSchema.parse({ ns: [2], strategies: ['single', 'rm'], seed }), tasks: 40, outcomes, distinctExecutions: 0, requestedExecutions: 0 };
+  return { config: parseBonConfig({ ns: [2], strategies: ['single', 'rm'], seed }), tasks: 40, outcomes, distinctExecutions: 0, requestedExecutions: 0 };
 }
 
 describe('summarizeBestOfN', () => {

@@ -1,9 +1,9 @@
-import type Database from 'better-sqlite3';
 import type { EpisodeStatus, Grade, NodeTrace, OrchestratorRef } from '../core/episode.js';
 import type { Diagnostic, Plan } from '../core/plan.js';
 import type { Task } from '../core/task.js';
 import type { UsageByRole } from '../core/usage.js';
 import { filterToSql, type EpisodeFilter } from './episode-filter.js';
+import type { SqliteDatabase } from '../core/sqlite-database.js';
 
 /** A node trace without its calls, params and output text. */
 export type NodeOutline = Pick<NodeTrace, 'nodeId' | 'agent' | 'input' | 'status' | 'answer' | 'artifacts'>;
@@ -65,7 +65,7 @@ const PAGE_SIZE = 1000;
  * Rows were validated by zod when written; unlike `iterateEpisodes`, outlines are not validated
  * again on the way out, which is most of the cost of reading a full episode.
  */
-export function* iterateEpisodeOutlines(db: Database.Database, filter: EpisodeFilter): Generator<EpisodeOutline, void, undefined> {
+export function* iterateEpisodeOutlines(db: SqliteDatabase, filter: EpisodeFilter): Generator<EpisodeOutline, void, undefined> {
   const { where, params } = filterToSql(filter);
   const page = db.prepare<[Record<string, unknown>], OutlineRow>(
     `SELECT e.*, t.question, t.answer FROM (

@@ -1,10 +1,10 @@
-import type Database from 'better-sqlite3';
 import type { Episode } from '../core/episode.js';
 import { InvalidInputError } from '../core/errors.js';
 import type { EpisodeFilter } from './episode-filter.js';
 import { filterToSql } from './episode-filter.js';
 import type { EpisodeRow, LlmCallRow, NodeTraceRow, TaskRow } from './row-types.js';
 import { rowsToEpisode } from './rows-to-episode.js';
+import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
 
 /** How much of each episode to read back. */
 export interface EpisodeReadOptions {
@@ -24,12 +24,12 @@ const ID_LIST = 'IN (SELECT value FROM json_each(?))';
 
 /** Reads episodes back, a page of rows at a time with one query per table per page. */
 export class EpisodeReader {
-  private readonly selectOne: Database.Statement<[string], EpisodeRow>;
-  private readonly selectTasks: Database.Statement<[string], TaskRow>;
-  private readonly selectNodes: Database.Statement<[string], NodeTraceRow>;
-  private readonly selectCalls: Database.Statement<[string], LlmCallRow>;
+  private readonly selectOne: SqliteStatement<[string], EpisodeRow>;
+  private readonly selectTasks: SqliteStatement<[string], TaskRow>;
+  private readonly selectNodes: SqliteStatement<[string], NodeTraceRow>;
+  private readonly selectCalls: SqliteStatement<[string], LlmCallRow>;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: SqliteDatabase) {
     this.selectOne = db.prepare('SELECT * FROM episodes WHERE id = ?');
     this.selectTasks = db.prepare(`SELECT * FROM tasks WHERE id ${ID_LIST}`);
     this.selectNodes = db.prepare(`SELECT * FROM node_traces WHERE episode_id ${ID_LIST}`);

@@ -135,5 +135,6 @@ function callToRow(
     sample_index: call.sampleIndex ?? null,
     error: call.error ?? null,
     attempt_errors: call.attemptErrors === undefined ? null : JSON.stringify(call.attemptErrors),
+    reasoning: call.reasoning === undefined ? null : truncateText(call.reasoning, maxStoredTextChars),
   };
 }

@@ -1,13 +1,13 @@
-import type Database from 'better-sqlite3';
 import type { Episode } from '../core/episode.js';
 import { UserError } from '../core/errors.js';
 import { DuplicateEpisodeError } from './duplicate-episode-error.js';
 import { episodeToRows, type StoredTextOptions } from './episode-to-rows.js';
 import type { EpisodeRow, LlmCallRow, NodeTraceRow } from './row-types.js';
 import type { TaskWriter } from './task-writer.js';
+import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
 
 /** Insert statement for every column of a row type, bound by name. */
-function insertStatement<Row extends object>(db: Database.Database, table: string, columns: readonly (keyof Row & string)[]) {
+function insertStatement<Row extends object>(db: SqliteDatabase, table: string, columns: readonly (keyof Row & string)[]) {
   const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`;
   return db.prepare<[Row]>(sql);
 }
@@ -27,19 +27,19 @@ const NODE_COLUMNS: readonly (keyof NodeTraceRow & string)[] = [
 const CALL_COLUMNS: readonly (keyof LlmCallRow & string)[] = [
   'episode_id', 'node_position', 'position', 'call_index', 'role', 'slot', 'model', 'messages', 'request_hash', 'response',
   'prompt_tokens', 'completion_tokens', 'total_tokens', 'usage_source', 'latency_ms', 'attempts', 'cached', 'temperature',
-  'sample_index', 'error', 'attempt_errors',
+  'sample_index', 'error', 'attempt_errors', 'reasoning',
 ];
 
 /** Writes episodes with their node traces and calls. The caller owns the transaction. */
 export class EpisodeWriter {
-  private readonly runExists: Database.Statement<[string], { found: number }>;
-  private readonly episodeExists: Database.Statement<[string], { found: number }>;
-  private readonly insertEpisode: Database.Statement<[EpisodeRow]>;
-  private readonly insertNode: Database.Statement<[NodeTraceRow]>;
-  private readonly insertCall: Database.Statement<[LlmCallRow]>;
+  private readonly runExists: SqliteStatement<[string], { found: number }>;
+  private readonly episodeExists: SqliteStatement<[string], { found: number }>;
+  private readonly insertEpisode: SqliteStatement<[EpisodeRow]>;
+  private readonly insertNode: SqliteStatement<[NodeTraceRow]>;
+  private readonly insertCall: SqliteStatement<[LlmCallRow]>;
 
   constructor(
-    db: Database.Database,
+    db: SqliteDatabase,
     private readonly tasks: TaskWriter,
     private readonly options: StoredTextOptions,
   ) {

@@ -1,9 +1,9 @@
-import { constants, createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { EPISODE_SCHEMA_VERSION, EpisodeSchema, type Episode } from '../core/episode.js';
 import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
 import type { Store } from './store.js';
+import { readTextLines } from '../core/read-text-file.js';
 
 export interface ImportEpisodesOptions {
   /** Files every imported episode under this run (created when missing), replacing their own runId. */
@@ -102,7 +102,7 @@ function lineIssues(result: LineResult) {
 
 async function* readLines(path: string): AsyncGenerator<LineResult> {
   let lineNumber = 0;
-  for await (const line of createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+  for await (const line of readTextLines(path)) {
     lineNumber += 1;
     if (line.trim() === '') continue;
     yield { lineNumber, ...parseLine(line) };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import type { SqliteDatabase } from '../core/sqlite-database.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EpisodeSchema } from '../core/episode.js';
 import { createRichEpisode } from '../testing/episode-factory.js';
@@ -17,7 +18,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-function tableNames(db: Database.Database): string[] {
+function tableNames(db: SqliteDatabase): string[] {
   return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
 }
 
@@ -56,6 +57,24 @@ describe('migrations', () => {
     }
   });
 
+  it('opens the version 3 fixture, adds the reasoning column and reads its episodes back exactly', () => {
+    const path = join(directory, 'v3.db');
+    copyFileSync(join(fixtures, 'schema-v3.db'), path);
+    const expected = EpisodeSchema.array().parse(JSON.parse(readFileSync(join(fixtures, 'schema-v3-episodes.json'), 'utf8')));
+    const store = openStore(path);
+    expect(readSchemaVersion(store.db)).toBe(SCHEMA_VERSION);
+    const columns = (store.db.prepare("SELECT name FROM pragma_table_info('llm_calls')").all() as { name: string }[]).map((row) => row.name);
+    expect(columns).toContain('reasoning');
+    expect(expected.map((episode) => store.getEpisode(episode.id))).toStrictEqual(expected);
+    expect(expected[0]!.nodes[0]!.calls[0]!.attemptErrors).toEqual(['RateLimitError: 127.0.0.1 answered 429: rate limited']);
+    // Written by this version, a call's reasoning comes back beside its response.
+    const episode = createRichEpisode({ seed: 33, runId: 'run_v3' });
+    episode.nodes[0]!.calls[0]!.reasoning = 'First add, then multiply.';
+    store.insertEpisode(episode);
+    expect(store.getEpisode(episode.id)?.nodes[0]!.calls[0]!.reasoning).toBe('First add, then multiply.');
+    store.close();
+  });
+
   it('refuses a database from a newer orchrm with a clear message, without touching it', () => {
     const path = join(directory, 'future.db');
     openStore(path).close();
@@ -65,13 +84,13 @@ describe('migrations', () => {
     const message = `database ${path} has schema version ${SCHEMA_VERSION + 1}, newer than this orchrm understands (${SCHEMA_VERSION}); upgrade orchrm`;
     expect(() => openStore(path)).toThrow(message);
     expect(() => openStore(path, { readonly: true })).toThrow(message);
-    const check = new Database(path);
+    const check = new Database(path) as unknown as SqliteDatabase;
     expect(readSchemaVersion(check)).toBe(SCHEMA_VERSION + 1);
     check.close();
   });
 
   it('applies each migration atomically: a failing step leaves the previous version intact', () => {
-    const db = new Database(join(directory, 'atomic.db'));
+    const db = new Database(join(directory, 'atomic.db')) as unknown as SqliteDatabase;
     const broken = [...MIGRATIONS, { version: SCHEMA_VERSION + 1, name: 'broken', sql: 'CREATE TABLE extra (x TEXT); CREATE TABLE runs (y TEXT);' }];
     expect(() => migrate(db, 'atomic.db', broken)).toThrow(/table runs already exists/);
     expect(readSchemaVersion(db)).toBe(SCHEMA_VERSION);

@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import { UserError } from '../core/errors.js';
+import type { SqliteDatabase } from '../core/sqlite-database.js';
 
 /** One schema step. `sql` runs inside a transaction together with the version bump. */
 export interface Migration {
@@ -199,13 +199,21 @@ CREATE TABLE pair_datasets (
 ALTER TABLE llm_calls ADD COLUMN attempt_errors TEXT;
 `,
   },
+  {
+    version: 4,
+    name: 'reasoning of reasoning models',
+    sql: `
+-- The model's reasoning (a reasoning field of the reply, or <think> taken out of its content), NULL when it gave none.
+ALTER TABLE llm_calls ADD COLUMN reasoning TEXT;
+`,
+  },
 ];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.reduce((max, migration) => Math.max(max, migration.version), 0);
 
 /** Reads the schema version from the database header (`PRAGMA user_version`). */
-export function readSchemaVersion(db: Database.Database): number {
+export function readSchemaVersion(db: SqliteDatabase): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
@@ -214,7 +222,7 @@ export function readSchemaVersion(db: Database.Database): number {
  * so a crash mid-migration leaves the previous version intact and the next open retries it.
  * A database newer than this code is refused rather than written with an older idea of the schema.
  */
-export function migrate(db: Database.Database, path: string, migrations: readonly Migration[] = MIGRATIONS): number {
+export function migrate(db: SqliteDatabase, path: string, migrations: readonly Migration[] = MIGRATIONS): number {
   assertNotNewer(readSchemaVersion(db), path);
   for (const migration of migrations) {
     if (migration.version <= readSchemaVersion(db)) continue;

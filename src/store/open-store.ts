@@ -4,6 +4,9 @@ import Database from 'better-sqlite3';
 import { UserError } from '../core/errors.js';
 import { assertNotNewer, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { Store } from './store.js';
+import type { SqliteDatabase } from '../core/sqlite-database.js';
+import { DatabaseDamagedError, isCorruptionError } from './database-damaged-error.js';
+import { guardDatabase } from './guard-database.js';
 
 export interface StoreOptions {
   /** Open for reading only: no migration, no writes. The file must exist. @default false */
@@ -59,13 +62,16 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     throw new UserError(`no orchrm database at ${path}; pass --db with the path of an existing database`);
   }
   if (!readonly && !inMemory) mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { readonly, fileMustExist: readonly });
+  // better-sqlite3's own types stay out of orchrm's public signatures (see core/sqlite-database.ts).
+  const db = new Database(path, { readonly, fileMustExist: readonly }) as unknown as SqliteDatabase;
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
     db.pragma('foreign_keys = ON');
     if (readonly) {
       checkReadableVersion(db, path);
     } else {
+      // Before anything is written: a damaged file is refused whole rather than written further.
+      checkNotDamaged(db, path);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       migrateOrExplain(db, path);
@@ -74,10 +80,10 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     db.close();
     throw explainOpenError(error, path);
   }
-  return new Store(db, path, { readonly, keepPrompts, maxStoredTextChars, now });
+  return new Store(guardDatabase(db, path, readSchemaVersion(db)), path, { readonly, keepPrompts, maxStoredTextChars, now });
 }
 
-function checkReadableVersion(db: Database.Database, path: string): void {
+function checkReadableVersion(db: SqliteDatabase, path: string): void {
   const version = readSchemaVersion(db);
   assertNotNewer(version, path);
   if (version < SCHEMA_VERSION) {
@@ -87,7 +93,7 @@ function checkReadableVersion(db: Database.Database, path: string): void {
   }
 }
 
-function migrateOrExplain(db: Database.Database, path: string): void {
+function migrateOrExplain(db: SqliteDatabase, path: string): void {
   try {
     migrate(db, path);
   } catch (error) {
@@ -99,7 +105,23 @@ function migrateOrExplain(db: Database.Database, path: string): void {
   }
 }
 
+/**
+ * `PRAGMA quick_check`: every page and b-tree of the file, without cross-checking indexes (about
+ * 5 ms per MB here), so zeroed or overwritten pages are found before a write makes them worse.
+ */
+function checkNotDamaged(db: SqliteDatabase, path: string): void {
+  let result: unknown;
+  try {
+    result = db.pragma('quick_check(1)', { simple: true });
+  } catch (error) {
+    if (isCorruptionError(error)) throw new DatabaseDamagedError(path, error.message, readSchemaVersion(db), { cause: error });
+    throw error;
+  }
+  if (result !== 'ok') throw new DatabaseDamagedError(path, `quick_check found: ${String(result)}`, readSchemaVersion(db));
+}
+
 function explainOpenError(error: unknown, path: string): unknown {
+  if (isCorruptionError(error)) return new DatabaseDamagedError(path, error.message, undefined, { cause: error });
   if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
     return new UserError(`${path} is not an SQLite database; pass --db with an orchrm database or a new file name`, { cause: error });
   }

@@ -1,8 +1,8 @@
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { InvalidInputError, SystemError, zodIssues } from '../core/errors.js';
 import { PairSchema, type Pair, type PairInput, type PairSplit } from '../core/pair.js';
 import { pairFilterToSql, type PairFilter } from './pair-filter.js';
+import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
 
 /** How a pair dataset was made: the mining configuration (rubric included) or the import origin. */
 export const PairDatasetInputSchema = z.strictObject({
@@ -59,10 +59,10 @@ const PAGE_SIZE = 1000;
 /** The pairs and pair_datasets tables (schema version 2). */
 export class PairStore {
   /** Undefined on a read-only connection, where insert statements cannot be prepared. */
-  private readonly insertRow: Database.Statement<[Record<string, unknown>]> | undefined;
+  private readonly insertRow: SqliteStatement<[Record<string, unknown>]> | undefined;
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
     private readonly now: () => Date,
     readonly: boolean,
   ) {

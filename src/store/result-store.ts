@@ -1,7 +1,7 @@
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { InvalidInputError, zodIssues } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import type { SqliteDatabase } from '../core/sqlite-database.js';
 
 /** An experiment result to keep: a JSON payload of some kind, tied to the run that made it. */
 export const ResultInputSchema = z.strictObject({
@@ -33,7 +33,7 @@ interface ResultRow {
 /** The `results` table: experiment outputs (Best-of-N tables, evaluations) as JSON. */
 export class ResultStore {
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
     private readonly now: () => Date,
   ) {}
 

@@ -83,4 +83,5 @@ export interface LlmCallRow {
   sample_index: number | null;
   error: string | null;
   attempt_errors: string | null;
+  reasoning: string | null;
 }

@@ -100,6 +100,7 @@ function rowToCall(row: LlmCallRow) {
     ...(row.messages !== null && { messages: JSON.parse(row.messages) as unknown }),
     requestHash: row.request_hash,
     response: row.response,
+    ...(row.reasoning !== null && { reasoning: row.reasoning }),
     usage: usage(row.prompt_tokens, row.completion_tokens, row.total_tokens),
     usageSource: row.usage_source,
     latencyMs: row.latency_ms,

@@ -1,7 +1,7 @@
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import type { SqliteDatabase } from '../core/sqlite-database.js';
 
 export const RunStatusSchema = z.enum(['running', 'completed', 'failed', 'interrupted']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
@@ -45,7 +45,7 @@ interface RunRow {
 /** Runs: configuration, seed, code version and status of each collection or experiment. */
 export class RunStore {
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
     private readonly now: () => Date,
   ) {}
 
@@ -82,6 +82,19 @@ export class RunStore {
   get(id: string): RunRecord | undefined {
     const row = this.db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?').get(id);
     return row === undefined ? undefined : rowToRun(row);
+  }
+
+  /** The runs whose episodes a pair dataset's pairs came from, oldest first (imported pairs have none). */
+  ofPairDataset(datasetId: string): RunRecord[] {
+    const rows = this.db
+      .prepare<[string], RunRow>(
+        `SELECT * FROM runs WHERE id IN (
+           SELECT episodes.run_id FROM pairs JOIN episodes ON episodes.id IN (pairs.winner_episode_id, pairs.loser_episode_id)
+           WHERE pairs.dataset_id = ?)
+         ORDER BY created_at, rowid`,
+      )
+      .all(datasetId);
+    return rows.map(rowToRun);
   }
 
   /** The most recently created run of a kind that has not completed (to resume it). */

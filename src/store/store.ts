@@ -15,6 +15,7 @@ import type { PairFilter } from './pair-filter.js';
 import { ResultStore, type ResultInput, type ResultRecord } from './result-store.js';
 import { RunStore, type RunInput, type RunRecord, type RunStatus } from './run-store.js';
 import { TaskWriter } from './task-writer.js';
+import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
 
 /** The resume key: at most one episode per run, task, sample and orchestrator checkpoint. */
 export interface EpisodeKey {
@@ -36,12 +37,12 @@ export class Store {
   private readonly writer: EpisodeWriter | undefined;
   private readonly runs: RunStore;
   private readonly pairs: PairStore;
-  private readonly selectByKey: Database.Statement<[Record<string, unknown>]>;
-  private readonly selectById: Database.Statement<[string]>;
+  private readonly selectByKey: SqliteStatement<[Record<string, unknown>]>;
+  private readonly selectById: SqliteStatement<[string]>;
 
   /** @internal Use `openStore`. */
   constructor(
-    readonly db: Database.Database,
+    readonly db: SqliteDatabase,
     readonly path: string,
     readonly options: StoredTextOptions & { readonly: boolean; now: () => Date },
   ) {
@@ -132,6 +133,11 @@ export class Store {
 
   getRun(id: string): RunRecord | undefined {
     return this.runs.get(id);
+  }
+
+  /** The runs that collected the episodes a pair dataset was mined from (what a model trained on it learned from). */
+  runsOfPairDataset(datasetId: string): RunRecord[] {
+    return this.runs.ofPairDataset(datasetId);
   }
 
   /** Inserts or updates tasks in one transaction; stored episodes keep the task they ran on. */

@@ -1,21 +1,21 @@
-import type Database from 'better-sqlite3';
 import { stableStringify } from '../core/hash.js';
 import type { Task } from '../core/task.js';
 import { taskToRow } from './episode-to-rows.js';
 import type { TaskRow } from './row-types.js';
 import { rowToTask } from './rows-to-episode.js';
+import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
 
 /**
  * Keeps one row per task id while every episode still reads back the exact task it was run on:
  * an episode whose task differs from the shared row carries its own snapshot.
  */
 export class TaskWriter {
-  private readonly select: Database.Statement<[string], TaskRow>;
-  private readonly insert: Database.Statement<[TaskRow]>;
-  private readonly update: Database.Statement<[TaskRow]>;
-  private readonly freezeSnapshots: Database.Statement<[{ id: string; snapshot: string }]>;
+  private readonly select: SqliteStatement<[string], TaskRow>;
+  private readonly insert: SqliteStatement<[TaskRow]>;
+  private readonly update: SqliteStatement<[TaskRow]>;
+  private readonly freezeSnapshots: SqliteStatement<[{ id: string; snapshot: string }]>;
 
-  constructor(db: Database.Database) {
+  constructor(db: SqliteDatabase) {
     this.select = db.prepare('SELECT * FROM tasks WHERE id = ?');
     this.insert = db.prepare(
       'INSERT INTO tasks (id, suite, question, answer, aliases, metadata) VALUES (@id, @suite, @question, @answer, @aliases, @metadata)',

@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
+import { InvalidUtf8Error, readTextLines } from '../core/read-text-file.js';
 
 /**
  * One line of a corpus JSONL file. Numeric ids are accepted and turned into strings, since
@@ -30,8 +29,7 @@ export async function loadCorpus(path: string): Promise<CorpusDocument[]> {
   const lineOfId = new Map<string, number>();
   let lineNumber = 0;
   try {
-    const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-    for await (const line of lines) {
+    for await (const line of readTextLines(path)) {
       lineNumber++;
       if (line.trim() === '' || issues.length >= MAX_REPORTED_ISSUES) continue;
       const where = `line ${lineNumber}`;
@@ -56,6 +54,7 @@ export async function loadCorpus(path: string): Promise<CorpusDocument[]> {
       documents.push(parsed.data);
     }
   } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw error;
     throw new UserError(`cannot read corpus file ${path}: ${(error as Error).message}; check the --corpus path`, { cause: error });
   }
   if (issues.length > 0) {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '../core/errors.js';
 import type { Task } from '../core/task.js';
@@ -8,6 +7,7 @@ import { loadHotpotQa } from './load-hotpotqa.js';
 import { loadJsonlTasks, type JsonlFieldMapping } from './load-jsonl-tasks.js';
 import { loadMath } from './load-math.js';
 import { loadMusique } from './load-musique.js';
+import { InvalidUtf8Error, readTextFile } from '../core/read-text-file.js';
 
 /** Benchmark formats orchrm reads; `jsonl` is any JSONL with field mapping. */
 export const SUITES = ['gsm8k', 'math', 'aime', 'hotpotqa', 'musique', 'jsonl'] as const;
@@ -66,8 +66,9 @@ export function detectSuite(path: string): Suite {
 function firstRecord(path: string): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw error;
     throw new UserError(`cannot read ${path}: ${(error as Error).message}; check the path`, { cause: error });
   }
   try {

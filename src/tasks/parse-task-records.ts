@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
 import type { Task } from '../core/task.js';
+import { InvalidUtf8Error, readTextFile } from '../core/read-text-file.js';
 
 /** Stop listing after this many bad records: the first screenful is enough to fix a file. */
 const MAX_REPORTED_ISSUES = 20;
@@ -35,8 +35,9 @@ export function parseTaskRecords<Schema extends z.ZodType>(path: string, options
   const { kind, schema, toTask, hint } = options;
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw error;
     throw new UserError(`cannot read ${kind} ${path}: ${(error as Error).message}; check the path`, { cause: error });
   }
   const tasks: Task[] = [];

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
 import { TaskSchema, type Task } from '../core/task.js';
+import { InvalidUtf8Error, readTextFile } from '../core/read-text-file.js';
 
 /**
  * Reads a JSONL file of tasks (`{"id", "question", "answer"?, "suite"?, "metadata"?}` per line).
@@ -9,8 +9,9 @@ import { TaskSchema, type Task } from '../core/task.js';
 export function loadTaskFile(path: string): Task[] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw error;
     throw new UserError(`cannot read task file ${path}: ${(error as Error).message}`);
   }
   const tasks: Task[] = [];

@@ -63,6 +63,10 @@ export interface TextReply extends Delay {
   model?: string;
   /** @default 'stop' */
   finishReason?: string;
+  /** Sent as `message.reasoning_content`, as DeepSeek and vLLM's reasoning parsers return it. */
+  reasoningContent?: string;
+  /** Sent as `message.reasoning`, as vLLM (0.10 and later) and OpenRouter return it. */
+  reasoning?: string;
 }
 
 /** An HTTP error; `body` defaults to an OpenAI-style `{error: {message, type}}`. */
@@ -238,7 +242,7 @@ function completionBody(reply: TextReply, body: ChatCompletionBody, requestIndex
     object: 'chat.completion',
     created: 0,
     model: reply.model ?? body.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: reply.finishReason ?? 'stop' }],
+    choices: [{ index: 0, message: replyMessage(reply), finish_reason: reply.finishReason ?? 'stop' }],
   };
   if (reply.usage === null) return completion;
   const usage = reply.usage ?? { promptTokens: countWords(body.messages.map((message) => JSON.stringify(message.content)).join(' ')), completionTokens: countWords(reply.text) };
@@ -248,6 +252,44 @@ function completionBody(reply: TextReply, body: ChatCompletionBody, requestIndex
     total_tokens: usage.totalTokens ?? usage.promptTokens + usage.completionTokens,
   };
   return completion;
+}
+
+function replyMessage(reply: TextReply): Record<string, unknown> {
+  const message: Record<string, unknown> = { role: 'assistant', content: reply.text };
+  if (reply.reasoningContent !== undefined) message.reasoning_content = reply.reasoningContent;
+  if (reply.reasoning !== undefined) message.reasoning = reply.reasoning;
+  return message;
+}
+
+/**
+ * Wraps a handler so the server answers like an OpenAI reasoning model (o-series, gpt-5): a
+ * request with `max_tokens`, with a `temperature` other than 1, or with `stop` gets the 400 that
+ * OpenAI sends for it, with its error body (`message`, `type`, `param`, `code`); any other request
+ * goes to `handler`.
+ *
+ * @example
+ * const server = await startChatServer({ models: ['gpt-5-mini'], handler: openAiReasoningModel(() => ({ text: '42' })) });
+ */
+export function openAiReasoningModel(handler: ChatServerHandler): ChatServerHandler {
+  return (body, requestIndex, context) => {
+    const refusal = reasoningModelRefusal(body);
+    return refusal ?? handler(body, requestIndex, context);
+  };
+}
+
+function reasoningModelRefusal(body: ChatCompletionBody): ErrorReply | undefined {
+  const invalid = (message: string, param: string, code: string): ErrorReply => ({
+    status: 400,
+    body: { error: { message, type: 'invalid_request_error', param, code } },
+  });
+  if (body.max_tokens !== undefined) {
+    return invalid("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'max_tokens', 'unsupported_parameter');
+  }
+  if (body.temperature !== undefined && body.temperature !== 1) {
+    return invalid(`Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`, 'temperature', 'unsupported_value');
+  }
+  if (body.stop !== undefined) return invalid("Unsupported parameter: 'stop' is not supported with this model.", 'stop', 'unsupported_parameter');
+  return undefined;
 }
 
 function countWords(text: string): number {

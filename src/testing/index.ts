@@ -1,4 +1,4 @@
-export { startChatServer } from './chat-server.js';
+export { openAiReasoningModel, startChatServer } from './chat-server.js';
 export {
   createFunctionProvider,
   createScriptedProvider,
@@ -6,5 +6,5 @@ export {
   type ScriptedProvider,
   type ScriptedStep,
 } from './scripted-provider.js';
-export type { ChatCompletionBody, ChatServer, ChatServerHandler, ChatServerReply } from './chat-server.js';
+export type { ChatCompletionBody, ChatServer, ChatServerHandler, ChatServerOptions, ChatServerReply, TextReply } from './chat-server.js';
 export { comparableEpisode } from './comparable-episode.js';

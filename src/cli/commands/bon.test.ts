@@ -59,7 +59,7 @@ describe('orchrm bon', () => {
 
   it('prints the issue JSON at N and stores the run and its result', async () => {
     const db = join(directory, 'bon.db');
-    const { stdout, exitCode } = await bon(['--scenario', 'arith', '--tasks', '4', '--n', '2', '--rm', model, '--db', db, '--seed', '3', '--json']);
+    const { stdout, exitCode } = await bon(['--scenario', 'arith', '--count', '4', '--n', '2', '--rm', model, '--db', db, '--seed', '3', '--json']);
     expect(exitCode).toBeUndefined();
     const table = JSON.parse(stdout) as Record<string, unknown> & { strategies: Record<string, Record<string, unknown>>; paired: Record<string, unknown> };
     expect(Object.keys(table)).toEqual(['n', 'tasks', 'strategies', 'paired']);
@@ -81,7 +81,7 @@ describe('orchrm bon', () => {
   });
 
   it('is deterministic in the seed and prints a table with the curve', async () => {
-    const args = ['--scenario', 'arith', '--tasks', '3', '--n', '2', '--curve', '--strategies', 'single,majority,oracle', '--db', join(directory, 'curve.db')];
+    const args = ['--scenario', 'arith', '--count', '3', '--n', '2', '--curve', '--strategies', 'single,majority,oracle', '--db', join(directory, 'curve.db')];
     const first = await bon([...args, '--json']);
     const second = await bon([...args, '--json']);
     expect(JSON.parse(first.stdout)).toEqual(JSON.parse(second.stdout));
@@ -92,7 +92,7 @@ describe('orchrm bon', () => {
   });
 
   it('refuses rm strategies without a model', async () => {
-    const { exitCode } = await bon(['--scenario', 'arith', '--tasks', '2', '--strategies', 'rm', '--db', join(directory, 'x.db')]);
+    const { exitCode } = await bon(['--scenario', 'arith', '--count', '2', '--strategies', 'rm', '--db', join(directory, 'x.db')]);
     expect(exitCode).toBe(2);
   });
 });

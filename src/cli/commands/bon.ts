@@ -1,7 +1,9 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UserError } from '../../core/errors.js';
-import type { RewardModel } from '../../core/reward-model.js';
 import { loadRewardModel } from '../../rm/model-file.js';
+import type { TrainedRewardModel } from '../../rm/trained-reward-model.js';
+import { trainingMismatch, worldOfRun } from '../../rm/training-source.js';
 import { DEFAULT_NS, formatBonTable, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createProgress } from '../progress.js';
@@ -10,9 +12,14 @@ import { resolveCollectSetup } from './collect-setup.js';
 
 interface BonFlags {
   scenario?: string;
+  tasks?: string;
+  suite?: string;
+  questionField?: string;
+  answerField?: string;
+  idField?: string;
   taskFile?: string;
   split: string;
-  tasks: number;
+  count: number;
   provider?: string;
   orchestrator?: string;
   checkpoint: string[];
@@ -39,12 +46,17 @@ export function registerBonCommand(program: Command): void {
   program
     .command('bon')
     .description('Best-of-N: sample N plans per task, choose with the reward model or a baseline, and compare accuracy and tokens.')
-    .option('--scenario <name|file>', 'simulated scenario whose tasks and models are used (in-process)')
-    .option('--task-file <file.jsonl>', 'tasks with gold answers instead of a scenario (needs --provider)')
+    .option('--tasks <file.jsonl>', 'tasks with gold answers, one JSON object per line (needs --provider); read as --suite says')
+    .option('--suite <suite>', 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)')
+    .option('--question-field <path>', 'with --suite jsonl: field holding the question')
+    .option('--answer-field <path>', 'with --suite jsonl: field holding the gold answer')
+    .option('--id-field <path>', 'with --suite jsonl: field holding the task id')
+    .option('--scenario <name|file>', 'simulated scenario whose tasks and models are used instead (in-process)')
     .option('--split <split>', 'with --scenario: train or test', 'test')
-    .option('--tasks <n>', 'with --scenario: number of tasks', parseIntegerOption('--tasks', 1), 200)
+    .option('--count <n>', 'with --scenario: number of tasks', parseIntegerOption('--count', 1), 200)
+    .addOption(new Option('--task-file <file.jsonl>').hideHelp())
     .option('--provider <config.json>', 'OpenAI-compatible provider config (orchestrator, worker and judge slots)')
-    .option('--orchestrator <model>', 'orchestrator model; sim:<checkpoint> is a simulated checkpoint', 'sim:base')
+    .option('--orchestrator <model>', 'orchestrator model; sim:<checkpoint> is a simulated checkpoint (default: the provider config\'s orchestrator, else sim:base)')
     .option('--checkpoint <file>', 'extra simulated orchestrator checkpoint to serve (repeatable)', (value: string, list: string[]) => [...list, value], [])
     .option('--corpus <file.jsonl>', 'corpus for search blocks, BM25-indexed')
     .option('--format <format>', 'plan format asked for: json or xml', 'json')
@@ -65,7 +77,8 @@ export function registerBonCommand(program: Command): void {
       [
         '',
         'Examples:',
-        '  orchrm bon --scenario default --rm rm.safetensors --n 8 --tasks 300 --db sim.db',
+        '  orchrm bon --scenario default --rm rm.safetensors --n 8 --count 300 --db sim.db',
+        '  orchrm bon --tasks aime-2025.jsonl --suite aime --provider vllm.json --rm rm.safetensors --n 8 --db runs.db',
         '  orchrm bon --scenario default --rm rm.safetensors --n 8 --curve --strategies single,rm,majority,oracle --json',
       ].join('\n'),
     )
@@ -73,12 +86,22 @@ export function registerBonCommand(program: Command): void {
 }
 
 async function bon(flags: BonFlags): Promise<void> {
+  if (flags.taskFile !== undefined) throw new UserError(`--task-file is now --tasks, as in collect: orchrm bon --tasks ${flags.taskFile} --suite <suite> ...`);
+  if (flags.tasks !== undefined && /^\d+$/.test(flags.tasks) && !existsSync(flags.tasks)) {
+    throw new UserError(`--tasks takes a task file (as in collect); for the number of scenario tasks use --count ${flags.tasks}`);
+  }
   const strategies = chooseStrategies(flags);
-  const { tasks: count, taskFile, ...rest } = flags;
-  const setup = await resolveCollectSetup({ ...rest, ...(taskFile !== undefined && { tasks: taskFile }), count });
+  const orchestrator = flags.orchestrator ?? (flags.provider === undefined || flags.scenario !== undefined ? 'sim:base' : undefined);
+  const { taskFile: _taskFile, orchestrator: _orchestrator, ...rest } = flags;
+  const needsJudge = strategies.includes('judge') || strategies.includes('plan-judge');
+  const setup = await resolveCollectSetup({ ...rest, ...(orchestrator !== undefined && { orchestrator }) }, { judge: needsJudge });
   const store = openStore(flags.db);
   try {
-    const rewardModel: RewardModel | undefined = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm);
+    const rewardModel: TrainedRewardModel | undefined = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm);
+    if (rewardModel !== undefined) {
+      const mismatch = trainingMismatch(flags.rm!, rewardModel.provenance.trainedOn, worldOfRun({ config: setup.config }));
+      if (mismatch !== undefined) process.stderr.write(`orchrm: warning: ${mismatch}\n`);
+    }
     const ns = flags.curve ? [...new Set([...DEFAULT_NS, flags.n])] : [flags.n];
     const progress = createProgress('bon', setup.tasks.length);
     const run = await runBestOfN({

@@ -2,9 +2,10 @@ import type { OrchestratorRef } from '../../core/episode.js';
 import { UserError } from '../../core/errors.js';
 import type { Retriever } from '../../core/retriever.js';
 import type { Task } from '../../core/task.js';
-import { createChatProvider, loadProviderConfig, type ChatProvider } from '../../llm/index.js';
-import { createBlockRegistry, type BlockRegistry } from '../../agents/index.js';
-import { createLlmOrchestrator, type Orchestrator } from '../../orchestrator/index.js';
+import { checkServedModels, createChatProvider, loadProviderConfig, type ChatProvider, type NeededModel, type OpenAiProviderConfig } from '../../llm/index.js';
+import { createBlockRegistry } from '../../agents/index.js';
+import type { ExecutableBlocks } from '../../exec/index.js';
+import { createLlmOrchestrator, offeredBlocks, type Orchestrator } from '../../orchestrator/index.js';
 import { createSimEnvironment, generateScenarioTasks, loadCheckpoint, loadScenario, type TaskSplit } from '../../sim/index.js';
 import type { Grader } from '../../core/grader.js';
 import { createBm25Retriever, detectSuite, exactMatchGrader, graderFor, loadCorpus, loadSuite, loadTaskFile, SUITES, SuiteSchema, type Suite } from '../../tasks/index.js';
@@ -28,10 +29,19 @@ export interface CollectSetupFlags {
   cache: boolean;
 }
 
+/** What the command will ask the server for, checked before anything is spent. */
+export interface CollectSetupNeeds {
+  /** The judge slot is used (Best-of-N judge strategies). @default false */
+  judge?: boolean;
+}
+
 export interface CollectSetup {
   tasks: Task[];
   provider: ChatProvider;
-  blocks: BlockRegistry;
+  /** The blocks this run can execute (no `search` without a retriever); also what the orchestrator is offered. */
+  blocks: ExecutableBlocks;
+  /** The provider config, when the models are served over HTTP. */
+  providerConfig: OpenAiProviderConfig | undefined;
   orchestrator: Orchestrator;
   retriever: Retriever | undefined;
   /** Grades answers the way the task suite's field does. */
@@ -48,7 +58,7 @@ const SIM_MODEL_PREFIX = 'sim-orchestrator-';
  * Resolves where tasks, models and documents come from: a task file or a scenario's split;
  * an OpenAI-compatible server (`--provider`) or the scenario's simulation in-process.
  */
-export async function resolveCollectSetup(flags: CollectSetupFlags): Promise<CollectSetup> {
+export async function resolveCollectSetup(flags: CollectSetupFlags, needs: CollectSetupNeeds = {}): Promise<CollectSetup> {
   if (flags.format !== 'json' && flags.format !== 'xml') throw new UserError(`--format must be json or xml, got "${flags.format}"`);
   if (flags.dom !== 'low' && flags.dom !== 'high' && flags.dom !== 'auto') throw new UserError(`--dom must be low, high or auto, got "${flags.dom}"`);
   if (flags.split !== 'train' && flags.split !== 'test') throw new UserError(`--split must be train or test, got "${flags.split}"`);
@@ -77,12 +87,14 @@ export async function resolveCollectSetup(flags: CollectSetupFlags): Promise<Col
             ...(flags.idField !== undefined && { idField: flags.idField }),
           });
   const retriever = flags.corpus !== undefined ? createBm25Retriever(await loadCorpus(flags.corpus)) : environment?.retriever;
-  // Every input file is read before the provider opens its cache in the store, so a bad file writes nothing.
+  // Every input file is read, and the server asked for its models, before the provider opens its
+  // cache in the store: a bad file, a dead server or a wrong model name writes nothing.
   const providerConfig = flags.provider === undefined ? undefined : loadProviderConfig(flags.provider);
+  if (providerConfig !== undefined) await checkModels(providerConfig, flags.provider!, model, needs);
   const remote = providerConfig && createChatProvider(providerConfig, { ...(flags.cache && { cacheDatabase: flags.db }) });
   const provider = remote ?? (environment?.provider as ChatProvider);
   const orchestratorModelName = model ?? providerConfig?.models.orchestrator ?? `${SIM_MODEL_PREFIX}base`;
-  const blocks = createBlockRegistry();
+  const blocks = offeredBlocks(createBlockRegistry(), { hasRetriever: retriever !== undefined });
   const orchestrator = createLlmOrchestrator({
     provider,
     catalog: blocks,
@@ -96,6 +108,7 @@ export async function resolveCollectSetup(flags: CollectSetupFlags): Promise<Col
     tasks,
     provider,
     blocks,
+    providerConfig,
     orchestrator,
     retriever,
     grader: suite === undefined || suite === 'auto' ? exactMatchGrader : graderFor(suite),
@@ -111,6 +124,17 @@ export async function resolveCollectSetup(flags: CollectSetupFlags): Promise<Col
       corpus: flags.corpus ?? null,
     },
   };
+}
+
+/** Asks the server for the models the command will use, naming the config field of each. */
+async function checkModels(config: OpenAiProviderConfig, file: string, orchestratorModelFlag: string | undefined, needs: CollectSetupNeeds): Promise<void> {
+  const needed: NeededModel[] = [
+    orchestratorModelFlag === undefined ? { model: config.models.orchestrator, source: `models.orchestrator in ${file}` } : { model: orchestratorModelFlag, source: '--orchestrator' },
+    { model: config.models.worker, source: `models.worker in ${file}` },
+  ];
+  if (needs.judge) needed.push({ model: config.models.judge, source: `models.judge in ${file}` });
+  const { warning } = await checkServedModels(config, needed);
+  if (warning !== undefined) process.stderr.write(`orchrm: ${warning}\n`);
 }
 
 function parseSuite(value: string): Suite | 'auto' {

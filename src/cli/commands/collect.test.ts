@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../store/index.js';
 import { startChatServer, type ChatServer } from '../../testing/index.js';
 import type { ChatCompletionBody } from '../../testing/index.js';
+import { runCommand } from '../test-fixtures/run-command.js';
+import { registerCollectCommand } from './collect.js';
 
 const run = promisify(execFile);
 const MAIN = new URL('../main.ts', import.meta.url).pathname;
@@ -52,7 +54,7 @@ describe('orchrm collect against an OpenAI-compatible server on 127.0.0.1', () =
   let collected: { stdout: string; stderr: string };
 
   beforeAll(async () => {
-    server = await startChatServer({ handler });
+    server = await startChatServer({ handler, models: ['orch', 'work', 'judge'] });
     dir = mkdtempSync(join(tmpdir(), 'orchrm-collect-'));
     db = join(dir, 'runs.db');
     writeFileSync(
@@ -150,16 +152,26 @@ describe('orchrm collect against an OpenAI-compatible server on 127.0.0.1', () =
     }
   });
 
-  it('costs no tokens when re-run: every response comes from the cache', async () => {
-    const before = server.requests.length;
-    const again = await run(
-      process.execPath,
-      ['--import', 'tsx', MAIN, 'collect', '--tasks', join(dir, 'tasks.jsonl'), '--provider', join(dir, 'provider.json'),
-        '--corpus', join(dir, 'corpus.jsonl'), '--plans-per-task', '2', '--concurrency', '2', '--db', db, '--seed', '3', '--json'],
-      { env: { ...process.env, ORCHRM_TEST_KEY: 'test' } },
-    );
-    expect(server.requests.length).toBe(before);
-    const summary = JSON.parse(again.stdout);
-    expect(summary).toMatchObject({ episodes: 4, correct: 2, calls: { total: 52, cached: 52 } });
+  it('says a re-run is complete instead of duplicating it; --new-run collects it again from the cache', async () => {
+    const args = ['collect', '--tasks', join(dir, 'tasks.jsonl'), '--provider', join(dir, 'provider.json'), '--corpus', join(dir, 'corpus.jsonl'),
+      '--plans-per-task', '2', '--concurrency', '2', '--db', db, '--seed', '3', '--json'];
+    process.env.ORCHRM_TEST_KEY = 'test';
+    try {
+      const before = server.requests.length;
+      const again = await runCommand(registerCollectCommand, args);
+      expect(again.exitCode).toBeUndefined();
+      expect(again.stderr).toMatch(/run \S+ in .*runs\.db already holds all 4 episodes of this collection .* Pass --new-run/);
+      // The whole run's summary, read back from the store.
+      expect(JSON.parse(again.stdout)).toMatchObject({ episodes: 4, skipped: 4, total: 4, correct: 2, continued: true, calls: { total: 52, cached: 0 } });
+      const repeat = await runCommand(registerCollectCommand, [...args, '--new-run']);
+      expect(server.requests.length).toBe(before);
+      const summary = JSON.parse(repeat.stdout);
+      expect(summary).toMatchObject({ episodes: 4, skipped: 0, correct: 2, continued: false, calls: { total: 52, cached: 52 } });
+      const store = openStore(db, { readonly: true });
+      expect(new Set(store.listEpisodes({}).map((episode) => episode.runId)).size).toBe(2);
+      store.close();
+    } finally {
+      delete process.env.ORCHRM_TEST_KEY;
+    }
   });
 });

@@ -1,21 +1,31 @@
 import type { Command } from 'commander';
-import { collectEpisodes, type CollectSummary } from '../../collect/index.js';
+import { collectEpisodes, CollectStoppedError, type CollectEvent, type CollectProgress, type CollectResult, type CollectSummary } from '../../collect/index.js';
 import { UserError } from '../../core/errors.js';
 import { openStore, type Store } from '../../store/index.js';
-import { createProgress } from '../progress.js';
+import { createProgress, formatDuration, formatTokens } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { resolveCollectSetup, type CollectSetupFlags } from './collect-setup.js';
 
 interface CollectFlags extends CollectSetupFlags {
   plansPerTask: number;
-  concurrency: number;
+  concurrency?: number;
   seed: number;
   tokenBudget?: number;
   timeoutMs?: number;
   keepPrompts: boolean;
   resume?: string | true;
+  newRun: boolean;
+  stopAfterFailures: number;
   json: boolean;
+  events: boolean;
 }
+
+/** Episodes in flight when there is no provider config to take the number from. */
+const DEFAULT_CONCURRENCY = 4;
+/** The exit code of a run that stopped or in which every episode failed (2 is a bad flag or file). */
+const RUN_FAILED_EXIT_CODE = 1;
+/** The shell's code for a process ended by SIGINT. */
+const INTERRUPTED_EXIT_CODE = 130;
 
 export function registerCollectCommand(program: Command): void {
   program
@@ -33,59 +43,161 @@ export function registerCollectCommand(program: Command): void {
     .option('--orchestrator <model>', 'orchestrator model; sim:<checkpoint> is a simulated checkpoint (e.g. sim:base)')
     .option('--checkpoint <file>', 'extra simulated orchestrator checkpoint to serve (repeatable)', (value: string, list: string[]) => [...list, value], [])
     .option('--plans-per-task <n>', 'plans sampled and executed per task', parseIntegerOption('--plans-per-task', 1), 1)
-    .option('--concurrency <n>', 'episodes executed at once', parseIntegerOption('--concurrency', 1), 4)
+    .option('--concurrency <n>', `episodes executed at once (default: the provider config's "concurrency", else ${DEFAULT_CONCURRENCY})`, parseIntegerOption('--concurrency', 1))
     .option('--db <path>', 'SQLite store to write', 'orchrm.db')
     .option('--seed <n>', 'run seed; every call seed derives from it', parseIntegerOption('--seed', 0), 0)
     .option('--format <format>', 'plan format the orchestrator is asked for: json or xml', 'json')
     .option('--dom <dom>', 'degree of MAS asked for: low, high or auto', 'auto')
-    .option('--corpus <file.jsonl>', 'corpus ({"id","title","text"} per line) for search blocks, BM25-indexed')
+    .option('--corpus <file.jsonl>', 'corpus ({"id","title","text"} per line) for search blocks, BM25-indexed; without one (or a scenario corpus) the search block is not offered')
     .option('--token-budget <n>', 'execution tokens one episode may spend', parseIntegerOption('--token-budget', 1))
     .option('--timeout-ms <n>', 'wall time one episode may take, in milliseconds', parseIntegerOption('--timeout-ms', 1))
     .option('--keep-prompts', 'store full prompts of every call (responses are always stored)', false)
     .option('--no-cache', 'do not read or write the response cache')
     .option('--resume [run-id]', 'continue a killed or failed run (default: the newest unfinished one); committed samples are not redone')
+    .option('--new-run', 'collect again under a new run id even when this database already holds a run with the same tasks, seed, plans per task and orchestrator (by default that run is continued)', false)
+    .option('--stop-after-failures <n>', 'stop when this many episodes in a row fail with the same model-call error (0: never)', parseIntegerOption('--stop-after-failures', 0), 5)
     .option('--json', 'print the summary as JSON on stdout', false)
+    .option('--events', 'print progress as JSON lines on stdout (collect-start, episode-end, collect-end with the summary) instead of the summary', false)
     .addHelpText(
       'after',
       [
         '',
+        'Before anything is spent, the server is asked for its models (GET /v1/models): a server that is down,',
+        'a rejected key or a model name it does not serve stops the command with what to fix.',
+        'Running the same collection again on the same --db continues it (or says it is complete); Ctrl-C stops',
+        'it and prints the command that resumes it. Exit codes: 0 done, 1 the run stopped or every episode',
+        'failed, 2 a bad flag, file or server, 130 interrupted.',
+        '',
         'Examples:',
-        '  orchrm collect --tasks tasks.jsonl --provider vllm.json --plans-per-task 8 --concurrency 16 --db runs.db --seed 1',
+        '  orchrm collect --tasks gsm8k-test.jsonl --suite gsm8k --provider vllm.json --plans-per-task 8 --db runs.db --seed 1',
         '  orchrm collect --scenario default --orchestrator sim:base --count 200 --plans-per-task 4 --db sim.db',
       ].join('\n'),
     )
-    .action(runAction(async (flags: CollectFlags) => collect(flags)));
+    .action(runAction(async (flags: CollectFlags, command: Command) => collect(flags, commandLine(command))));
 }
 
-async function collect(flags: CollectFlags): Promise<void> {
+/** The arguments this command was given, after `orchrm` (for the resume command it prints). */
+function commandLine(command: Command): string[] {
+  let root = command;
+  while (root.parent) root = root.parent;
+  // Commander keeps the parsed argv as `rawArgs` (not in its types); process.argv when absent.
+  const raw = (root as Command & { rawArgs?: string[] }).rawArgs ?? process.argv;
+  // `node main.js collect ...`: drop the runtime and script; keep from the command name on.
+  const start = raw.indexOf(command.name());
+  return start === -1 ? [command.name()] : raw.slice(start);
+}
+
+async function collect(flags: CollectFlags, args: readonly string[]): Promise<void> {
+  if (flags.json && flags.events) throw new UserError('--json and --events both write to stdout; choose one');
+  if (flags.resume !== undefined && flags.newRun) throw new UserError('--resume continues a run and --new-run starts one; choose one');
   const setup = await resolveCollectSetup(flags);
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    // A second Ctrl-C does not wait for the episodes in flight to be dropped.
+    if (interrupt.signal.aborted) process.exit(INTERRUPTED_EXIT_CODE);
+    process.stderr.write('\norchrm: interrupted; stopping (press Ctrl-C again to quit at once)\n');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSigint);
   try {
     const resumeRunId = flags.resume === undefined ? undefined : resolveResumeRun(store, flags.resume);
-    const progress = createProgress('collect', setup.tasks.length * flags.plansPerTask);
-    const summary = await collectEpisodes({
-      tasks: setup.tasks,
-      orchestrator: setup.orchestrator,
-      provider: setup.provider,
-      blocks: setup.blocks,
-      store,
-      plansPerTask: flags.plansPerTask,
-      concurrency: flags.concurrency,
-      seed: flags.seed,
-      grader: setup.grader,
-      ...(setup.retriever !== undefined && { retriever: setup.retriever }),
-      ...(flags.tokenBudget !== undefined && { tokenBudget: flags.tokenBudget }),
-      ...(flags.timeoutMs !== undefined && { timeoutMs: flags.timeoutMs }),
-      config: { ...setup.config, keepPrompts: flags.keepPrompts },
-      ...(resumeRunId !== undefined && { resumeRunId }),
-      onEpisode: (episode, done) => progress.update(done, episode?.status ?? 'already committed'),
-    });
+    const total = setup.tasks.length * flags.plansPerTask;
+    const concurrency = flags.concurrency ?? setup.providerConfig?.concurrency ?? DEFAULT_CONCURRENCY;
+    const progress = createProgress('collect', total, { barEta: false });
+    const onEvent = (event: CollectEvent) => {
+      if (flags.events) process.stdout.write(`${JSON.stringify(event)}\n`);
+      if (event.type === 'collect-start') {
+        if (event.continued && event.done < event.total) process.stderr.write(`orchrm: continuing run ${event.runId}: ${event.done} of ${event.total} episodes were committed earlier\n`);
+        progress.update(event.done, progressDetail(event));
+      }
+      if (event.type === 'episode-end') progress.update(event.done, progressDetail(event));
+    };
+    let summary: CollectResult;
+    try {
+      summary = await collectEpisodes({
+        tasks: setup.tasks,
+        orchestrator: setup.orchestrator,
+        provider: setup.provider,
+        blocks: setup.blocks,
+        store,
+        plansPerTask: flags.plansPerTask,
+        concurrency,
+        seed: flags.seed,
+        grader: setup.grader,
+        ...(setup.retriever !== undefined && { retriever: setup.retriever }),
+        ...(flags.tokenBudget !== undefined && { tokenBudget: flags.tokenBudget }),
+        ...(flags.timeoutMs !== undefined && { timeoutMs: flags.timeoutMs }),
+        config: { ...setup.config, keepPrompts: flags.keepPrompts },
+        ...(resumeRunId !== undefined && { resumeRunId }),
+        sameFingerprint: flags.newRun ? 'new-run' : 'continue',
+        stopAfterRepeatedFailures: flags.stopAfterFailures,
+        onEvent,
+        signal: interrupt.signal,
+      });
+    } catch (error) {
+      progress.stop();
+      if (!(error instanceof CollectStoppedError)) throw error;
+      reportStopped(error, flags, args);
+      return;
+    }
     progress.stop();
-    process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, flags.db));
+    if (summary.continued && summary.skipped === summary.total) {
+      process.stderr.write(
+        `orchrm: run ${summary.runId} in ${flags.db} already holds all ${summary.total} episodes of this collection (same tasks, --seed, --plans-per-task and orchestrator); nothing was collected. Pass --new-run to collect them again as a separate run.\n`,
+      );
+    }
+    if (!flags.events) process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, flags.db));
+    const failed = summary.failures.reduce((sum, failure) => sum + failure.episodes, 0);
+    if (summary.episodes > 0 && failed === summary.episodes) {
+      process.stderr.write(`orchrm: every episode failed; the most frequent error: ${summary.failures[0]?.message}\n`);
+      process.exitCode = RUN_FAILED_EXIT_CODE;
+    }
   } finally {
+    process.off('SIGINT', onSigint);
     setup.close();
     store.close();
   }
+}
+
+/** `57.3 episodes/min, eta 4m05s, 1.23M tokens, 2 failed` */
+function progressDetail(progress: CollectProgress): string {
+  const perMinute = progress.episodesPerSecond * 60;
+  const rate = perMinute >= 10 ? perMinute.toFixed(0) : perMinute.toFixed(1);
+  const eta = progress.etaMs === null ? 'eta -' : `eta ${formatDuration(progress.etaMs)}`;
+  return `${rate} episodes/min, ${eta}, ${formatTokens(progress.tokens)} tokens, ${progress.failed} failed`;
+}
+
+/** What a stopped run prints: the summary so far, why it stopped, and the command that continues it. */
+function reportStopped(error: CollectStoppedError, flags: CollectFlags, args: readonly string[]): void {
+  if (!flags.events) process.stdout.write(flags.json ? `${JSON.stringify({ ...error.summary, stopped: { reason: error.reason, message: error.message } }, null, 2)}\n` : formatSummary(error.summary, flags.db));
+  const resume = resumeCommand(error.runId, args);
+  if (error.reason === 'aborted') {
+    process.stderr.write(`orchrm: interrupted: run ${error.runId} holds ${error.summary.episodes} of ${error.summary.total} episodes in ${flags.db}; the ones in flight were dropped and will be redone.\n  resume with: ${resume}\n`);
+    process.exitCode = INTERRUPTED_EXIT_CODE;
+    return;
+  }
+  process.stderr.write(`orchrm: ${error.message}\n  fix that, then resume with: ${resume}\n`);
+  process.exitCode = RUN_FAILED_EXIT_CODE;
+}
+
+/** This invocation's command line with `--resume <run-id>` in place of any --resume or --new-run. */
+function resumeCommand(runId: string, args: readonly string[]): string {
+  const kept: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === '--new-run' || arg.startsWith('--resume=')) continue;
+    if (arg === '--resume') {
+      if (args[index + 1] !== undefined && !args[index + 1]!.startsWith('--')) index++;
+      continue;
+    }
+    kept.push(arg);
+  }
+  return ['npx', 'orchrm', ...kept, '--resume', runId].map(shellQuote).join(' ');
+}
+
+function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@,+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 function resolveResumeRun(store: Store, resume: string | true): string {
@@ -100,13 +212,14 @@ function formatSummary(summary: CollectSummary, db: string): string {
     .map(([status, count]) => `${status} ${count}`)
     .join(', ');
   const accuracy = summary.accuracy === null ? 'n/a (no gold answers)' : `${(summary.accuracy * 100).toFixed(1)}% (${summary.correct}/${summary.graded})`;
-  return [
-    `run ${summary.runId}: ${summary.episodes} episodes${summary.skipped > 0 ? ` (${summary.skipped} already committed, not redone)` : ''} in ${(summary.wallTimeMs / 1000).toFixed(1)} s -> ${db}`,
-    `  status     ${statuses}`,
+  const lines = [
+    `run ${summary.runId}: ${summary.episodes} of ${summary.total} episodes${summary.skipped > 0 ? ` (${summary.skipped} committed earlier, not redone)` : ''}; this invocation took ${(summary.wallTimeMs / 1000).toFixed(1)} s -> ${db}`,
+    `  status     ${statuses || '(none)'}`,
     `  accuracy   ${accuracy}`,
     `  tokens     orchestrator ${summary.tokens.orchestrator.totalTokens}, execution ${summary.tokens.execution.totalTokens}, verification ${summary.tokens.verification.totalTokens} (mean ${summary.meanTokensPerEpisode.toFixed(0)} per episode)`,
     `  calls      ${summary.calls.total} (${summary.calls.failed} failed, ${summary.calls.retries} retries, ${summary.calls.cached} from cache)`,
-    `  inspect    orchrm inspect <episode-id> --db ${db}`,
-    '',
-  ].join('\n');
+  ];
+  for (const failure of summary.failures) lines.push(`  failed     ${failure.episodes} episode(s): ${failure.message}`);
+  lines.push(`  inspect    npx orchrm inspect <episode-id> --db ${db}`, '');
+  return lines.join('\n');
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../../core/errors.js';
-import { formatEpisodeTrace, openStore } from '../../store/index.js';
+import { formatEpisodeTrace, openStore, type Store } from '../../store/index.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 
@@ -12,23 +12,24 @@ interface InspectFlags {
 
 
 /**
- * Adds `orchrm inspect <episode-id> --db <path> [--json] [--full]`: a readable trace of one
+ * Adds `orchrm inspect [episode-id] --db <path> [--json] [--full]`: a readable trace of one
  * episode (plan, every node with its calls and artifacts, answer, grade, tokens by role), or the
- * stored Episode as JSON.
+ * stored Episode as JSON; without an id, the episode stored last.
  */
 export function registerInspectCommand(program: Command, streams: CommandStreams = processStreams): void {
   program
     .command('inspect')
-    .argument('<episode-id>', 'id of a stored episode')
+    .argument('[episode-id]', 'id of a stored episode (default: the one stored last)')
     .description('Print a readable trace of one stored episode: plan, nodes, calls, artifacts, answer, tokens.')
     .option('--db <path>', 'SQLite store to read', 'orchrm.db')
     .option('--json', 'print the stored episode as JSON', false)
     .option('--full', 'print prompts (when kept), responses and outputs in full', false)
-    .addHelpText('after', '\nExample:\n  orchrm inspect ep_3f2a9c0d11e4b6a7 --db runs.db --full')
+    .addHelpText('after', '\nExamples:\n  orchrm inspect --db runs.db\n  orchrm inspect ep_3f2a9c0d11e4b6a7 --db runs.db --full')
     .action(
-      runAction((episodeId: string, flags: InspectFlags) => {
+      runAction((requestedId: string | undefined, flags: InspectFlags) => {
         const store = openStore(flags.db, { readonly: true });
         try {
+          const episodeId = requestedId ?? lastEpisodeId(store, flags.db, streams);
           const episode = store.getEpisode(episodeId);
           if (episode === undefined) {
             throw new UserError(
@@ -41,4 +42,13 @@ export function registerInspectCommand(program: Command, streams: CommandStreams
         }
       }),
     );
+}
+
+/** The id of the episode stored last, said on stderr so the reader knows which one this is. */
+function lastEpisodeId(store: Store, db: string, streams: CommandStreams): string {
+  const count = store.countEpisodes();
+  const last = count === 0 ? undefined : store.listEpisodes({ limit: 1, offset: count - 1 })[0];
+  if (last === undefined) throw new UserError(`no episodes in ${db}; collect some first (orchrm collect --db ${db} ...)`);
+  streams.stderr.write(`orchrm: episode ${last.id}, the last of ${count} in ${db}; pass an id to see another\n`);
+  return last.id;
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
@@ -23,6 +22,7 @@ import { openStore } from '../../store/index.js';
 import { createProgress } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
+import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 
 const MineFlagsSchema = z.object({
   db: z.string().min(1),
@@ -62,8 +62,9 @@ function parseFlags<T>(schema: z.ZodType<T>, raw: unknown, command: string): T {
 function readConfigFile(path: string): PairMiningConfigInput {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw error;
     throw new UserError(`cannot read --config ${path}: ${(error as NodeJS.ErrnoException).code}; pass the path of a JSON file (docs/pairs.md)`, { cause: error });
   }
   let value: unknown;

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import type { Diagnostic, Dom, PlanWarning } from '../../core/plan.js';
 import { checkPlanText, type PlanCheckResult } from '../../plan/index.js';
+import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 
 /** Where the command writes; tests pass collectors, the CLI uses the process streams. */
 export interface PlanCheckOutput {
@@ -36,8 +36,13 @@ export function registerPlanCheckCommand(program: Command, output: PlanCheckOutp
     .action(async (file: string, flags: PlanCheckFlags) => {
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        text = readTextFile(file);
       } catch (error) {
+        if (error instanceof InvalidUtf8Error) {
+          output.stderr(`orchrm: ${error.message}\n`);
+          process.exitCode = 2;
+          return;
+        }
         const reason = error instanceof Error ? error.message : String(error);
         output.stderr(`orchrm: cannot read plan file "${file}" (${reason}); check the path and permissions\n`);
         process.exitCode = 2;

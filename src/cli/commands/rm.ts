@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import type { Pair } from '../../core/pair.js';
 import { ablateSources, evaluateWithBaselines, formatAblationReport, formatBaselineReport, loadEvaluationData, resolvePairDataset } from '../../rm/eval/index.js';
+import { trainingSource } from '../../rm/training-source.js';
 import {
   DEFAULT_ENCODER_SPEC_TEXT,
   ENCODER_SPEC_GRAMMAR,
@@ -20,6 +20,7 @@ import {
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
+import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 
 const TrainFlagsSchema = z.object({
   db: z.string().min(1),
@@ -62,8 +63,9 @@ function parseFlags<T>(schema: z.ZodType<T>, raw: unknown, command: string): T {
 
 function readText(path: string, flag: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readTextFile(path);
   } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw error;
     throw new UserError(`cannot read ${flag} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path`, { cause: error });
   }
 }
@@ -163,6 +165,8 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
           });
           // The dataset travels with the model (file and registry), so `rm eval` finds its held-out split.
           model.provenance.metrics = { ...model.provenance.metrics, datasetId: dataset.id };
+          // And the worlds it came from, so `bon` can warn when the model is used on another.
+          model.provenance.trainedOn = trainingSource(store, dataset.id);
           await saveRewardModel(model, out);
           const id = registerRewardModel(store, model, out);
           for (const file of stateFiles) removeBtTrainingState(file);

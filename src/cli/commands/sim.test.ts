@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerSimCommand, simCommand } from './sim.js';
+import { registerSimCommand, simCommand, type SimCommandIo } from './sim.js';
 
 afterEach(() => {
   process.exitCode = undefined;
@@ -27,7 +27,7 @@ function testIo() {
   return { io: { stdout, stderr, untilShutdown: () => shutdown }, text, shutDown, ready };
 }
 
-function program(io: ReturnType<typeof testIo>['io']): Command {
+function program(io: SimCommandIo): Command {
   const root = new Command('orchrm').exitOverride();
   registerSimCommand(root, io);
   return root;
@@ -105,5 +105,34 @@ describe('orchrm sim serve', () => {
     await running;
     expect(text.stderr).toContain('orchrm sim: test finished; closing after in-flight requests finish');
     expect(text.stderr).toMatch(/served 0 chat completion\(s\), 1 embedding request\(s\)/);
+  });
+
+  it('serves the judge model its docs name, and with --token-env refuses requests without the token', async () => {
+    const { io, text, shutDown, ready } = testIo();
+    const running = program({ ...io, env: { SIM_TOKEN: 's3cret' } }).parseAsync(['sim', 'serve', '--port', '0', '--token-env', 'SIM_TOKEN'], { from: 'user' });
+    const url = await ready;
+    expect(text.stderr).toContain('auth         bearer token from SIM_TOKEN');
+    const stranger = new OpenAI({ baseURL: url, apiKey: 'wrong', maxRetries: 0 });
+    await expect(stranger.models.list()).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+    const client = new OpenAI({ baseURL: url, apiKey: 's3cret', maxRetries: 0 });
+    const models = [];
+    for await (const model of client.models.list()) models.push(model.id);
+    expect(models).toContain('sim-judge');
+    const judged = await client.chat.completions.create({
+      model: 'sim-judge',
+      messages: [{ role: 'user', content: 'Judge: plans\nCandidates: 2\n\nQuestion:\n  What is 2 + 2?\n\nCandidate 1:\n  cot\n\nCandidate 2:\n  sc\n\nInstructions:\n  pick one' }],
+    });
+    expect(judged.model).toBe('sim-judge');
+    expect(judged.choices[0]?.message.content).toMatch(/<choice>[12]<\/choice>/);
+    shutDown('test finished');
+    await running;
+  });
+
+  it('refuses --token-env naming an unset variable', async () => {
+    const { io } = testIo();
+    const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    await program({ ...io, env: {} }).parseAsync(['sim', 'serve', '--port', '0', '--token-env', 'NOT_SET'], { from: 'user' });
+    expect(process.exitCode).toBe(2);
+    expect(errors.mock.calls.map(([chunk]) => String(chunk)).join('')).toMatch(/--token-env names NOT_SET, but that environment variable is not set/);
   });
 });

@@ -1,9 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { InvalidInputError, zodIssues } from '../../core/errors.js';
+import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/is-loopback-host.js';
 import { createSimEnvironment } from '../../sim/environment.js';
 import { loadScenario, scenarioNames, type Scenario } from '../../sim/scenario/index.js';
-import { DEFAULT_EMBEDDING_MODEL, FaultConfigSchema, startOpenAiCompatibleServer, type FaultConfigInput, type OpenAiCompatibleServer } from '../../sim/server/index.js';
+import { DEFAULT_EMBEDDING_MODEL, FaultConfigSchema, SIM_JUDGE_MODEL, startOpenAiCompatibleServer, type FaultConfigInput, type OpenAiCompatibleServer } from '../../sim/server/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { parsePort, untilSignal } from '../server-process.js';
@@ -12,9 +12,11 @@ import { parsePort, untilSignal } from '../server-process.js';
 export interface SimCommandIo extends CommandStreams {
   /** Resolves with a reason when the server should close. @default the first SIGINT or SIGTERM */
   untilShutdown: () => Promise<string>;
+  /** Where `--token-env` is read. @default process.env */
+  env?: Record<string, string | undefined>;
 }
 
-const processIo: SimCommandIo = { ...processStreams, untilShutdown: untilSignal };
+const processIo: SimCommandIo = { ...processStreams, untilShutdown: untilSignal, env: process.env };
 
 interface ServeFlags {
   scenario: string;
@@ -30,6 +32,7 @@ interface ServeFlags {
   dropRate: number;
   hangRate: number;
   faultSeed: number;
+  tokenEnv?: string;
 }
 
 /**
@@ -61,7 +64,8 @@ export function registerSimCommand(program: Command, io: SimCommandIo = processI
     .description('Serve a scenario\'s simulated models over the OpenAI API (chat completions, models, embeddings), optionally injecting faults.')
     .option('--scenario <name|path>', 'built-in scenario name or scenario JSON file', 'default')
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8000)
-    .option('--host <address>', 'address to bind; anything but loopback exposes an unauthenticated server', '127.0.0.1')
+    .option('--host <address>', 'address to bind; anything but loopback exposes the server to the network (use --token-env then)', '127.0.0.1')
+    .option('--token-env <name>', 'environment variable holding a bearer token every request must send (as an OpenAI API key: set the provider config\'s apiKeyEnv to the same variable)')
     .option('--rate-limit-rate <p>', 'share of requests answered 429 with retry-after', parseRate('--rate-limit-rate'), 0)
     .option('--server-error-rate <p>', 'share of requests answered 500 with retry-after', parseRate('--server-error-rate'), 0)
     .option('--retry-after-s <s>', 'retry-after sent with injected 429 and 500, in seconds', parseNonNegative('--retry-after-s'), 1)
@@ -105,8 +109,16 @@ function familyShares(scenario: Scenario): Record<string, number> {
 }
 
 async function serve(io: SimCommandIo, flags: ServeFlags): Promise<void> {
+  const token = flags.tokenEnv === undefined ? undefined : (io.env ?? process.env)[flags.tokenEnv];
+  if (flags.tokenEnv !== undefined && !token) {
+    throw new UserError(`--token-env names ${flags.tokenEnv}, but that environment variable is not set or empty; export it (e.g. ${flags.tokenEnv}=$(openssl rand -hex 16)) or drop --token-env`);
+  }
   if (!isLoopbackHost(flags.host)) {
-    io.stderr.write(`orchrm sim: warning: --host ${flags.host} is not loopback; the simulation server has no authentication and anyone who can reach it may use it\n`);
+    io.stderr.write(
+      token
+        ? `orchrm sim: warning: --host ${flags.host} is not loopback; the server speaks plain HTTP, so put it behind TLS before the token crosses a network you do not trust\n`
+        : `orchrm sim: warning: --host ${flags.host} is not loopback and no --token-env is set; anyone who can reach this address can use the simulation server\n`,
+    );
   }
   const scenario = loadScenario(flags.scenario);
   const faults: FaultConfigInput = {
@@ -123,14 +135,24 @@ async function serve(io: SimCommandIo, flags: ServeFlags): Promise<void> {
   const checked = FaultConfigSchema.safeParse(faults);
   if (!checked.success) throw new InvalidInputError('the fault flags', zodIssues(checked.error));
   const environment = await createSimEnvironment(scenario);
-  const models = environment.models();
-  const server = await startOpenAiCompatibleServer({ provider: environment.provider, models, host: flags.host, port: flags.port, faults, faultSeed: flags.faultSeed });
+  // The judge model is served too, so a provider config's judge slot can name it (sim-judge* is routed to the judge).
+  const models = [...environment.models(), SIM_JUDGE_MODEL];
+  const server = await startOpenAiCompatibleServer({
+    provider: environment.provider,
+    models,
+    host: flags.host,
+    port: flags.port,
+    faults,
+    faultSeed: flags.faultSeed,
+    ...(token !== undefined && { bearerToken: token }),
+  });
   io.stderr.write(
     [
       `orchrm sim: scenario ${scenario.name} (seed ${scenario.seed}) served at ${server.url}`,
       `  chat models  ${models.join(', ')}`,
       `  embeddings   ${DEFAULT_EMBEDDING_MODEL}`,
       `  faults       ${describeFaults(faults, flags.faultSeed)}`,
+      `  auth         ${token === undefined ? 'none' : `bearer token from ${flags.tokenEnv}`}`,
       '  stop with Ctrl-C',
       '',
     ].join('\n'),

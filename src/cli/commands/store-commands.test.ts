@@ -77,6 +77,11 @@ it('inspects an episode as a trace or as JSON, and fails clearly for an unknown 
   const json = await run('inspect', rich.id, '--db', db, '--json');
   expect(JSON.parse(json.stdout)).toStrictEqual(rich);
 
+  // Without an id: the episode stored last, named on stderr.
+  const last = await run('inspect', '--db', db);
+  expect(last.stdout.split('\n')[0]).toMatch(/^Episode \S+ {2}\[parse_error\] /);
+  expect(last.stderr).toMatch(/^orchrm: episode \S+, the last of 2 in .*store\.db; pass an id to see another\n$/);
+
   await run('inspect', 'ep_missing', '--db', db);
   expect(process.exitCode).toBe(2);
 });

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import { BUILTIN_SCENARIOS } from './builtin-scenarios.js';
 import { ScenarioSchema, type Scenario } from './scenario-schema.js';
+import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 
 /** Names of the built-in scenarios. */
 export function scenarioNames(): string[] {
@@ -19,8 +20,9 @@ export function loadScenario(nameOrPath: string): Scenario {
   }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(nameOrPath, 'utf8'));
+    value = JSON.parse(readTextFile(nameOrPath));
   } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw error;
     const fix = 'fix the JSON (a scenario is one object such as {"name": "mine", "families": {"arith": {}}}; see docs/sim.md)';
     throw new UserError(`scenario file ${nameOrPath} is not valid JSON (${(error as Error).message}); ${fix}`);
   }

@@ -1,5 +1,8 @@
 import type { ModelSlot } from '../../core/llm-call.js';
 
+/** The judge model `orchrm sim serve` lists and answers (Best-of-N's judge strategies, LLM-judge grading). */
+export const SIM_JUDGE_MODEL = 'sim-judge';
+
 /**
  * The slot a served model answers as: names starting `sim-orchestrator` write plans,
  * `sim-judge` judges, anything else is a worker tier.

@@ -17,6 +17,7 @@ import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 import { sendFault } from './send-fault.js';
 import { emptyServerStats, type ServerStats } from './server-stats.js';
 import { toHttpError } from './to-http-error.js';
+import { bearerTokenChecker } from '../../core/bearer-token.js';
 
 export interface OpenAiCompatibleServerOptions {
   /** Answers every chat completion. */
@@ -41,6 +42,11 @@ export interface OpenAiCompatibleServerOptions {
   maxBodyBytes?: number;
   /** How long `close()` lets in-flight requests finish before dropping them. @default 10000 @unit milliseconds */
   closeTimeoutMs?: number;
+  /**
+   * When set, every request must send `authorization: Bearer <token>` (as OpenAI's API wants its
+   * key) or gets OpenAI's 401 `invalid_api_key`. @default none (no authentication)
+   */
+  bearerToken?: string;
 }
 
 export interface OpenAiCompatibleServer {
@@ -84,6 +90,7 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
   const injector = createFaultInjector(faults, faultSeed);
   const retryAfterS = injector.config.retryAfterS;
   const chatModels = new Set(models);
+  const isAuthorized = options.bearerToken === undefined ? undefined : bearerTokenChecker(options.bearerToken);
   const stats = emptyServerStats();
   let faultableRequests = 0;
   let inFlight = 0;
@@ -112,6 +119,9 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (isAuthorized !== undefined && !isAuthorized(request.headers.authorization)) {
+      throw new HttpError(401, 'Incorrect API key provided: send "authorization: Bearer <token>" with the token this server was started with', { type: 'invalid_request_error', code: 'invalid_api_key' });
+    }
     const route = routeOf(path);
     if (!route) throw new HttpError(404, `no route for ${request.method} ${path}; this server serves GET /v1/models, POST /v1/chat/completions and POST /v1/embeddings`, { type: 'invalid_request_error', code: 'unknown_url' });
     const method = ROUTE_METHODS[route];
