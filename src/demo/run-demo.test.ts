@@ -14,9 +14,19 @@ describe('runDemo --quick', () => {
     const results = DemoResultsSchema.parse(JSON.parse(readFileSync(outcome.resultsPath, 'utf8')));
     expect(results).toMatchObject({ scenario: 'default', seed: 3, config: { quick: true } });
     for (const source of ['outcome', 'checkpoint', 'process', 'efficiency']) expect(results.pairs[source]?.count).toBeGreaterThan(0);
-    for (const strategy of ['single', 'rm', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle']) {
+    for (const strategy of ['single', 'first-valid', 'rm', 'rm+templates', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle', 'best-fixed', 'best-fixed-per-family', 'fixed:search']) {
       expect(results.bon.strategies[strategy]).toBeDefined();
     }
+    // The baselines a sceptic would name, each judged on the held-out valid-vs-valid outcome pairs.
+    expect(Object.keys(results.rm.baselines)).toEqual(['structure-only', 'plan-only', 'length-only']);
+    expect(results.rm.baselines['structure-only']?.difference.measuredOn).toBe('valid-vs-valid outcome pairs');
+    expect(results.rm.outcomePairs?.validVsValid.total).toBeGreaterThan(0);
+    // Label-free means no grade read while mining: only checkpoint and process pairs, reliability by agreement.
+    expect(Object.keys(results.labelFree?.pairs ?? {}).every((source) => source === 'checkpoint' || source === 'process')).toBe(true);
+    expect(results.labelFree?.reliability.some((entry) => entry.method === 'calibration')).toBe(false);
+    expect(results.outcomeOnly?.pairs).toEqual({ outcome: expect.any(Number) });
+    expect(results.families.map((row) => row.family).sort()).toEqual(['arith', 'multihop']);
+    for (const row of results.families) expect(Object.keys(row.paired ?? {})).toEqual(expect.arrayContaining(['rm-vs-single', 'rm+templates-vs-best-fixed']));
     // Strategies that execute one plan spend a fraction of majority's execution tokens.
     expect(results.bon.strategies.rm?.tokens.execution).toBeLessThan((results.bon.strategies.majority?.tokens.execution ?? 0) / 4);
     expect(results.grpo.rm.trainingTokens.execution).toBe(0);
@@ -26,6 +36,6 @@ describe('runDemo --quick', () => {
     const model = await loadRewardModel(outcome.modelPath);
     expect(await model.score('How many apples?', ['{"dom":"low","nodes":[],"directAnswer":"3"}'])).toHaveLength(1);
     model.close();
-    expect(lines.filter((line) => /^\d\/6 /.test(line))).toHaveLength(6);
+    expect(lines.filter((line) => /^\d\/7 .*\(at \d+ s\)$/.test(line))).toHaveLength(7);
   }, 300_000);
 });

@@ -82,7 +82,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const { scenario: scenarioName = 'default', seed = 0, quick = false } = options;
   const sizes: DemoSizes = quick ? QUICK_SIZES : FULL_SIZES;
   const progress = options.onProgress ?? (() => {});
-  const stage = (index: number, text: string) => progress(`${index}/${STAGES} ${text}`);
+  const elapsed = () => `${Math.round((performance.now() - startedAt) / 1000)} s`;
+  const stage = (index: number, text: string) => progress(`${index}/${STAGES} ${text} (at ${elapsed()})`);
   const outDir = resolve(options.outDir);
   mkdirSync(outDir, { recursive: true });
   const dbPath = join(outDir, 'demo.db');

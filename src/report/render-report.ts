@@ -13,6 +13,7 @@ import { loopSection } from './sections/loop-section.js';
 import { pairsSection } from './sections/pairs-section.js';
 import { rmSection } from './sections/rm-section.js';
 import { section } from './sections/section.js';
+import { sourcesSection } from './sections/sources-section.js';
 import { summarySection } from './sections/summary-section.js';
 
 /** docs/sim.md of this package: two levels up from both src/report and dist/report. */
@@ -44,6 +45,7 @@ export async function renderReportHtml(results: DemoResults, options: RenderRepo
     { id: 'grpo', title: 'GRPO', html: await grpoSection(results.grpo) },
     { id: 'rm', title: 'Reward model', html: await rmSection(results.rm) },
     { id: 'pairs', title: 'Pairs', html: await pairsSection(results.pairs) },
+    ...(results.reliability !== undefined || results.labelFree !== undefined ? [{ id: 'sources', title: 'Sources and labels', html: sourcesSection(results) }] : []),
     { id: 'families', title: 'Per family', html: familiesSection(results.families) },
     ...(results.loop && results.loop.length > 0 ? [{ id: 'loop', title: 'Loop', html: await loopSection(results.loop) }] : []),
     { id: 'environment', title: 'The environment', html: environmentSection(results, simDocHref) },

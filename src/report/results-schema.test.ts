@@ -49,13 +49,13 @@ describe('DemoResultsSchema', () => {
           value.bon.perN[2].strategies.rm.ci = [0.6, 0.4];
           value.grpo.execution.curve[1].accuracy = 1.5;
           value.pairs.process.count = -1;
-          value.schemaVersion = 2;
+          value.schemaVersion = 3;
         }),
       ),
     ).toMatchInlineSnapshot(`
       [
         {
-          "message": "Invalid input: expected 1",
+          "message": "Invalid input",
           "path": "schemaVersion",
         },
         {

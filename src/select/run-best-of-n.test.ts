@@ -4,6 +4,7 @@ import type { RewardModel } from '../core/reward-model.js';
 import { createLlmOrchestrator } from '../orchestrator/index.js';
 import { createSimEnvironment, generateScenarioTasks, loadScenario } from '../sim/index.js';
 import { exactMatchGrader } from '../tasks/index.js';
+import { genericPlanTemplates } from './plan-templates.js';
 import { runBestOfN } from './run-best-of-n.js';
 
 /** Prefers shorter plan texts: a stand-in reward model with real, varied scores. */
@@ -30,7 +31,8 @@ async function experiment(seed: number, concurrency = 3) {
 describe('runBestOfN over the simulated environment', () => {
   it('runs every strategy at every N, executing each sampled plan at most once', async () => {
     const run = await experiment(4);
-    expect(run.outcomes).toHaveLength(5 * 3 * 8);
+    // Nine strategies (rm+templates needs the template pool) at three N on five tasks.
+    expect(run.outcomes).toHaveLength(5 * 3 * 9);
     expect(run.distinctExecutions).toBeLessThanOrEqual(5 * 4);
     expect(run.requestedExecutions).toBeGreaterThan(run.distinctExecutions);
     for (const outcome of run.outcomes.filter((entry) => entry.strategy === 'single')) expect(outcome.executions).toBe(1);
@@ -41,6 +43,36 @@ describe('runBestOfN over the simulated environment', () => {
       expect(outcome.correct).toBe(single.correct);
       expect(outcome.tokens).toEqual(single.tokens);
     }
+  });
+
+  it('with the template pool, runs each template on every task and lets rm+templates choose among them too', async () => {
+    const scenario = loadScenario('arith');
+    const environment = await createSimEnvironment(scenario);
+    const blocks = createBlockRegistry();
+    const run = await runBestOfN({
+      tasks: generateScenarioTasks(scenario, environment.families, { split: 'test', count: 4 }),
+      orchestrator: createLlmOrchestrator({ provider: environment.provider, catalog: blocks, model: 'sim-orchestrator-base' }),
+      provider: environment.provider,
+      blocks,
+      retriever: environment.retriever,
+      grader: exactMatchGrader,
+      rewardModel: shortest,
+      templates: genericPlanTemplates({ search: false }),
+      config: { ns: [2], seed: 1, pool: 'sampled+templates', strategies: ['single', 'first-valid', 'rm', 'rm+templates'] },
+    });
+    const names = [...new Set(run.outcomes.map((outcome) => outcome.strategy))].sort();
+    expect(names).toEqual(['first-valid', 'fixed:cot', 'fixed:debate-3x3', 'fixed:reflexion-3', 'fixed:sc-5', 'rm', 'rm+templates', 'single']);
+    // The shortest text wins: a template ("cot" is the shortest JSON plan) beats the long sampled plans.
+    for (const outcome of run.outcomes.filter((entry) => entry.strategy === 'rm+templates')) {
+      const cot = run.outcomes.find((entry) => entry.taskId === outcome.taskId && entry.strategy === 'fixed:cot')!;
+      expect(outcome.correct).toBe(cot.correct);
+      expect(outcome.tokens.execution).toBe(cot.tokens.execution);
+      // It read and scored 2 sampled plans and 4 templates; the sampled plans cost orchestrator tokens, the fixed templates none.
+      expect(outcome.tokens.verification).toBeGreaterThan(0);
+    }
+    for (const outcome of run.outcomes.filter((entry) => entry.strategy.startsWith('fixed:'))) expect(outcome.tokens.orchestrator).toBe(0);
+    await expect(runBestOfN({ tasks: [], orchestrator: createLlmOrchestrator({ provider: environment.provider, catalog: blocks }), provider: environment.provider, blocks, grader: exactMatchGrader, config: { pool: 'sampled+templates' } })).rejects.toThrow(/needs template plans/);
+    await expect(runBestOfN({ tasks: [], orchestrator: createLlmOrchestrator({ provider: environment.provider, catalog: blocks }), provider: environment.provider, blocks, grader: exactMatchGrader, config: { strategies: ['rm+templates'] } })).rejects.toThrow(/needs the template pool/);
   });
 
   it('is deterministic in the seed whatever the concurrency', async () => {

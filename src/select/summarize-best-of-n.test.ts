@@ -57,3 +57,29 @@ describe('summarizeBestOfN', () => {
     ]);
   });
 });
+
+describe('best fixed plans', () => {
+  it('picks the best template overall and per family after the fact, and compares rm+templates with them', () => {
+    const outcomes: TaskOutcome[] = [];
+    for (let task = 0; task < 20; task++) {
+      const id = `${task % 2 === 0 ? 'a' : 'm'}${task}`;
+      const arith = id.startsWith('a');
+      // `fixed:reflexion` is right on every arith task, `fixed:search` on every multihop one; each is right on half of the other family.
+      outcomes.push(outcome(id, 'fixed:reflexion', arith || task % 4 === 1));
+      outcomes.push(outcome(id, 'fixed:search', !arith || task % 4 === 0));
+      outcomes.push(outcome(id, 'rm+templates', true));
+      outcomes.push(outcome(id, 'single', false));
+    }
+    const [table] = summarizeBestOfN({ config: parseBonConfig({ ns: [2], seed: 1, pool: 'sampled+templates' }), tasks: 20, outcomes, distinctExecutions: 0, requestedExecutions: 0 });
+    expect(table!.bestFixed).toEqual({ overall: 'reflexion', perSuite: { arith: 'reflexion', multihop: 'search' } });
+    // Both templates are right on 15 of 20 tasks; the tie goes to the first by name.
+    expect(table!.strategies['best-fixed']?.accuracy).toBe(0.75);
+    expect(table!.strategies['best-fixed-per-family']?.accuracy).toBe(1);
+    expect(table!.paired['rm+templates-vs-best-fixed-per-family']).toEqual({ diff: 0, ci: [0, 0] });
+    expect(table!.paired['rm+templates-vs-best-fixed']?.diff).toBe(0.25);
+    expect(Object.keys(table!.strategies)).toEqual(['single', 'rm+templates', 'best-fixed', 'best-fixed-per-family', 'fixed:reflexion', 'fixed:search']);
+    const [arith] = summarizeBestOfN({ config: parseBonConfig({ ns: [2], seed: 1, pool: 'sampled+templates' }), tasks: 20, outcomes, distinctExecutions: 0, requestedExecutions: 0 }, { suite: 'arith' });
+    expect(arith!.bestFixed?.overall).toBe('reflexion');
+    expect(arith!.strategies['best-fixed']?.accuracy).toBe(1);
+  });
+});

@@ -1,4 +1,4 @@
-import { percent, percentInterval } from '../format-values.js';
+import { percent, percentInterval, points, pointsInterval } from '../format-values.js';
 import { htmlTable, type TableCell } from '../html-table.js';
 import type { DemoResults } from '../results-schema.js';
 import { paragraph, section } from './section.js';
@@ -16,8 +16,25 @@ export function familiesSection(families: DemoResults['families']): string {
       return cell.ci === undefined ? percent(cell.accuracy) : { text: percent(cell.accuracy), title: `95% CI ${percentInterval(cell.ci)}` };
     }),
   ]);
+  const comparisons = [...new Set(families.flatMap((row) => Object.keys(row.paired ?? {})))];
+  const pairedTable =
+    comparisons.length === 0
+      ? ''
+      : htmlTable({
+          caption: 'Paired differences on each family’s test tasks, in points (95% paired bootstrap over tasks); best-fixed is the template best on that family',
+          columns: ['Family', 'Best fixed template', ...comparisons.map((name) => name.replace(/-vs-/, ' minus '))],
+          rows: families.map((row): TableCell[] => [
+            row.family,
+            row.bestFixed ?? '–',
+            ...comparisons.map((name): TableCell => {
+              const difference = row.paired?.[name];
+              return difference === undefined ? '–' : { text: `${points(difference.diff)} ${pointsInterval(difference.ci)}`, className: difference.ci[0] > 0 ? 'good' : difference.ci[1] < 0 ? 'bad' : 'muted' };
+            }),
+          ]),
+        });
   return section('families', 'Accuracy per task family', [
     paragraph('The best plan depends on the task: a method that only learned one good plan for everything shows up here as a gain on one family and none on the other. Hover a cell for its 95% interval where one was measured.'),
     htmlTable({ caption: 'Test accuracy per family and method (bon: Best-of-N strategy at the headline N; grpo: policy after training with that reward)', columns: ['Family', 'Tasks', ...methods], rows }),
+    pairedTable,
   ]);
 }

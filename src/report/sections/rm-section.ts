@@ -6,7 +6,7 @@ import { renderChartFigure } from '../render-chart.js';
 import type { DemoResults } from '../results-schema.js';
 import { paragraph, section } from './section.js';
 
-type Metrics = Pick<DemoResults['rm'], 'pairAccuracy' | 'calibration' | 'auc' | 'withinTaskAuc' | 'bon'>;
+type Metrics = Pick<DemoResults['rm'], 'pairAccuracy' | 'calibration' | 'auc' | 'withinTaskAuc' | 'bon' | 'outcomePairs'>;
 
 /** The reward model next to its baselines: per-source accuracy, calibration, AUC, Best-of-N, verdicts. */
 export async function rmSection(rm: DemoResults['rm']): Promise<string> {
@@ -38,7 +38,7 @@ export async function rmSection(rm: DemoResults['rm']): Promise<string> {
   );
   return section('rm', 'Reward model', [
     paragraph(
-      `A Bradley-Terry reward model (${rm.model}) reads the task and the canonical plan, before anything runs. Evaluated on ${rm.heldOut.pairs.toLocaleString('en-US')} pairs and ${rm.heldOut.episodes.toLocaleString('en-US')} executed plans of ${rm.heldOut.tasks} held-out tasks, next to two baselines trained and evaluated the same way. A model that does not beat them has learned nothing about orchestration.`,
+      `A Bradley-Terry reward model (${rm.model}) reads the task and the canonical plan, before anything runs. Evaluated on ${rm.heldOut.pairs.toLocaleString('en-US')} pairs and ${rm.heldOut.episodes.toLocaleString('en-US')} executed plans of ${rm.heldOut.tasks} held-out tasks, next to its baselines, trained and evaluated the same way (from results version 2 the verdicts are measured on valid-vs-valid outcome pairs). A model that does not beat them has learned nothing about orchestration.`,
     ),
     verdicts.length === 0 ? '' : `<ul class="verdicts">${verdicts.join('')}</ul>`,
     '<div class="figure-row">',
@@ -50,6 +50,26 @@ export async function rmSection(rm: DemoResults['rm']): Promise<string> {
       columns: ['Source', 'Pairs', ...contenders.map(([name]) => name)],
       rows: sourceRows,
     }),
+    ...(rm.outcomePairs === undefined
+      ? []
+      : [
+          htmlTable({
+            caption: 'Held-out outcome pairs (every correct-over-incorrect pair of the test-split episodes): valid vs valid, where orchestration skill shows, and valid vs invalid; within-task AUC among valid plans',
+            columns: ['Model', 'Valid vs valid', 'Pairs', 'Valid vs invalid', 'Pairs', 'Within-task AUC (valid)'],
+            rows: contenders.map(([name, metrics]): TableCell[] => {
+              const entry = metrics.outcomePairs;
+              if (entry === undefined) return [name, '–', '–', '–', '–', '–'];
+              return [
+                name,
+                { text: `${percent(entry.validVsValid.accuracy)} (${percentInterval(entry.validVsValid.ci)})`, className: 'strong' },
+                entry.validVsValid.total.toLocaleString('en-US'),
+                percent(entry.validVsInvalid.accuracy),
+                entry.validVsInvalid.total.toLocaleString('en-US'),
+                entry.validWithinTaskAuc === null ? '–' : decimal(entry.validWithinTaskAuc, 3),
+              ];
+            }),
+          }),
+        ]),
     htmlTable({
       caption: 'Held-out metrics: pairwise accuracy, AUC of score vs correctness (pooled and within task), calibration error, and Best-of-N selection accuracy on executed plans',
       columns: ['Model', 'Pairwise', 'AUC', 'Within-task AUC', 'ECE', ...ns.map((n) => `BoN@${n}`)],

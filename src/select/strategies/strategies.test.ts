@@ -100,6 +100,16 @@ describe('Best-of-N strategies on hand-built candidates', () => {
     expect([tokens.orchestrator.totalTokens, tokens.execution.totalTokens, tokens.verification.totalTokens]).toEqual([100, 10, 0]);
   });
 
+  it('first-valid writes plans until one validates and executes it', async () => {
+    const invalidFirst: Fixture['candidates'] = [FOUR[2]!, FOUR[1]!, FOUR[0]!];
+    const { run } = pool({ candidates: invalidFirst });
+    const { selection, tokens } = await run('first-valid', 3);
+    expect(selection).toMatchObject({ correct: true, chosen: 1, executed: [1], plansWritten: 2 });
+    expect([tokens.orchestrator.totalTokens, tokens.execution.totalTokens, tokens.verification.totalTokens]).toEqual([100 + 101, 50, 0]);
+    const allInvalid = pool({ candidates: [FOUR[2]!, FOUR[2]!] });
+    expect((await allInvalid.run('first-valid', 2)).selection).toMatchObject({ correct: false, chosen: 0, plansWritten: 2 });
+  });
+
   it('rm selects an invalid plan when it scores highest, and that selection fails', async () => {
     const { run, pool: candidates } = pool({ candidates: FOUR });
     const { selection, tokens } = await run('rm', 4);
