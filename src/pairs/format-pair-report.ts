@@ -25,6 +25,14 @@ export function formatMiningReport(result: MinePairsResult): string {
         `${report.tasksSkipped > 0 ? `; ${report.tasksSkipped} task(s) skipped` : ''}`,
     );
   }
+  if (result.labelFree) lines.push('label-free: no grade was read (checkpoint pairs unconditional, process pairs from artifacts only)');
+  if (result.reliability.length > 0) {
+    const from = { calibration: `agreement with outcome on ${result.calibrationTasks ?? 0} graded train task(s)`, agreement: 'agreement between sources', fixed: 'set', prior: 'prior: too few overlaps', none: 'not weighted' };
+    lines.push('reliability (chance a unit\'s pairs point the right way) and pair weight:');
+    for (const entry of result.reliability) {
+      lines.push(`  ${entry.unit.padEnd(20)} ${entry.reliability.toFixed(3)}  ${entry.weight === 0 ? 'dropped ' : `x${entry.weight.toFixed(2).padEnd(7)}`}  ${from[entry.method]}${entry.basis > 0 ? ` (${entry.basis} episode pairs)` : ''}`);
+    }
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -9,8 +9,8 @@ import { HeadConfigSchema } from './heads/head-config.js';
  * Each hashed dimension needs its own encoding pass; L2 and learning rates reuse one.
  */
 export const BtTuningSchema = z.strictObject({
-  /** @default [1e-6, 1e-4, 1e-2] */
-  l2: z.array(z.number().min(0)).min(1).default([1e-6, 1e-4, 1e-2]),
+  /** @default [1e-6, 1e-3] */
+  l2: z.array(z.number().min(0)).min(1).default([1e-6, 1e-3]),
   /** @default [0.003, 0.03] */
   learningRate: z.array(z.number().positive().max(10)).min(1).default([0.003, 0.03]),
   /** log2 of the hashed dimension. @default the encoder's own only */

@@ -83,7 +83,8 @@ describe('chat template helpers', () => {
 describe('OpenRLHF queries scored as /v1/score scores the same plans (issue 15: 6.5% of orderings flipped)', () => {
   it('200 pairs of plans, policy prompts in 2 templates: no ordering differs from /v1/score (10 did with the prompt as the task)', async () => {
     const pairs = syntheticPairs({ pairs: 400, seed: 11 });
-    const { model } = await trainRewardModel(pairs.slice(0, 200), { seed: 11, maxEpochs: 5 });
+    // A model that reads task words, so that reading the prompt as the task changes scores.
+    const { model } = await trainRewardModel(pairs.slice(0, 200), { seed: 11, maxEpochs: 5, encoder: 'words:1-2,structure,task-stats,cross', tune: false });
     const app = createRewardApp({ model, maxPlans: 100_000 });
     const held = pairs.slice(200);
     const direct: number[] = [];

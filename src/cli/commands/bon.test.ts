@@ -65,7 +65,7 @@ describe('orchrm bon', () => {
     expect(Object.keys(table)).toEqual(['n', 'tasks', 'strategies', 'paired']);
     expect(table.n).toBe(2);
     expect(table.tasks).toBe(4);
-    expect(Object.keys(table.strategies)).toEqual(['single', 'rm', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle']);
+    expect(Object.keys(table.strategies)).toEqual(['single', 'first-valid', 'rm', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle']);
     expect(Object.keys(table.strategies.rm!)).toEqual(['accuracy', 'ci', 'tokens', 'executionsPerTask']);
     expect(Object.keys(table.strategies.rm!.tokens as object)).toEqual(['orchestrator', 'execution', 'verification', 'total']);
     expect(table.paired['rm-vs-single']).toMatchObject({ diff: expect.any(Number), ci: [expect.any(Number), expect.any(Number)] });

@@ -4,7 +4,7 @@ import { UserError } from '../../core/errors.js';
 import { loadRewardModel } from '../../rm/model-file.js';
 import type { TrainedRewardModel } from '../../rm/trained-reward-model.js';
 import { trainingMismatch, worldOfRun } from '../../rm/training-source.js';
-import { DEFAULT_NS, formatBonTable, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
+import { DEFAULT_NS, formatBonTable, loadPlanTemplates, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createProgress } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
@@ -30,6 +30,8 @@ interface BonFlags {
   n: number;
   curve: boolean;
   strategies?: string;
+  pool: string;
+  templates?: string;
   topK: number;
   adaptiveMargin: number;
   seed: number;
@@ -39,7 +41,7 @@ interface BonFlags {
   json: boolean;
 }
 
-const RM_STRATEGIES: ReadonlySet<StrategyName> = new Set(['rm', 'rm-topk-vote', 'rm-adaptive']);
+const RM_STRATEGIES: ReadonlySet<StrategyName> = new Set(['rm', 'rm+templates', 'rm-topk-vote', 'rm-adaptive']);
 
 /** `orchrm bon`: Best-of-N plan selection against every baseline, with full token accounting (issue 6). */
 export function registerBonCommand(program: Command): void {
@@ -65,6 +67,12 @@ export function registerBonCommand(program: Command): void {
     .option('--n <n>', 'N: plans sampled per task', parseIntegerOption('--n', 1), 8)
     .option('--curve', `also evaluate N in {${DEFAULT_NS.join(', ')}} over the same samples`, false)
     .option('--strategies <list>', `comma-separated, from ${STRATEGY_NAMES.join(', ')} (default: all; rm ones need --rm)`)
+    .addOption(
+      new Option('--pool <pool>', 'sampled: choose among the N sampled plans; sampled+templates: also run every template plan on every task (fixed-plan baselines) and let rm+templates choose among samples and templates')
+        .choices(['sampled', 'sampled+templates'])
+        .default('sampled'),
+    )
+    .option('--templates <file.json>', 'template plans for --pool sampled+templates: [{"name", "plan"}] (default: the scenario\'s plan kinds, else cot, sc-5, reflexion-3, debate-3x3 and, with a corpus, search)')
     .option('--top-k <k>', 'executions of rm-topk-vote', parseIntegerOption('--top-k', 1), 3)
     .option('--adaptive-margin <logits>', 'rm-adaptive executes more while best - next score is below this', parseNumber, 1)
     .option('--seed <n>', 'seed of sampling, execution, judging and bootstrap', parseIntegerOption('--seed', 0), 0)
@@ -80,6 +88,11 @@ export function registerBonCommand(program: Command): void {
         '  orchrm bon --scenario default --rm rm.safetensors --n 8 --count 300 --db sim.db',
         '  orchrm bon --tasks aime-2025.jsonl --suite aime --provider vllm.json --rm rm.safetensors --n 8 --db runs.db',
         '  orchrm bon --scenario default --rm rm.safetensors --n 8 --curve --strategies single,rm,majority,oracle --json',
+        '  orchrm bon --scenario default --rm rm.safetensors --n 8 --pool sampled+templates --strategies single,first-valid,rm,rm+templates',
+        '',
+        'With --pool sampled+templates each template runs on every task as a fixed-plan baseline (rows fixed:<name>),',
+        'best-fixed is the single template best on these tasks and best-fixed-per-family the best per task suite,',
+        'both chosen after the fact on the very tasks they are scored on (the strongest fixed-plan baselines).',
       ].join('\n'),
     )
     .action(runAction(async (flags: BonFlags) => bon(flags)));
@@ -90,6 +103,7 @@ async function bon(flags: BonFlags): Promise<void> {
   if (flags.tasks !== undefined && /^\d+$/.test(flags.tasks) && !existsSync(flags.tasks)) {
     throw new UserError(`--tasks takes a task file (as in collect); for the number of scenario tasks use --count ${flags.tasks}`);
   }
+  if (flags.templates !== undefined && flags.pool !== 'sampled+templates') throw new UserError('--templates needs --pool sampled+templates');
   const strategies = chooseStrategies(flags);
   const orchestrator = flags.orchestrator ?? (flags.provider === undefined || flags.scenario !== undefined ? 'sim:base' : undefined);
   const { taskFile: _taskFile, orchestrator: _orchestrator, ...rest } = flags;
@@ -113,7 +127,8 @@ async function bon(flags: BonFlags): Promise<void> {
       grader: setup.grader,
       ...(setup.retriever !== undefined && { retriever: setup.retriever }),
       ...(rewardModel !== undefined && { rewardModel }),
-      config: { ns, strategies, topK: flags.topK, adaptiveMargin: flags.adaptiveMargin, seed: flags.seed, concurrency: flags.concurrency },
+      ...(flags.pool === 'sampled+templates' && { templates: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates) }),
+      config: { ns, strategies, pool: flags.pool as 'sampled' | 'sampled+templates', topK: flags.topK, adaptiveMargin: flags.adaptiveMargin, seed: flags.seed, concurrency: flags.concurrency },
       onTaskEnd: (done) => progress.update(done),
     });
     progress.stop();
@@ -134,9 +149,10 @@ async function bon(flags: BonFlags): Promise<void> {
 /** The strategies asked for; without --rm the rm ones are dropped from the default list (and refused when named). */
 function chooseStrategies(flags: BonFlags): StrategyName[] {
   if (flags.strategies === undefined) {
-    if (flags.rm !== undefined) return [...STRATEGY_NAMES];
+    const pooled = STRATEGY_NAMES.filter((name) => flags.pool === 'sampled+templates' || name !== 'rm+templates');
+    if (flags.rm !== undefined) return pooled;
     process.stderr.write('orchrm: no --rm given; running the strategies that need no reward model\n');
-    return STRATEGY_NAMES.filter((name) => !RM_STRATEGIES.has(name));
+    return pooled.filter((name) => !RM_STRATEGIES.has(name));
   }
   const names = flags.strategies.split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !(STRATEGY_NAMES as readonly string[]).includes(name));

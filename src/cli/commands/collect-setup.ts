@@ -1,6 +1,9 @@
 import type { OrchestratorRef } from '../../core/episode.js';
 import { UserError } from '../../core/errors.js';
+import type { PlanTemplateLibrary } from '../../core/plan-template.js';
 import type { Retriever } from '../../core/retriever.js';
+import { genericPlanTemplates } from '../../select/index.js';
+import { simPlanTemplates } from '../../sim/calibrate/index.js';
 import type { Task } from '../../core/task.js';
 import { checkServedModels, createChatProvider, loadProviderConfig, type ChatProvider, type NeededModel, type OpenAiProviderConfig } from '../../llm/index.js';
 import { createBlockRegistry } from '../../agents/index.js';
@@ -46,6 +49,8 @@ export interface CollectSetup {
   retriever: Retriever | undefined;
   /** Grades answers the way the task suite's field does. */
   grader: Grader;
+  /** Fixed plans offered beside the sampled ones: the simulator's plan kinds in a scenario run, else the generic templates. */
+  templates: PlanTemplateLibrary;
   close(): void;
   /** What the run used, recorded with it. */
   config: Record<string, unknown>;
@@ -112,6 +117,7 @@ export async function resolveCollectSetup(flags: CollectSetupFlags, needs: Colle
     orchestrator,
     retriever,
     grader: suite === undefined || suite === 'auto' ? exactMatchGrader : graderFor(suite),
+    templates: environment && !remote ? simPlanTemplates(environment) : genericPlanTemplates({ search: retriever !== undefined }),
     close: () => remote?.close(),
     config: {
       tasksFile: flags.tasks ?? null,

@@ -49,11 +49,11 @@ it('mines, reports stats, exports and imports through the CLI', async () => {
   const db = join(directory, 'store.db');
   seedStore(db);
   const config = join(directory, 'rubric.json');
-  writeFileSync(config, JSON.stringify({ process: { threshold: 0.1, weights: { searchFeedback: 0 } }, caps: { perTask: 10 } }));
+  writeFileSync(config, JSON.stringify({ process: { consensus: { threshold: 0.2 }, health: { enabled: false } }, caps: { perTask: 10 } }));
 
   const mined = await run('pairs', 'mine', '--db', db, '--sources', 'outcome,checkpoint,process,efficiency', '--config', config, '--seed', '3', '--json');
-  const report = JSON.parse(mined.stdout) as { datasetId: string; pairs: number; config: { seed: number; process: { threshold: number } } };
-  expect(report.config).toMatchObject({ seed: 3, process: { threshold: 0.1 } });
+  const report = JSON.parse(mined.stdout) as { datasetId: string; pairs: number; config: { seed: number; process: { consensus: { threshold: number } } } };
+  expect(report.config).toMatchObject({ seed: 3, process: { consensus: { threshold: 0.2 }, health: { enabled: false } } });
   expect(report.pairs).toBeGreaterThan(0);
   expect(mined.stderr).toContain('reading episodes: 36/36');
 
@@ -98,8 +98,8 @@ it('explains bad flags and files', async () => {
     /--sources must list some of outcome, checkpoint, process, efficiency, got "outcome,vibes"/,
   );
   const config = join(directory, 'bad.json');
-  writeFileSync(config, JSON.stringify({ process: { threshold: 2 } }));
-  expect(await failure('pairs', 'mine', '--db', db, '--config', config)).toMatch(/--config .*bad\.json is invalid:\n {2}- process\.threshold/);
+  writeFileSync(config, JSON.stringify({ process: { consensus: { threshold: 2 } } }));
+  expect(await failure('pairs', 'mine', '--db', db, '--config', config)).toMatch(/--config .*bad\.json is invalid:\n {2}- process\.consensus\.threshold/);
   expect(await failure('pairs', 'mine', '--db', db, '--config', join(directory, 'none.json'))).toMatch(/cannot read --config .*none\.json: ENOENT/);
   expect(await failure('pairs', 'stats', '--db', join(directory, 'absent.db'))).toMatch(/no orchrm database at/);
 });

@@ -31,6 +31,9 @@ const MineFlagsSchema = z.object({
   seed: z.number().int().nonnegative().optional(),
   dataset: z.string().min(1).optional(),
   run: z.string().min(1).optional(),
+  labelFree: z.boolean(),
+  reliability: z.enum(['auto', 'agreement', 'calibration', 'none']).optional(),
+  calibrationTasks: z.number().int().positive().optional(),
   json: z.boolean(),
 });
 
@@ -98,12 +101,18 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
     .description('Mine pairs from the stored episodes into one dataset (replacing a dataset of the same id).')
     .option('--db <path>', 'SQLite store to read and write', 'orchrm.db')
     .option('--sources <list>', `comma-separated sources (${MinedSourceSchema.options.join(',')}); default all, or the config's`)
-    .option('--config <file>', 'JSON mining config: rubric, thresholds, caps, balance, splits (docs/pairs.md)')
+    .option('--config <file>', 'JSON mining config: process signals, thresholds, caps, balance, splits, reliability (docs/pairs.md)')
     .option('--seed <n>', 'seed for splits, sampling and tie-breaks (overrides the config)', parseIntegerOption('--seed', 0))
     .option('--dataset <id>', 'dataset id (default: a hash of the configuration)')
     .option('--run <id>', 'only episodes of this run')
+    .option('--label-free', 'read no grade anywhere: checkpoint (unconditional) and process pairs only, reliability by agreement', false)
+    .option('--reliability <method>', 'how each source\'s reliability (which weights its pairs) is estimated: auto (calibration, or agreement when label-free), agreement, calibration, none')
+    .option('--calibration-tasks <n>', 'with calibration: read the grades of this many train-split tasks only (default: all graded ones)', parseIntegerOption('--calibration-tasks', 1))
     .option('--json', 'print the mining report as JSON on stdout', false)
-    .addHelpText('after', '\nExample:\n  orchrm pairs mine --db runs.db --sources outcome,checkpoint,process --config rubric.json --seed 7')
+    .addHelpText(
+      'after',
+      '\nLabels:\n  outcome and efficiency pairs read grades; checkpoint and process pairs do not. By default the\n  reliability of each source and process signal is estimated from graded train-split tasks\n  (calibration) and weights its pairs; --label-free mines with no grade read at all.\n\nExamples:\n  orchrm pairs mine --db runs.db --seed 7\n  orchrm pairs mine --db runs.db --label-free --dataset label-free\n  orchrm pairs mine --db runs.db --sources outcome,process --config mining.json',
+    )
     .action(
       runAction((rawFlags: unknown) => {
         const flags = parseFlags(MineFlagsSchema, rawFlags, 'mine');
@@ -111,7 +120,16 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
           ...(flags.config !== undefined && readConfigFile(flags.config)),
           ...(flags.sources !== undefined && { sources: parseSources(flags.sources) }),
           ...(flags.seed !== undefined && { seed: flags.seed }),
+          ...(flags.labelFree && { labelFree: true }),
         };
+        if (flags.reliability !== undefined || flags.calibrationTasks !== undefined) {
+          const fromFile = (config as { reliability?: Record<string, unknown> }).reliability ?? {};
+          (config as { reliability?: Record<string, unknown> }).reliability = {
+            ...fromFile,
+            ...(flags.reliability !== undefined && { method: flags.reliability }),
+            ...(flags.calibrationTasks !== undefined && { calibrationTasks: flags.calibrationTasks }),
+          };
+        }
         const store = openStore(flags.db);
         try {
           let progress: ReturnType<typeof createProgress> | undefined;

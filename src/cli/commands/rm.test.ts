@@ -57,7 +57,7 @@ async function run(args: string[]): Promise<{ stdout: string; stderr: string }> 
 }
 
 describe('orchrm rm', () => {
-  it('trains, registers, evaluates against both baselines and scores', { timeout: 180_000 }, async () => {
+  it('trains, registers, evaluates against the three baselines and scores', { timeout: 180_000 }, async () => {
     const linear = join(directory, 'linear.safetensors');
     const train = await run(['rm', 'train', '--db', db, '--encoder', 'words:1@plan,structure,task-stats,cross,bits:14', '--head', 'linear', '--out', linear, '--seed', '1', '--epochs', '6', '--json']);
     expect(process.exitCode).toBeUndefined();
@@ -86,15 +86,16 @@ describe('orchrm rm', () => {
     expect(Object.keys(model?.evaluation.pairs.accuracy.perSource ?? {})).toStrictEqual(['outcome']);
     expect(model?.evaluation.episodes.bestOfN.map((result) => result.n)).toStrictEqual([2, 4, 8]);
     expect(model?.evaluation.episodes.auc).not.toBeNull();
-    expect(model?.comparisons.map((comparison) => comparison.baseline)).toStrictEqual(['plan-only', 'length-only']);
-    expect(report.baselines.map((baseline) => baseline.kind)).toStrictEqual(['plan-only', 'length-only']);
+    expect(model?.comparisons.map((comparison) => comparison.baseline)).toStrictEqual(['structure-only', 'plan-only', 'length-only']);
+    expect(report.baselines.map((baseline) => baseline.kind)).toStrictEqual(['structure-only', 'plan-only', 'length-only']);
     expect(evaluation.stderr).toContain('plan-only baseline epoch 1');
 
     const table = await run(['rm', 'eval', '--model', linear, '--db', db, '--subsets', '20']);
     expect(table.stdout).toMatch(/^dataset synthetic-outcome\nheld-out \(test-split tasks only\): \d+ pairs/);
     expect(table.stdout).toMatch(/pairwise accuracy \(n=\d+\) +\d+\.\d% \[/);
     expect(table.stdout).toMatch(/Best-of-8 \(\d+ tasks\)/);
-    expect(table.stdout).toMatch(/orchrm-bt-linear:\n {2}- (beats|does NOT beat) the plan-only/);
+    expect(table.stdout).toMatch(/held-out outcome pairs\n {2}valid vs valid \(n=\d+\) +\d+\.\d% \[/);
+    expect(table.stdout).toMatch(/orchrm-bt-linear:\n {2}- (beats|does NOT beat) the structure-only .*\n {2}- (beats|does NOT beat) the plan-only/);
 
     const rng = new Rng(5);
     const planTexts = [formatPlanXml(syntheticPlan(rng, ['sc', 'cot'], 4)), formatPlanXml(syntheticPlan(rng, ['search', 'cot'], 4)), 'not a plan'];

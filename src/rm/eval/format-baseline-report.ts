@@ -7,8 +7,9 @@ const COLUMN_WIDTH = 22;
 
 /**
  * The human-readable table of `orchrm rm eval`: one column per model under test and per
- * baseline; pairwise accuracy overall and per source with 95% CIs, calibration, Best-of-N with
- * CIs, AUCs and prefix AUCs; then the random and oracle Best-of-N references and, per model,
+ * baseline; pairwise accuracy overall and per source with 95% CIs; accuracy on the held-out
+ * outcome pairs, valid-vs-valid and valid-vs-invalid apart; calibration, Best-of-N with CIs,
+ * AUCs and prefix AUCs; then the random and oracle Best-of-N references and, per model,
  * the plain verdict against each baseline.
  *
  * @example
@@ -37,6 +38,11 @@ export function formatBaselineReport(report: BaselineReport, options: { title?: 
     });
   }
   row('  tied pairs', (evaluation) => String(evaluation.pairs.accuracy.overall.ties));
+  const outcome = first.episodes.outcomePairs;
+  lines.push('held-out outcome pairs');
+  row(`  valid vs valid (n=${outcome.validVsValid.total})`, (evaluation) => (outcome.validVsValid.total === 0 ? '-' : withCi(evaluation.episodes.outcomePairs.validVsValid.accuracy, evaluation.episodes.outcomePairs.validVsValid.ci)));
+  row(`  valid vs invalid (n=${outcome.validVsInvalid.total})`, (evaluation) => (outcome.validVsInvalid.total === 0 ? '-' : withCi(evaluation.episodes.outcomePairs.validVsInvalid.accuracy, evaluation.episodes.outcomePairs.validVsInvalid.ci)));
+  row('  AUC within task, valid', (evaluation) => auc(evaluation.episodes.outcomePairs.validWithinTaskAuc));
   row('calibration error (ECE)', (evaluation) => evaluation.pairs.count === 0 ? '-' : evaluation.pairs.calibration.ece.toFixed(3));
   for (const result of first.episodes.bestOfN) {
     row(result.tasks === 0 ? `Best-of-${result.n} (too few plans)` : `Best-of-${result.n} (${result.tasks} tasks)`, (evaluation) => {
