@@ -49,8 +49,10 @@ export interface DemoOptions {
   outDir: string;
   /** @default 0 */
   seed?: number;
-  /** Smaller sizes that fit in about a minute. @default false */
+  /** Smaller sizes for tests and a first look. @default false */
   quick?: boolean;
+  /** Sizes that replace those of the full (or quick) run, stage by stage, e.g. for a family with few tasks such as hotpot. */
+  sizes?: Partial<DemoSizes>;
   /** One line per stage and step, for stderr. */
   onProgress?: (line: string) => void;
 }
@@ -80,7 +82,7 @@ const STAGES = 7;
 export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const startedAt = performance.now();
   const { scenario: scenarioName = 'default', seed = 0, quick = false } = options;
-  const sizes: DemoSizes = quick ? QUICK_SIZES : FULL_SIZES;
+  const sizes: DemoSizes = { ...(quick ? QUICK_SIZES : FULL_SIZES), ...options.sizes };
   const progress = options.onProgress ?? (() => {});
   const elapsed = () => `${Math.round((performance.now() - startedAt) / 1000)} s`;
   const stage = (index: number, text: string) => progress(`${index}/${STAGES} ${text} (at ${elapsed()})`);

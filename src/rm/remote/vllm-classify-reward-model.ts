@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chooseOutput, scoresByIndex } from './scores-by-index.js';
 import { UserError } from '../../core/errors.js';
 import type { RewardModel } from '../../core/reward-model.js';
 import { MalformedResponseError } from '../../llm/index.js';
@@ -98,25 +99,14 @@ export function createVllmClassifyRewardModel(options: VllmClassifyOptions, runt
 }
 
 function readClassifyScores(reply: z.output<typeof ClassifyReplySchema>, expected: number, url: string, model: string, classIndex: number | undefined): number[] {
-  const { data } = reply;
-  if (data.length !== expected) throw new MalformedResponseError(`${url} returned ${data.length} results for ${expected} inputs`, { retryable: false });
-  const scores = new Array<number>(expected);
-  const seen = new Set<number>();
-  for (const item of data) {
-    if (item.index >= expected || seen.has(item.index)) {
-      throw new MalformedResponseError(`${url} returned result index ${item.index} twice or out of range for ${expected} inputs`, { retryable: false });
-    }
-    seen.add(item.index);
+  return scoresByIndex(reply.data, expected, url, (item) => {
     const outputs = item.num_classes ?? item.probs.length;
     const chosen = classIndex ?? (outputs === 1 ? 0 : undefined);
     if (chosen === undefined) {
       throw new MalformedResponseError(`${url}: model ${model} has ${outputs} outputs, not the single reward of a Bradley-Terry head; pass classIndex to pick one`, { retryable: false });
     }
-    const value = item.probs[chosen];
-    if (value === undefined) throw new MalformedResponseError(`${url}: classIndex ${chosen} is out of range for ${item.probs.length} outputs`, { retryable: false });
-    scores[item.index] = value;
-  }
-  return scores;
+    return chooseOutput(item.probs, chosen, url, `model ${model} has ${outputs} outputs`);
+  });
 }
 
 /**

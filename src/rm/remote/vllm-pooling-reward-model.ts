@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chooseOutput, scoresByIndex } from './scores-by-index.js';
 import { UserError } from '../../core/errors.js';
 import type { RewardModel } from '../../core/reward-model.js';
 import { MalformedResponseError } from '../../llm/index.js';
@@ -89,15 +90,7 @@ export function createVllmPoolingRewardModel(options: VllmPoolingOptions, runtim
 }
 
 function readTokenRewards(reply: z.output<typeof PoolingReplySchema>, expected: number, url: string, model: string, tokenIndex: number, classIndex: number | undefined): number[] {
-  const { data } = reply;
-  if (data.length !== expected) throw new MalformedResponseError(`${url} returned ${data.length} results for ${expected} inputs`, { retryable: false });
-  const scores = new Array<number>(expected);
-  const seen = new Set<number>();
-  for (const item of data) {
-    if (item.index >= expected || seen.has(item.index)) {
-      throw new MalformedResponseError(`${url} returned result index ${item.index} twice or out of range for ${expected} inputs`, { retryable: false });
-    }
-    seen.add(item.index);
+  return scoresByIndex(reply.data, expected, url, (item) => {
     if (typeof item.data === 'string') {
       throw new MalformedResponseError(`${url} returned base64 data; orchrm asks for floats (encoding_format "float"), is a proxy rewriting the request?`, { retryable: false });
     }
@@ -106,16 +99,6 @@ function readTokenRewards(reply: z.output<typeof PoolingReplySchema>, expected: 
     if (token === undefined) throw new MalformedResponseError(`${url}: tokenIndex ${tokenIndex} is out of range for ${tokens.length} token outputs`, { retryable: false });
     // One number per token (a one-label head flattened), or one list of outputs per token.
     const outputs = typeof token === 'number' ? [token] : token;
-    const chosen = classIndex ?? (outputs.length === 1 ? 0 : undefined);
-    if (chosen === undefined) {
-      throw new MalformedResponseError(
-        `${url}: model ${model} has ${outputs.length} outputs per token (a process reward model?), not one reward; pass classIndex to pick one`,
-        { retryable: false },
-      );
-    }
-    const value = outputs[chosen];
-    if (value === undefined) throw new MalformedResponseError(`${url}: classIndex ${chosen} is out of range for ${outputs.length} outputs`, { retryable: false });
-    scores[item.index] = value;
-  }
-  return scores;
+    return chooseOutput(outputs, classIndex, url, `model ${model} has ${outputs.length} outputs per token (a process reward model?), not one reward`);
+  });
 }
