@@ -5,7 +5,7 @@ import type { Retriever } from '../core/retriever.js';
 import { SearchParamsSchema } from '../plan/block-specs.js';
 import { createBm25Retriever } from '../tasks/bm25-retriever.js';
 import { createScriptedProvider } from '../testing/scripted-provider.js';
-import { searchBlock } from './search.js';
+import { answerInDocuments, searchBlock } from './search.js';
 import { createTestContext, lastUserMessage } from './test-fixtures/block-context.js';
 
 const corpus = [
@@ -107,5 +107,23 @@ describe('search block', () => {
     await expect(searchBlock.run(context)).rejects.toThrow(UserError);
     await expect(searchBlock.run(context)).rejects.toThrow(/node "n1" uses the search block but the run has no retriever/);
     provider.assertAllUsed();
+  });
+});
+
+describe('answerInDocuments', () => {
+  it('says whether the answer occurs as whole words in a retrieved document, case and spacing ignored', () => {
+    const documents = ['Athens hosted the 1896 Summer Olympics.', 'The Acropolis of  Athens is on a hill.'];
+    expect(answerInDocuments('athens', documents)).toBe(true);
+    expect(answerInDocuments('The Acropolis of Athens', documents)).toBe(true);
+    expect(answerInDocuments('1896', documents)).toBe(true);
+    expect(answerInDocuments('Athen', documents)).toBe(false);
+    expect(answerInDocuments('Rome', documents)).toBe(false);
+  });
+
+  it('cannot tell for uninformative answers or when nothing was retrieved', () => {
+    expect(answerInDocuments('yes', ['yes, it did'])).toBeUndefined();
+    expect(answerInDocuments('7', ['7 apples'])).toBeUndefined();
+    expect(answerInDocuments('Athens', [])).toBeUndefined();
+    expect(answerInDocuments('a+b (c)', ['so a+b (c) holds'])).toBe(true);
   });
 });
