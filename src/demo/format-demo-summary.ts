@@ -100,10 +100,13 @@ function bonLines(results: DemoResults, lines: string[]): void {
   const labelFreeBon = results.labelFree?.bon;
   if (labelFreeBon) {
     const lf = labelFreeBon.strategies;
-    const gain = labelFreeBon.paired['rm-vs-single'];
+    const against = (key: string, label: string) => {
+      const difference = labelFreeBon.paired[key];
+      return difference ? `, ${signed(difference.diff)} ${pointsInterval(difference.ci)} over ${label}` : '';
+    };
     lines.push(
       '',
-      `The label-free reward model in Best-of-N (same plans): rm ${percent(lf.rm?.accuracy ?? 0)}${gain ? ` (${signed(gain.diff)} points over single ${pointsInterval(gain.ci)})` : ''}, rm+templates ${percent(lf['rm+templates']?.accuracy ?? 0)}`,
+      `The label-free reward model in Best-of-N (same plans): rm ${percent(lf.rm?.accuracy ?? 0)}${against('rm-vs-single', 'single')}${against('rm-vs-first-valid', 'first-valid')}; rm+templates ${percent(lf['rm+templates']?.accuracy ?? 0)}${against('rm+templates-vs-best-fixed-per-family', 'best-fixed-per-family')}`,
     );
   }
 }

@@ -6,7 +6,7 @@ import type { Pair } from '../core/pair.js';
 import type { RewardModel } from '../core/reward-model.js';
 import { ORCHRM_VERSION } from '../core/version.js';
 import { createLlmOrchestrator } from '../orchestrator/index.js';
-import { minePairs, pairStats, type MinePairsResult } from '../pairs/index.js';
+import { minePairs, pairStats } from '../pairs/index.js';
 import {
   bonResultsFromTables,
   DemoResultsSchema,
@@ -20,6 +20,7 @@ import {
 import {
   evaluateWithBaselines,
   loadEvaluationData,
+  loadTrainingPairs,
   parseBtConfig,
   registerRewardModel,
   saveRewardModel,
@@ -115,7 +116,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     }
 
     stage(4, 'training the Bradley-Terry reward models (every source, label-free, outcome only) and three baselines, each tuned on its validation split');
-    const trainingPairs = trainAndValidation(store, mined);
+    const trainingPairs = loadTrainingPairs(store, mined.datasetId);
     const config = parseBtConfig({ seed, maxEpochs: sizes.rmEpochs });
     const { model, config: chosenConfig } = await trainRewardModel(trainingPairs, config, { name: 'orchrm-bt-linear' });
     model.provenance.metrics = { ...model.provenance.metrics, datasetId: mined.datasetId };
@@ -125,7 +126,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     registerRewardModel(store, model, modelPath);
     const heldOut = loadEvaluationData(store, { datasetId: mined.datasetId });
     const evaluation = await evaluateWithBaselines([model], heldOut, { trainingPairs, config, seed });
-    const labelFreePairs = trainAndValidation(store, labelFreeMined);
+    const labelFreePairs = loadTrainingPairs(store, labelFreeMined.datasetId);
     const labelFree = (await trainRewardModel(labelFreePairs, config, { name: 'orchrm-bt-label-free' })).model;
     const outcomePairs = trainingPairs.filter((pair) => pair.source === 'outcome');
     const outcomeOnly = (await trainRewardModel(outcomePairs, config, { name: 'orchrm-bt-outcome-only' })).model;
@@ -212,11 +213,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   } finally {
     store.close();
   }
-}
-
-/** The train and validation pairs of a mined dataset (test pairs are never trained on). */
-function trainAndValidation(store: Store, mined: MinePairsResult): Pair[] {
-  return [...store.iteratePairs({ datasetId: mined.datasetId })].filter((pair) => pair.split !== 'test');
 }
 
 /** Pairs by source, for the record of what a model was trained on. */

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import type { Pair } from '../../core/pair.js';
-import { ablateSources, evaluateWithBaselines, formatAblationReport, formatBaselineReport, loadEvaluationData, resolvePairDataset } from '../../rm/eval/index.js';
+import { ablateSources, evaluateWithBaselines, formatAblationReport, formatBaselineReport, loadEvaluationData, loadTrainingPairs, resolvePairDataset } from '../../rm/eval/index.js';
 import { trainingSource } from '../../rm/training-source.js';
 import {
   DEFAULT_ENCODER_SPEC_TEXT,
@@ -112,11 +112,6 @@ function parseJsonLine(line: string): unknown {
   }
 }
 
-/** Pairs a model trains on: every pair of the dataset except the test split. */
-function trainingPairs(store: Store, datasetId: string): Pair[] {
-  return [...store.iteratePairs({ datasetId })].filter((pair) => pair.split !== 'test');
-}
-
 function epochLine(log: EpochLog, label = 'epoch'): string {
   const validation = log.validation ? `, validation loss ${log.validation.loss.toFixed(4)} accuracy ${(log.validation.accuracy * 100).toFixed(1)}%` : '';
   return `${label} ${log.epoch}: train loss ${log.train.loss.toFixed(4)} accuracy ${(log.train.accuracy * 100).toFixed(1)}%${validation} (${log.durationMs.toFixed(0)} ms)\n`;
@@ -151,7 +146,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
         const store = openStore(flags.db);
         try {
           const dataset = resolvePairDataset(store, flags.dataset);
-          const pairs = trainingPairs(store, dataset.id);
+          const pairs = loadTrainingPairs(store, dataset.id);
           if (!pairs.some((pair) => pair.split === 'train' || pair.split === undefined)) throw new UserError(`pair dataset ${dataset.id} has no training pairs; mine more episodes or change its split fractions`);
           streams.stderr.write(`training a ${flags.head} reward model on ${pairs.length} pairs of dataset ${dataset.id}\n`);
           const stateFile = `${out}.training.safetensors`;
@@ -193,7 +188,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
         const store = openStore(flags.db, { readonly: true });
         try {
           const data = loadEvaluationData(store, { ...(flags.dataset !== undefined && { datasetId: flags.dataset }) });
-          const pairs = trainingPairs(store, data.datasetId);
+          const pairs = loadTrainingPairs(store, data.datasetId);
           const config = { encoder: parseEncoderSpec(flags.encoder), seed: flags.seed, ...(!flags.tune && { tune: false as const }) };
           const report = await ablateSources(pairs, data, {
             config,
@@ -228,7 +223,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
           const config = parseBtConfig({ ...first.provenance.trainingConfig, encoder: first.pipeline.spec, head: first.head.config });
           streams.stderr.write(`evaluating ${models.length} model(s) on ${data.pairs.length} held-out pairs and ${data.episodes.length} graded episodes of dataset ${data.datasetId}; training baselines\n`);
           const report = await evaluateWithBaselines(models, data, {
-            trainingPairs: trainingPairs(store, data.datasetId),
+            trainingPairs: loadTrainingPairs(store, data.datasetId),
             config,
             seed: flags.seed,
             subsetsPerTask: flags.subsets,

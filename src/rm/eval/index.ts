@@ -20,7 +20,7 @@ export {
 } from './evaluate-model.js';
 export { baselineEncoder, evaluateWithBaselines, type EvaluateWithBaselinesOptions } from './evaluate-with-baselines.js';
 export { formatBaselineReport } from './format-baseline-report.js';
-export { loadEvaluationData, loadPairs, resolvePairDataset } from './load-evaluation-data.js';
+export { loadEvaluationData, loadPairs, loadTrainingPairs, resolvePairDataset } from './load-evaluation-data.js';
 export { pairwiseAccuracy, rankedCorrectly, type AccuracyEstimate, type PairwiseAccuracy, type ScoredPair } from './pairwise-accuracy.js';
 export { groupedAuc, rocAuc } from './roc-auc.js';
 export { wilsonInterval, Z_95, type Interval } from './wilson-interval.js';

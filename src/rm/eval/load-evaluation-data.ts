@@ -31,6 +31,11 @@ export function resolvePairDataset(store: Store, datasetId?: string): PairDatase
   return latest;
 }
 
+/** The pairs a model trains on: every pair of the dataset except the test split (validation pairs drive early stopping and tuning). */
+export function loadTrainingPairs(store: Store, datasetId: string): Pair[] {
+  return [...store.iteratePairs({ datasetId })].filter((pair) => pair.split !== 'test');
+}
+
 /** Every pair of a dataset in one split, in insertion order. */
 export function loadPairs(store: Store, datasetId: string, split: PairSplit): Pair[] {
   return [...store.iteratePairs({ datasetId, split })];
