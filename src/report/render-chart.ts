@@ -1,5 +1,4 @@
-import { parse, View } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 import { SystemError } from '../core/errors.js';
 import { escapeHtml } from './escape-html.js';
 
@@ -46,6 +45,9 @@ const CHART_CONFIG = {
  * const svg = await renderChartSvg({ id: 'demo', title: 'Demo', description: 'One bar.', caption: '', spec, pointLayer: 'bars', points: 1 });
  */
 export async function renderChartSvg(chart: ChartDefinition): Promise<string> {
+  // Imported here, not at the top: vega and vega-lite take most of a second to load, and only
+  // drawing a chart needs them.
+  const [{ parse, View }, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const spec = { ...chart.spec, description: chart.description, config: CHART_CONFIG } as TopLevelSpec;
   const view = new View(parse(compile(spec).spec), { renderer: 'none' });
   try {
