@@ -9,6 +9,7 @@ import { openStore } from '../../store/index.js';
 import { createProgress } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { resolveCollectSetup } from './collect-setup.js';
+import { commandSummary } from '../command-catalog.js';
 
 interface BonFlags {
   scenario?: string;
@@ -47,7 +48,7 @@ const RM_STRATEGIES: ReadonlySet<StrategyName> = new Set(['rm', 'rm+templates', 
 export function registerBonCommand(program: Command): void {
   program
     .command('bon')
-    .description('Best-of-N: sample N plans per task, choose with the reward model or a baseline, and compare accuracy and tokens.')
+    .description(commandSummary('bon'))
     .option('--tasks <file.jsonl>', 'tasks with gold answers, one JSON object per line (needs --provider); read as --suite says')
     .option('--suite <suite>', 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)')
     .option('--question-field <path>', 'with --suite jsonl: field holding the question')

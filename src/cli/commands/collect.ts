@@ -5,6 +5,7 @@ import { openStore, type Store } from '../../store/index.js';
 import { createProgress, formatDuration, formatTokens } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { resolveCollectSetup, type CollectSetupFlags } from './collect-setup.js';
+import { commandSummary } from '../command-catalog.js';
 
 interface CollectFlags extends CollectSetupFlags {
   plansPerTask: number;
@@ -30,7 +31,7 @@ const INTERRUPTED_EXIT_CODE = 130;
 export function registerCollectCommand(program: Command): void {
   program
     .command('collect')
-    .description('Sample plans for each task, execute them, and store every episode with all its artifacts.')
+    .description(commandSummary('collect'))
     .option('--tasks <file.jsonl>', 'tasks, one JSON object per line: {"id", "question", "answer"?}')
     .option('--suite <suite>', 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)')
     .option('--question-field <path>', 'with --suite jsonl: field holding the question')

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { formatDemoSummary, runDemo } from '../../demo/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
+import { commandSummary } from '../command-catalog.js';
 
 interface DemoFlags {
   scenario: string;
@@ -15,7 +16,7 @@ interface DemoFlags {
 export function registerDemoCommand(program: Command, streams: CommandStreams = processStreams): void {
   program
     .command('demo')
-    .description('Collect episodes, mine pairs without labels, train a reward model, then compare Best-of-N and reward-guided training with their baselines; writes results.json and report.html.')
+    .description(commandSummary('demo'))
     .option('--scenario <name|file>', 'simulated scenario (orchrm sim scenarios)', 'default')
     .option('--out <dir>', 'where results.json, report.html, rm.safetensors and demo.db go', 'orchrm-demo')
     .option('--seed <n>', 'seed of everything', parseIntegerOption('--seed', 0), 0)

@@ -5,6 +5,7 @@ import { InvalidInputError, zodIssues } from '../../core/errors.js';
 import { exportEpisodesJsonl, openStore } from '../../store/index.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
+import { commandSummary } from '../command-catalog.js';
 
 const ExportFlagsSchema = z.object({
   db: z.string().min(1),
@@ -23,7 +24,7 @@ const ExportFlagsSchema = z.object({
 export function registerExportCommand(program: Command, streams: CommandStreams = processStreams): void {
   program
     .command('export')
-    .description('Write stored episodes as JSONL, one complete episode per line (docs/episode-format.md).')
+    .description(commandSummary('export'))
     .option('--db <path>', 'SQLite store to read', 'orchrm.db')
     .addOption(new Option('--format <format>', 'output format').choices(['jsonl']).default('jsonl'))
     .option('--out <file>', 'output file, or - for stdout', '-')

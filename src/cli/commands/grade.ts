@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { SUITES, gradeAnswer, type Suite } from '../../tasks/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { runAction } from '../run-action.js';
+import { commandSummary } from '../command-catalog.js';
 
 interface GradeFlags {
   suite: Suite;
@@ -20,7 +21,7 @@ interface GradeFlags {
 export function registerGradeCommand(program: Command, streams: CommandStreams = processStreams): void {
   program
     .command('grade')
-    .description("Grade one answer against a gold answer with a suite's grader (math equivalence, AIME integers, QA exact match).")
+    .description(commandSummary('grade'))
     .addOption(new Option('--suite <suite>', 'grading rule').choices([...SUITES]).makeOptionMandatory())
     .requiredOption('--gold <answer>', 'the gold answer')
     .requiredOption('--pred <answer>', 'the answer to grade')

@@ -7,6 +7,7 @@ import { openStore } from '../../store/index.js';
 import { REWARD_KINDS, removeSimGrpoState, runSimGrpo, type EvaluationPoint, type GrpoStepLog, type RunSimGrpoResult } from '../../train/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
+import { commandSummary } from '../command-catalog.js';
 
 const number = (flag: string) => z.coerce.number({ error: `${flag} must be a number` }).finite();
 
@@ -44,7 +45,7 @@ const GrpoFlagsSchema = z.object({
 export function registerGrpoCommand(program: Command, streams: CommandStreams = processStreams): void {
   program
     .command('grpo')
-    .description('Train the simulated orchestrator with GRPO: reward model (nothing executed), execution, plan judge, or hybrid.')
+    .description(commandSummary('grpo'))
     .option('--scenario <name|file>', 'scenario whose train tasks are used (held-out accuracy on its test tasks)', 'default')
     .option('--from <base|file>', 'starting checkpoint: base or a checkpoint file (orchrm sim improve, orchrm grpo --out)', 'base')
     .addOption(new Option('--reward <kind>', 'reward source').choices([...REWARD_KINDS]).makeOptionMandatory())

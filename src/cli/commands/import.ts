@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { importEpisodesJsonl, openStore } from '../../store/index.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
+import { commandSummary } from '../command-catalog.js';
 
 interface ImportFlags {
   db: string;
@@ -20,7 +21,7 @@ export function registerImportCommand(program: Command, streams: CommandStreams 
   program
     .command('import')
     .argument('<file.jsonl>', 'episodes, one JSON object per line (docs/episode-format.md)')
-    .description('Import episodes from JSONL (validated first; all or nothing; already stored ones are skipped).')
+    .description(commandSummary('import'))
     .option('--db <path>', 'SQLite store to write', 'orchrm.db')
     .option('--run <id>', 'file every imported episode under this run (created when missing)')
     .option('--keep-prompts', 'keep the prompt messages the file carries (dropped by default to keep the store small)', false)

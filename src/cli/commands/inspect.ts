@@ -3,6 +3,7 @@ import { UserError } from '../../core/errors.js';
 import { formatEpisodeTrace, openStore, type Store } from '../../store/index.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
+import { commandSummary } from '../command-catalog.js';
 
 interface InspectFlags {
   db: string;
@@ -20,7 +21,7 @@ export function registerInspectCommand(program: Command, streams: CommandStreams
   program
     .command('inspect')
     .argument('[episode-id]', 'id of a stored episode (default: the one stored last)')
-    .description('Print a readable trace of one stored episode: plan, nodes, calls, artifacts, answer, tokens.')
+    .description(commandSummary('inspect'))
     .option('--db <path>', 'SQLite store to read', 'orchrm.db')
     .option('--json', 'print the stored episode as JSON', false)
     .option('--full', 'print prompts (when kept), responses and outputs in full', false)

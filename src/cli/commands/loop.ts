@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { runLoop } from '../../demo/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
+import { commandSummary } from '../command-catalog.js';
 
 interface LoopFlags {
   scenario: string;
@@ -17,7 +18,7 @@ interface LoopFlags {
 export function registerLoopCommand(program: Command, streams: CommandStreams = processStreams): void {
   program
     .command('loop')
-    .description('Self-improvement rounds: collect with the current reward model ranking plans, mine pairs from everything so far, retrain, measure.')
+    .description(commandSummary('loop'))
     .option('--scenario <name|file>', 'simulated scenario', 'default')
     .option('--out <dir>', 'where loop.json goes; a results.json there (orchrm demo) gains the rounds and its report is rewritten', 'orchrm-demo')
     .option('--rounds <k>', 'rounds', parseIntegerOption('--rounds', 1), 3)

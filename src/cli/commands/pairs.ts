@@ -23,6 +23,7 @@ import { createProgress } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
+import { commandSummary } from '../command-catalog.js';
 
 const MineFlagsSchema = z.object({
   db: z.string().min(1),
@@ -94,7 +95,7 @@ function parseSources(list: string): MinedSource[] {
  * for TRL / OpenRLHF / the published OrchRM layout, and imports the published layout.
  */
 export function registerPairsCommand(program: Command, streams: CommandStreams = processStreams): void {
-  const pairs = program.command('pairs').description('Mine, inspect, export and import win-lose plan pairs (docs/pairs.md).');
+  const pairs = program.command('pairs').description(commandSummary('pairs'));
 
   pairs
     .command('mine')

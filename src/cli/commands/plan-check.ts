@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { Diagnostic, Dom, PlanWarning } from '../../core/plan.js';
 import { checkPlanText, type PlanCheckResult } from '../../plan/index.js';
 import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
+import { commandSummary } from '../command-catalog.js';
 
 /** Where the command writes; tests pass collectors, the CLI uses the process streams. */
 export interface PlanCheckOutput {
@@ -26,7 +27,7 @@ const processOutput: PlanCheckOutput = {
  * valid, 1 when not, 2 when the file cannot be read.
  */
 export function registerPlanCheckCommand(program: Command, output: PlanCheckOutput = processOutput): void {
-  const plan = program.commands.find((command) => command.name() === 'plan') ?? program.command('plan').description('Work with orchestration plans.');
+  const plan = program.commands.find((command) => command.name() === 'plan') ?? program.command('plan').description(commandSummary('plan'));
   plan
     .command('check <file>')
     .description('Parse and validate a plan (JSON or MAS-Orchestra XML); print its canonical form or what is wrong.')

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { readResults, renderReport } from '../../report/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { runAction } from '../run-action.js';
+import { commandSummary } from '../command-catalog.js';
 
 /**
  * `orchrm report <dir>`: reads and validates `<dir>/results.json` (written by `orchrm demo`),
@@ -10,7 +11,7 @@ import { runAction } from '../run-action.js';
 export function registerReportCommand(program: Command, streams: CommandStreams = processStreams): void {
   program
     .command('report')
-    .description('Write <dir>/report.html (one self-contained page: charts as inline SVG, tables, no network) from <dir>/results.json.')
+    .description(commandSummary('report'))
     .argument('<dir>', 'directory holding results.json (orchrm demo --out)')
     .option('--json', 'print {"path": ...} as JSON on stdout', false)
     .addHelpText('after', '\nExamples:\n  orchrm report demo-out\n  orchrm report demo-out --json')

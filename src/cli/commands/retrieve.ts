@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createBm25Retriever, loadCorpus } from '../../tasks/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
+import { commandSummary } from '../command-catalog.js';
 
 interface RetrieveFlags {
   corpus: string;
@@ -20,7 +21,7 @@ const SNIPPET_CHARS = 200;
 export function registerRetrieveCommand(program: Command, streams: CommandStreams = processStreams): void {
   program
     .command('retrieve')
-    .description('Search a corpus with BM25, as search blocks do, and print the top documents.')
+    .description(commandSummary('retrieve'))
     .requiredOption('--corpus <file.jsonl>', 'corpus, one {"id", "title", "text"} per line')
     .requiredOption('--query <text>', 'the query')
     .option('--k <n>', 'documents to return', parseIntegerOption('--k', 1), 5)

@@ -21,6 +21,7 @@ import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
+import { commandSummary } from '../command-catalog.js';
 
 const TrainFlagsSchema = z.object({
   db: z.string().min(1),
@@ -123,7 +124,7 @@ function epochLine(log: EpochLog, label = 'epoch'): string {
  * tasks, and scores plans for a task.
  */
 export function registerRmCommand(program: Command, streams: CommandStreams = processStreams): void {
-  const rm = program.command('rm').description('Train, evaluate and use Bradley-Terry reward models over plans.');
+  const rm = program.command('rm').description(commandSummary('rm'));
 
   rm.command('train')
     .description('Train a reward model on the train split of a pair dataset (early stopping on validation) and register it in the store.')

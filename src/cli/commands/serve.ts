@@ -16,6 +16,7 @@ import {
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { parsePort, untilSignal } from '../server-process.js';
+import { commandSummary } from '../command-catalog.js';
 
 /** Where `orchrm serve` writes, how it loads a model, and when it stops; tests pass their own. */
 export interface ServeCommandIo extends CommandStreams {
@@ -51,7 +52,7 @@ export function registerServeCommand(program: Command, io: Partial<ServeCommandI
   const resolvedIo: ServeCommandIo = { ...processStreams, untilShutdown: untilSignal, loadModel: (path) => loadRewardModel(path), env: process.env, ...io };
   program
     .command('serve')
-    .description('Serve a reward model over HTTP: POST /v1/score, POST /get_reward (OpenRLHF), GET /healthz, GET /metrics (docs/integrations.md).')
+    .description(commandSummary('serve'))
     .requiredOption('--model <file>', 'reward model file (.safetensors) written by orchrm rm train')
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 5000)
     .option('--host <address>', 'address to bind; anything but loopback exposes the server to the network (use --token-env then)', '127.0.0.1')

@@ -7,6 +7,7 @@ import { DEFAULT_EMBEDDING_MODEL, FaultConfigSchema, SIM_JUDGE_MODEL, startOpenA
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { parsePort, untilSignal } from '../server-process.js';
+import { commandSummary } from '../command-catalog.js';
 
 /** Where the sim commands write, and when `sim serve` stops; tests pass their own. */
 export interface SimCommandIo extends CommandStreams {
@@ -42,7 +43,7 @@ interface ServeFlags {
 export function simCommand(program: Command): Command {
   return (
     program.commands.find((command) => command.name() === 'sim') ??
-    program.command('sim').description('The controlled environment: simulated tasks, sub-agent models and orchestrator (docs/sim.md).')
+    program.command('sim').description(commandSummary('sim'))
   );
 }
 

@@ -3,6 +3,7 @@ import type { Task } from '../../core/task.js';
 import { SUITES, detectSuite, loadSuite, supportingTitlesOf, type Suite } from '../../tasks/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { runAction } from '../run-action.js';
+import { commandSummary } from '../command-catalog.js';
 
 interface TasksCheckFlags {
   suite: Suite | 'auto';
@@ -33,7 +34,7 @@ export interface TaskFileReport {
  * file and prints its counts; every bad line is reported (exit code 2).
  */
 export function registerTasksCommand(program: Command, streams: CommandStreams = processStreams): void {
-  const tasks = program.commands.find((command) => command.name() === 'tasks') ?? program.command('tasks').description('Work with benchmark task files.');
+  const tasks = program.commands.find((command) => command.name() === 'tasks') ?? program.command('tasks').description(commandSummary('tasks'));
   tasks
     .command('check <file>')
     .description('Validate a benchmark file (GSM8K, MATH, AIME, HotpotQA, MuSiQue or any JSONL) and print its counts.')
