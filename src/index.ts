@@ -1,32 +1,309 @@
 /**
- * orchrm: reward models over multi-agent orchestration plans.
+ * `orchrm`: the pipeline for multi-agent systems on real OpenAI-compatible servers, stage by
+ * stage (docs/architecture.md): providers, plans, blocks, the executor, orchestrators,
+ * collection, the artifact store, task suites and graders, pair mining, reward models,
+ * Best-of-N selection, GRPO and the reward server.
  *
- * The public API, one stage per module (DESIGN.md): shared types, providers, plans, blocks,
- * the executor, orchestrators, collection, and the artifact store. Test helpers (a scripted
- * provider, a chat server) are published separately under `orchrm/testing`.
+ * Every name is listed on purpose: what is not here is internal and may change without notice.
+ * The simulated environment and the demo are in `orchrm/sim`, experiment reports in
+ * `orchrm/report`, test helpers (a scripted provider, a chat server) in `orchrm/testing`.
  *
  * @example
- * import { createBlockRegistry, createChatProvider, createLlmOrchestrator, collectEpisodes, loadProviderConfig, openStore } from 'orchrm';
+ * import { collectEpisodes, createBlockRegistry, createChatProvider, createLlmOrchestrator, loadProviderConfig, openStore } from 'orchrm';
  * const provider = createChatProvider(loadProviderConfig('vllm.json'), { cacheDatabase: 'runs.db' });
  * const blocks = createBlockRegistry();
  * const store = openStore('runs.db');
  * const orchestrator = createLlmOrchestrator({ provider, catalog: blocks });
  * const summary = await collectEpisodes({ tasks, orchestrator, provider, blocks, store, plansPerTask: 8 });
  */
-export * from './core/index.js';
-export * from './llm/index.js';
-export * from './plan/index.js';
-export * from './agents/index.js';
-export * from './exec/index.js';
-export * from './orchestrator/index.js';
-export * from './collect/index.js';
-export * from './store/index.js';
-export * from './tasks/index.js';
-export * from './sim/index.js';
-export * from './pairs/index.js';
-export * from './rm/index.js';
-export * from './select/index.js';
-export * from './train/index.js';
-export * from './serve/index.js';
-export * from './report/index.js';
-export * from './demo/index.js';
+
+// Shared data: tasks, plans, episodes, pairs, usage, and the error tree.
+export {
+  BudgetExceededError,
+  EPISODE_SCHEMA_VERSION,
+  EpisodeSchema,
+  InvalidInputError,
+  InvalidUtf8Error,
+  ModelBehaviorError,
+  ORCHRM_VERSION,
+  OrchrmError,
+  PAIR_SOURCES,
+  PairSchema,
+  PlanSchema,
+  SystemError,
+  TaskSchema,
+  TimeoutError,
+  UserError,
+  type BlockArtifacts,
+  type ChatMessage,
+  type Diagnostic,
+  type DiagnosticCode,
+  type Dom,
+  type Episode,
+  type EpisodeStatus,
+  type Grade,
+  type Grader,
+  type LlmCallRecord,
+  type NodeStatus,
+  type NodeTrace,
+  type OrchestratorRef,
+  type Pair,
+  type PairSide,
+  type PairSource,
+  type PairSplit,
+  type Plan,
+  type PlanEdge,
+  type PlanNode,
+  type PlanParseResult,
+  type PlanTemplateLibrary,
+  type PlanWarning,
+  type RetrievedDocument,
+  type Retriever,
+  type RewardModel,
+  type Task,
+  type TaskInput,
+  type TemplatePlan,
+  type Usage,
+  type UsageByRole,
+} from './core/index.js';
+
+// Model servers: OpenAI-compatible providers and their wrappers.
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  MalformedResponseError,
+  ModelNotServedError,
+  ProviderConfigSchema,
+  ProviderError,
+  RateLimitError,
+  RequestTimeoutError,
+  RetryError,
+  ServerError,
+  UsageMeter,
+  checkServedModels,
+  countMessageTokens,
+  countTokens,
+  createChatProvider,
+  createOpenAiProvider,
+  loadProviderConfig,
+  parseProviderConfig,
+  withConcurrencyLimit,
+  withResponseCache,
+  withRetry,
+  type ChatProvider,
+  type ChatRequest,
+  type ChatResponse,
+  type CreateChatProviderOptions,
+  type OpenAiProviderConfig,
+  type OpenAiProviderOptions,
+  type ProviderConfig,
+  type ProviderConfigInput,
+  type ResponseCacheOptions,
+  type RetryOptions,
+} from './llm/index.js';
+
+// Plans: tolerant parsing (JSON and MAS-Orchestra XML), validation, canonical text, prompts.
+export {
+  BUILTIN_BLOCK_SPECS,
+  DEFAULT_MAX_PLAN_CHARS,
+  MAX_PLAN_EDGES,
+  MAX_PLAN_NODES,
+  buildOrchestratorMessages,
+  canonicalPlanText,
+  checkPlanText,
+  createBlockCatalog,
+  defaultBlockCatalog,
+  describeBlocks,
+  parsePlan,
+  planJsonSchema,
+  renderPlan,
+  topologicalOrder,
+  validatePlan,
+  type BlockCatalog,
+  type BlockSpec,
+  type CanonicalPlanOptions,
+  type OrchestratorPromptOptions,
+  type ParsePlanOptions,
+  type PlanCheckResult,
+  type PlanParseOutcome,
+  type PlanTextFormat,
+  type ValidatePlanOptions,
+} from './plan/index.js';
+
+// Blocks (sub-agents), the plan executor and orchestrators.
+export {
+  BUILTIN_BLOCKS,
+  cotBlock,
+  createBlockRegistry,
+  debateBlock,
+  extractAnswer,
+  reflexionBlock,
+  scBlock,
+  searchBlock,
+  type BlockChatRequest,
+  type BlockContext,
+  type BlockDefinition,
+  type BlockRegistry,
+  type BlockResult,
+} from './agents/index.js';
+export { executePlan, runEpisode, type ExecutePlanOptions, type PlanExecution, type RunEpisodeOptions } from './exec/index.js';
+export { createLlmOrchestrator, type LlmOrchestratorOptions, type Orchestrator, type WritePlanOptions, type WrittenPlan } from './orchestrator/index.js';
+
+// Task suites, graders and retrieval.
+export {
+  SUITES,
+  aimeGrader,
+  createBm25Retriever,
+  createLlmJudgeGrader,
+  detectSuite,
+  exactMatchGrader,
+  gradeAnswer,
+  graderFor,
+  loadCorpus,
+  loadJsonlTasks,
+  loadSuite,
+  loadTaskFile,
+  mathEquivalence,
+  mathGrader,
+  qaGrader,
+  type Bm25RetrieverOptions,
+  type CorpusDocument,
+  type JsonlFieldMapping,
+  type LlmJudgeGraderOptions,
+  type LoadSuiteOptions,
+  type Suite,
+} from './tasks/index.js';
+
+// Collection and the artifact store.
+export { CollectStoppedError, collectEpisodes, type CollectEvent, type CollectOptions, type CollectProgress, type CollectResult, type CollectSummary } from './collect/index.js';
+export {
+  DatabaseDamagedError,
+  DuplicateEpisodeError,
+  type Store,
+  exportEpisodesJsonl,
+  formatEpisodeTrace,
+  importEpisodesJsonl,
+  openStore,
+  type EpisodeFilter,
+  type ImportEpisodesOptions,
+  type ImportEpisodesSummary,
+  type ModelRecord,
+  type PairDatasetRecord,
+  type RunRecord,
+  type StoreOptions,
+} from './store/index.js';
+
+// Win-lose pairs mined from the artifacts, and their exports for TRL and OpenRLHF.
+export {
+  PROCESS_SIGNALS,
+  PairMiningConfigSchema,
+  createCheckpointMiner,
+  createEfficiencyMiner,
+  createMiners,
+  createOutcomeMiner,
+  createProcessMiner,
+  exportPairs,
+  formatMiningReport,
+  formatPairStats,
+  importPairs,
+  minePairs,
+  pairStats,
+  readPairExportLayout,
+  type ExportPairsOptions,
+  type ExportPairsResult,
+  type ImportPairsOptions,
+  type MinePairsOptions,
+  type MinePairsResult,
+  type MinedPair,
+  type MiningReport,
+  type PairExportFormat,
+  type PairMiner,
+  type PairMiningConfig,
+  type PairMiningConfigInput,
+  type ReliabilityConfig,
+} from './pairs/index.js';
+
+// Reward models: training, model files, evaluation against baselines, remote reward servers.
+export {
+  BtConfigSchema,
+  DEFAULT_ENCODER_SPEC_TEXT,
+  ENCODER_SPEC_GRAMMAR,
+  HeadConfigSchema,
+  MODEL_FORMAT,
+  MODEL_FORMAT_VERSION,
+  RemoteRewardOptionsSchema,
+  SafetensorsFormatError,
+  TrainedRewardModel,
+  ablateSources,
+  checkVllmVersion,
+  createOpenRlhfRewardModel,
+  createVllmClassifyRewardModel,
+  createVllmPoolingRewardModel,
+  evaluateRewardModel,
+  evaluateWithBaselines,
+  formatAblationReport,
+  formatBaselineReport,
+  loadEvaluationData,
+  loadRewardModel,
+  loadTrainingPairs,
+  parseEncoderSpec,
+  registerRewardModel,
+  saveRewardModel,
+  trainRewardModel,
+  type AblationReport,
+  type BaselineReport,
+  type BtConfig,
+  type BtConfigInput,
+  type EncoderSpec,
+  type EvaluateOptions,
+  type EvaluationData,
+  type HeadConfig,
+  type HeadConfigInput,
+  type LoadRewardModelOptions,
+  type ModelEvaluation,
+  type OpenRlhfRewardOptions,
+  type RewardModelProvenance,
+  type SaveRewardModelOptions,
+  type TrainRewardModelOptions,
+  type TrainRewardModelResult,
+  type VllmClassifyOptions,
+  type VllmPoolingOptions,
+} from './rm/index.js';
+
+// Best-of-N selection, GRPO and the reward server.
+export {
+  BonConfigSchema,
+  STRATEGIES,
+  STRATEGY_NAMES,
+  formatBonTable,
+  genericPlanTemplates,
+  loadPlanTemplates,
+  recordBestOfN,
+  runBestOfN,
+  summarizeBestOfN,
+  type BestOfNOptions,
+  type BestOfNRun,
+  type BonConfig,
+  type BonTable,
+  type SelectionStrategy,
+  type StrategyName,
+} from './select/index.js';
+export {
+  GrpoConfigSchema,
+  createExecutionReward,
+  createHybridReward,
+  createJudgeReward,
+  createPlanExecutor,
+  createRmReward,
+  parseGrpoConfig,
+  trainGrpo,
+  type GrpoConfig,
+  type GrpoConfigInput,
+  type GrpoResult,
+  type GrpoTrainerOptions,
+  type PlanReward,
+  type RewardSource,
+  type TrainablePolicy,
+} from './train/index.js';
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANS, createRewardApp, startRewardServer, type RewardApp, type RewardAppOptions, type RewardServer, type RewardServerOptions } from './serve/index.js';

@@ -1,0 +1,28 @@
+/**
+ * `orchrm/sim`: the controlled environment (docs/sim.md) and the demo that runs the whole
+ * pipeline on it. Simulated task families, sub-agent models and a trainable orchestrator, also
+ * served over the OpenAI API; nothing here is needed to run orchrm on real servers.
+ */
+export {
+  BUILTIN_SCENARIOS,
+  ScenarioSchema,
+  baseCheckpoint,
+  createSimEnvironment,
+  generateScenarioTasks,
+  improveCheckpoint,
+  loadCheckpoint,
+  loadScenario,
+  saveCheckpoint,
+  scenarioNames,
+  startOpenAiCompatibleServer,
+  type FamilyName,
+  type OpenAiCompatibleServer,
+  type PolicyCheckpoint,
+  type Scenario,
+  type ScenarioInput,
+  type SimEnvironment,
+  type SimEnvironmentOptions,
+  type TaskSplit,
+} from '../sim/index.js';
+export { runSimGrpo, type RunSimGrpoOptions, type RunSimGrpoResult } from '../train/index.js';
+export { FULL_SIZES, QUICK_SIZES, formatDemoSummary, runDemo, runLoop, type DemoOptions, type DemoOutcome, type DemoSizes, type LoopOptions, type LoopRound } from '../demo/index.js';
