@@ -1,4 +1,5 @@
 import { endianness } from 'node:os';
+import { UserError } from '../core/index.js';
 
 /** Largest header accepted, as the reference implementation (100 MB). */
 export const MAX_SAFETENSORS_HEADER_BYTES = 100_000_000;
@@ -20,7 +21,7 @@ export interface SafetensorsFile {
 }
 
 /** A file that does not follow the safetensors layout; `message` says which rule broke. */
-export class SafetensorsFormatError extends Error {}
+export class SafetensorsFormatError extends UserError {}
 
 const BYTES: Record<SafetensorsDtype, number> = { F64: 8, F32: 4 };
 const littleEndianHost = endianness() === 'LE';

@@ -1,4 +1,4 @@
-import { SystemError } from '../../core/errors.js';
+import { ModelBehaviorError } from '../../core/errors.js';
 import type { RewardModel } from '../../core/reward-model.js';
 
 /** One plan to score for one task; `scores[i]` answers `items[i]`. */
@@ -29,10 +29,10 @@ export async function scoreGrouped(
   for (const [question, plans] of byQuestion) {
     const texts = [...plans.keys()];
     const result = await score(question, texts);
-    if (result.length !== texts.length) throw new SystemError(`reward model ${modelName} returned ${result.length} scores for ${texts.length} plans`);
+    if (result.length !== texts.length) throw new ModelBehaviorError(`reward model ${modelName} returned ${result.length} scores for ${texts.length} plans`);
     texts.forEach((text, position) => {
       const value = result[position] as number;
-      if (!Number.isFinite(value)) throw new SystemError(`reward model ${modelName} returned a non-finite score (${value}) for a plan of task "${question.slice(0, 60)}"`);
+      if (!Number.isFinite(value)) throw new ModelBehaviorError(`reward model ${modelName} returned a non-finite score (${value}) for a plan of task "${question.slice(0, 60)}"`);
       for (const index of plans.get(text)!) scores[index] = value;
     });
   }
