@@ -4,14 +4,17 @@
  * the tests so that no unit test depends on the speed of the machine it runs on.
  */
 import { benchCallThroughput } from './call-throughput.js';
+import { benchCliStart } from './cli-start.js';
 import { benchExecOverhead } from './exec-overhead.js';
 import { benchPairsMining } from './pairs-mining.js';
 import { benchPlanParserStress } from './plan-parser-stress.js';
 import { benchRewardServer } from './reward-server.js';
 import { benchRmTraining } from './rm-training.js';
 import { benchSimCollection } from './sim-collection.js';
+import { benchTestSuite } from './test-suite.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
+  cliStart: async () => benchCliStart(),
   execOverhead: () => benchExecOverhead(),
   callThroughput: () => benchCallThroughput(),
   planParserStress: async () => benchPlanParserStress(),
@@ -19,6 +22,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   pairsMining: () => benchPairsMining(),
   rmTraining: () => benchRmTraining(),
   rewardServer: () => benchRewardServer(),
+  // Last, and minutes long: the whole test suite.
+  testSuite: async () => benchTestSuite(),
 };
 
 const only = process.argv.slice(2);
