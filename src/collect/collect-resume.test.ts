@@ -4,14 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { comparableEpisode } from '../testing/index.js';
 import type { Episode } from '../core/episode.js';
 import { Rng } from '../core/rng.js';
 import { openStore } from '../store/index.js';
+import { BUILT_CLI, ensureBuilt } from '../cli/test-fixtures/built-package.js';
 
 const run = promisify(execFile);
-const MAIN = new URL('../cli/main.ts', import.meta.url).pathname;
+const MAIN = BUILT_CLI;
+beforeAll(ensureBuilt, 300_000);
 const COLLECT = ['collect', '--scenario', 'default', '--count', '150', '--plans-per-task', '4', '--concurrency', '4', '--seed', '9', '--json'];
 const TOTAL = 600;
 
@@ -30,7 +32,7 @@ function committed(db: string): number {
 
 /** Starts a collection and SIGKILLs it once the database holds `killAt` episodes (or it ends first). */
 async function collectUntilKilled(db: string, extra: string[], killAt: number): Promise<'killed' | 'finished'> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...COLLECT, '--db', db, ...extra], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [MAIN, ...COLLECT, '--db', db, ...extra], { stdio: 'ignore' });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let finished = false;
   void exited.then(() => (finished = true));
@@ -78,7 +80,7 @@ describe('orchrm collect --resume after SIGKILL', () => {
     expect(samples).toEqual({ n: TOTAL, distinct_samples: TOTAL, runs: 1 });
 
     const reference = join(dir, 'reference.db');
-    await run(process.execPath, ['--import', 'tsx', MAIN, ...COLLECT, '--db', reference]);
+    await run(process.execPath, [MAIN, ...COLLECT, '--db', reference]);
     const expected = bySample(reference);
     const actual = bySample(interrupted);
     expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());

@@ -3,12 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { BUILT_CLI, ensureBuilt } from '../cli/test-fixtures/built-package.js';
 
-const MAIN = new URL('../cli/main.ts', import.meta.url).pathname;
+const MAIN = BUILT_CLI;
+beforeAll(ensureBuilt, 300_000);
 
 function collect(db: string, seed: number): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'collect', '--scenario', 'default', '--count', '25', '--plans-per-task', '4', '--seed', String(seed), '--db', db, '--json'], {
+  const child = spawn(process.execPath, [MAIN, 'collect', '--scenario', 'default', '--count', '25', '--plans-per-task', '4', '--seed', String(seed), '--db', db, '--json'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

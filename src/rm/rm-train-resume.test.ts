@@ -3,14 +3,16 @@ import { existsSync, mkdtempSync, openSync, readSync, closeSync, readFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/index.js';
 import { loadRewardModel } from './model-file.js';
 import { readSafetensors } from './safetensors.js';
 import { syntheticPairs } from './synthetic-pairs.js';
+import { BUILT_CLI, ensureBuilt } from '../cli/test-fixtures/built-package.js';
 
 const run = promisify(execFile);
-const MAIN = new URL('../cli/main.ts', import.meta.url).pathname;
+const MAIN = BUILT_CLI;
+beforeAll(ensureBuilt, 300_000);
 const EPOCHS = 8;
 
 /** Epochs recorded in a training checkpoint, from its header only (0 when there is none yet). */
@@ -29,7 +31,7 @@ function checkpointEpoch(path: string): number {
   }
 }
 
-const trainArgs = (db: string, out: string) => ['--import', 'tsx', MAIN, 'rm', 'train', '--db', db, '--encoder', 'words:1-2,structure,task-stats,cross,bits:12', '--head', 'mlp', '--epochs', String(EPOCHS), '--seed', '5', '--no-tune', '--out', out, '--json'];
+const trainArgs = (db: string, out: string) => [MAIN, 'rm', 'train', '--db', db, '--encoder', 'words:1-2,structure,task-stats,cross,bits:12', '--head', 'mlp', '--epochs', String(EPOCHS), '--seed', '5', '--no-tune', '--out', out, '--json'];
 
 /** Runs `rm train` and SIGKILLs it once its checkpoint holds `killAtEpoch` epochs (or it ends first). */
 async function trainUntilKilled(db: string, out: string, extra: string[], killAtEpoch: number): Promise<{ outcome: 'killed' | 'finished'; stderr: string }> {

@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_CLI, ensureBuilt } from '../cli/test-fixtures/built-package.js';
 
 const run = promisify(execFile);
-const MAIN = new URL('../cli/main.ts', import.meta.url).pathname;
+const MAIN = BUILT_CLI;
+beforeAll(ensureBuilt, 300_000);
 const STEPS = 8;
 const grpoArgs = (out: string, db: string) => [
-  '--import', 'tsx', MAIN, 'grpo', '--reward', 'execution', '--steps', String(STEPS), '--group', '4', '--tasks-per-step', '4',
+  MAIN, 'grpo', '--reward', 'execution', '--steps', String(STEPS), '--group', '4', '--tasks-per-step', '4',
   '--eval-tasks', '5', '--eval-samples', '1', '--eval-interval', '3', '--seed', '3', '--out', out, '--db', db, '--json',
 ];
 

@@ -9,9 +9,11 @@ import { startChatServer, type ChatServer } from '../../testing/index.js';
 import type { ChatCompletionBody } from '../../testing/index.js';
 import { runCommand } from '../test-fixtures/run-command.js';
 import { registerCollectCommand } from './collect.js';
+import { BUILT_CLI, ensureBuilt } from '../test-fixtures/built-package.js';
 
 const run = promisify(execFile);
-const MAIN = new URL('../main.ts', import.meta.url).pathname;
+const MAIN = BUILT_CLI;
+beforeAll(ensureBuilt, 300_000);
 
 /** Every built-in block kind in one plan: search -> sc, debate -> reflexion. */
 const PLAN = `Here is my plan.
@@ -87,7 +89,7 @@ describe('orchrm collect against an OpenAI-compatible server on 127.0.0.1', () =
     );
     collected = await run(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'collect', '--tasks', join(dir, 'tasks.jsonl'), '--provider', join(dir, 'provider.json'),
+      [MAIN, 'collect', '--tasks', join(dir, 'tasks.jsonl'), '--provider', join(dir, 'provider.json'),
         '--corpus', join(dir, 'corpus.jsonl'), '--plans-per-task', '2', '--concurrency', '2', '--db', db, '--seed', '3', '--json'],
       { env: { ...process.env, ORCHRM_TEST_KEY: 'test' } },
     );
@@ -146,7 +148,7 @@ describe('orchrm collect against an OpenAI-compatible server on 127.0.0.1', () =
     const store = openStore(db, { readonly: true });
     const [summary] = store.listEpisodes({ taskId: 'q2' });
     store.close();
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', MAIN, 'inspect', summary?.id ?? '', '--db', db]);
+    const { stdout } = await run(process.execPath, [MAIN, 'inspect', summary?.id ?? '', '--db', db]);
     for (const expected of ['What is 2 + 4?', 'search', 'alpha facts', 'Mathematician', 'reflexion', 'orchestrator']) {
       expect(stdout).toContain(expected);
     }

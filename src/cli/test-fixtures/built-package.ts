@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (this file is src/cli/test-fixtures/built-package.ts). */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
+/** The built CLI: tests that spawn orchrm run it, after `ensureBuilt`, rather than the sources through tsx (seconds per start). */
+export const BUILT_CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+
 const LOCK = join(REPO_ROOT, 'dist.build-lock');
 /** A lock older than this was left by a killed build. @unit milliseconds */
 const STALE_LOCK_MS = 5 * 60_000;
