@@ -99,7 +99,7 @@ export function createSimOrchestratorProvider(options: SimOrchestratorProviderOp
   };
 
   return {
-    name: 'sim-orchestrator',
+    name: SIM_ORCHESTRATOR_NAME,
     models,
     async chat(request: ChatRequest): Promise<ChatResponse> {
       request.signal?.throwIfAborted();
