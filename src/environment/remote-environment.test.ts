@@ -36,7 +36,7 @@ describe('createRemoteEnvironment', () => {
       expect(environment.blocks.resolve('search')).toBeUndefined();
       expect(environment.blocks.resolve('cot')).toBeDefined();
       expect(environment.trainable).toBeUndefined();
-      expect(environment.grader(environment.tasks('train')[0]!, '5')?.correct).toBe(true);
+      expect((await environment.grader(environment.tasks('train')[0]!, '5'))?.correct).toBe(true);
 
       const orchestrator = environment.orchestrator();
       expect(orchestrator.ref).toEqual({ name: 'orch' });
