@@ -31,7 +31,10 @@ export interface SimEnvironment extends Environment {
   retriever: Retriever;
   /** The scenario's generated tasks: `count` is required. */
   tasks(split: TaskSplit, count?: number): Task[];
-  /** The simulated orchestrator at a checkpoint (`base` by default); a checkpoint it does not serve fails on the first plan. */
+  /**
+   * The simulated orchestrator at a checkpoint, by name or model name. Without one, requests name
+   * no model and `base` answers. A checkpoint it does not serve fails on the first plan.
+   */
   orchestrator(checkpoint?: string, options?: EnvironmentOrchestratorOptions): Orchestrator;
   /** Every fixed plan kind, decomposed for each task as calibration runs it. */
   templates: PlanTemplateLibrary;
