@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../core/index.js';
 import { ModelNotServedError, parseProviderConfig } from '../llm/index.js';
 import { startChatServer, type ChatServer } from '../testing/index.js';
 import { NoTrainablePolicyError, runGrpo } from '../train/index.js';
@@ -75,6 +76,10 @@ describe('createRemoteEnvironment', () => {
     const missing = parseProviderConfig({ ...config(), models: { orchestrator: 'orch', worker: 'nope', judge: 'judge' } });
     await expect(createRemoteEnvironment(missing, taskFile)).rejects.toBeInstanceOf(ModelNotServedError);
     await expect(createRemoteEnvironment(config(), taskFile, { checkModels: { orchestrator: { model: 'absent', source: '--orchestrator' } } })).rejects.toThrow(/--orchestrator/);
+  });
+
+  it('validates a provider config given as an object', async () => {
+    await expect(createRemoteEnvironment({ type: 'openai', baseURL: server.url, models: { orchestrator: 'orch', worker: 'work', judge: 'judge' }, timeoutMs: -1 }, taskFile)).rejects.toBeInstanceOf(InvalidInputError);
   });
 
   it('makes tasks from a generator by split', async () => {

@@ -1,6 +1,6 @@
 import { createBlockRegistry } from '../agents/index.js';
 import type { OrchestratorRef, Retriever, Task, TaskSplit } from '../core/index.js';
-import { checkServedModels, createChatProvider, loadProviderConfig, type ConfiguredChatProvider, type NeededModel, type ProviderConfig } from '../llm/index.js';
+import { checkServedModels, createChatProvider, loadProviderConfig, parseProviderConfig, type ConfiguredChatProvider, type NeededModel, type ProviderConfig, type ProviderConfigInput } from '../llm/index.js';
 import { createLlmOrchestrator, offeredBlocks } from '../orchestrator/index.js';
 import { createBm25Retriever, detectSuite, exactMatchGrader, graderFor, loadCorpus, loadSuite, loadTaskFile, type LoadSuiteOptions, type Suite } from '../tasks/index.js';
 import type { Environment } from './environment.js';
@@ -50,7 +50,7 @@ export interface RemoteEnvironment extends Environment {
 
 /**
  * An environment of real models behind an OpenAI-compatible server: its provider config (or
- * the config file), the tasks of a task file, and optionally a corpus for search blocks. Every
+ * the config file; either is validated), the tasks of a task file, and optionally a corpus for search blocks. Every
  * input file is read, and the server asked for its models, before the provider opens its
  * response cache: a bad file, a dead server or a wrong model name writes nothing. A task file
  * stands for every split: `tasks('train')` and `tasks('test')` both return its tasks.
@@ -59,11 +59,11 @@ export interface RemoteEnvironment extends Environment {
  * const environment = await createRemoteEnvironment('vllm.json', 'aime-2025.jsonl', { suite: 'aime', cacheDatabase: 'runs.db' });
  * const orchestrator = environment.orchestrator(); // the config's models.orchestrator
  */
-export async function createRemoteEnvironment(providerConfig: ProviderConfig | string, taskSource: RemoteTaskSource, options: RemoteEnvironmentOptions = {}): Promise<RemoteEnvironment> {
+export async function createRemoteEnvironment(providerConfig: ProviderConfigInput | string, taskSource: RemoteTaskSource, options: RemoteEnvironmentOptions = {}): Promise<RemoteEnvironment> {
   const suite = options.suite === 'auto' && typeof taskSource === 'string' ? detectSuite(taskSource) : options.suite === 'auto' ? undefined : options.suite;
   const tasks = taskMaker(taskSource, suite, options.fields ?? {});
   const retriever = options.corpus !== undefined ? createBm25Retriever(await loadCorpus(options.corpus)) : options.retriever;
-  const config = typeof providerConfig === 'string' ? loadProviderConfig(providerConfig) : providerConfig;
+  const config = typeof providerConfig === 'string' ? loadProviderConfig(providerConfig) : parseProviderConfig(providerConfig);
   const configName = typeof providerConfig === 'string' ? providerConfig : 'the provider config';
   if (options.checkModels !== false) {
     const check = options.checkModels ?? {};
@@ -103,7 +103,6 @@ export async function createRemoteEnvironment(providerConfig: ProviderConfig | s
 function isTaskList(source: Exclude<RemoteTaskSource, string>): source is readonly Task[] {
   return Array.isArray(source);
 }
-
 
 /** `tasks(split, count)` of a source; a task file is read at once, so a bad file fails before anything else. */
 function taskMaker(source: RemoteTaskSource, suite: Suite | undefined, fields: LoadSuiteOptions): TaskGenerator['tasks'] {
