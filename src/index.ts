@@ -175,6 +175,18 @@ export {
   type Suite,
 } from './tasks/index.js';
 
+// Environments: where every stage runs (real servers here; the simulator in `orchrm/sim`).
+export {
+  createRemoteEnvironment,
+  type Environment,
+  type EnvironmentOrchestratorOptions,
+  type RemoteEnvironment,
+  type RemoteEnvironmentOptions,
+  type RemoteTaskSource,
+  type TaskGenerator,
+  type TrainableOrchestrator,
+} from './environment/index.js';
+
 // Collection and the artifact store.
 export { CollectStoppedError, collectEpisodes, type CollectEvent, type CollectOptions, type CollectProgress, type CollectResult, type CollectSummary } from './collect/index.js';
 export {
@@ -291,19 +303,27 @@ export {
 } from './select/index.js';
 export {
   GrpoConfigSchema,
+  NoTrainablePolicyError,
+  REWARD_KINDS,
   createExecutionReward,
   createHybridReward,
   createJudgeReward,
   createPlanExecutor,
+  createRewardSource,
   createRmReward,
   parseGrpoConfig,
+  runGrpo,
   trainGrpo,
   type GrpoConfig,
   type GrpoConfigInput,
   type GrpoResult,
   type GrpoTrainerOptions,
   type PlanReward,
+  type RewardKind,
   type RewardSource,
+  type RewardSourceOptions,
+  type RunGrpoOptions,
+  type RunGrpoResult,
   type TrainablePolicy,
 } from './train/index.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANS, createRewardApp, startRewardServer, type RewardApp, type RewardAppOptions, type RewardServer, type RewardServerOptions } from './serve/index.js';

@@ -1,12 +1,9 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBlockRegistry } from '../agents/index.js';
 import { collectEpisodes } from '../collect/index.js';
-import { createLlmOrchestrator } from '../orchestrator/index.js';
-import { createSimEnvironment, generateScenarioTasks, loadScenario } from '../sim/index.js';
+import { createSimEnvironment, loadScenario } from '../sim/index.js';
 import { openStore } from '../store/index.js';
-import { exactMatchGrader } from '../tasks/index.js';
 
 /**
  * In-process collection on the default scenario: base-policy plans executed by the simulated
@@ -15,9 +12,8 @@ import { exactMatchGrader } from '../tasks/index.js';
  */
 export async function benchSimCollection(episodes = 10_000) {
   const environment = await createSimEnvironment(loadScenario('default'));
-  const blocks = createBlockRegistry();
   const plansPerTask = 4;
-  const tasks = generateScenarioTasks(environment.scenario, environment.families, { split: 'train', count: Math.ceil(episodes / plansPerTask) });
+  const tasks = environment.tasks('train', Math.ceil(episodes / plansPerTask));
   const dir = mkdtempSync(join(tmpdir(), 'orchrm-bench-collect-'));
   const dbPath = join(dir, 'bench.db');
   const store = openStore(dbPath);
@@ -25,15 +21,15 @@ export async function benchSimCollection(episodes = 10_000) {
     const startedAt = performance.now();
     const summary = await collectEpisodes({
       tasks,
-      orchestrator: createLlmOrchestrator({ provider: environment.provider, catalog: blocks, model: 'sim-orchestrator-base', ref: { name: 'sim-orchestrator', checkpoint: 'base' } }),
+      orchestrator: environment.orchestrator('base'),
       provider: environment.provider,
-      blocks,
+      blocks: environment.blocks,
       store,
       plansPerTask,
       concurrency: 8,
       seed: 1,
       retriever: environment.retriever,
-      grader: exactMatchGrader,
+      grader: environment.grader,
     });
     const elapsedS = (performance.now() - startedAt) / 1000;
     store.close();

@@ -10,6 +10,7 @@ export * from './pair.js';
 export * from './plan.js';
 export * from './plan-template.js';
 export * from './read-text-file.js';
+export * from './resumable-state.js';
 export * from './retriever.js';
 export * from './reward-model.js';
 export * from './rng.js';

@@ -12,3 +12,6 @@ export const TaskSchema = z.object({
 });
 export type Task = z.infer<typeof TaskSchema>;
 export type TaskInput = z.input<typeof TaskSchema>;
+
+/** Which part of an environment's tasks: train tasks for collection and training, test tasks held out for evaluation. */
+export type TaskSplit = 'train' | 'test';

@@ -1,11 +1,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createBlockRegistry } from '../agents/index.js';
 import { collectEpisodes } from '../collect/index.js';
 import type { Pair } from '../core/pair.js';
 import type { RewardModel } from '../core/reward-model.js';
 import { ORCHRM_VERSION } from '../core/version.js';
-import { createLlmOrchestrator } from '../orchestrator/index.js';
 import { minePairs, pairStats } from '../pairs/index.js';
 import {
   bonResultsFromTables,
@@ -33,19 +31,17 @@ import {
   type TrainedRewardModel,
 } from '../rm/index.js';
 import { recordBestOfN, runBestOfN, summarizeBestOfN, type BestOfNOptions } from '../select/index.js';
-import { simPlanTemplates } from '../sim/calibrate/index.js';
-import { baseCheckpoint, createSimEnvironment, generateScenarioTasks, loadScenario, type PolicyCheckpoint, type SimEnvironment } from '../sim/index.js';
+import { baseCheckpoint, createSimEnvironment, loadScenario, type PolicyCheckpoint, type SimEnvironment } from '../sim/index.js';
 import { improveByExecution } from '../sim/improve/index.js';
 import { openStore, type Store } from '../store/index.js';
-import { exactMatchGrader } from '../tasks/index.js';
-import { runSimGrpo } from '../train/index.js';
+import { runGrpo } from '../train/index.js';
 import { FULL_SIZES, QUICK_SIZES, type DemoSizes } from './demo-config.js';
 import { familyRows } from './family-rows.js';
 import { addTokenSplits, tokenSplit } from './token-split.js';
 
 export interface DemoOptions {
-  /** Built-in scenario name or scenario file. @default 'default' */
-  scenario?: string;
+  /** The simulated environment of the scenario the demo runs in. @default the `default` scenario's */
+  environment?: SimEnvironment;
   /** Where results.json, report.html, rm.safetensors and demo.db go. */
   outDir: string;
   /** @default 0 */
@@ -82,7 +78,7 @@ const STAGES = 7;
  */
 export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const startedAt = performance.now();
-  const { scenario: scenarioName = 'default', seed = 0, quick = false } = options;
+  const { seed = 0, quick = false } = options;
   const sizes: DemoSizes = { ...(quick ? QUICK_SIZES : FULL_SIZES), ...options.sizes };
   const progress = options.onProgress ?? (() => {});
   const elapsed = () => `${Math.round((performance.now() - startedAt) / 1000)} s`;
@@ -91,12 +87,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   mkdirSync(outDir, { recursive: true });
   const dbPath = join(outDir, 'demo.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true }); // each demo starts from an empty store
-  const scenario = loadScenario(scenarioName);
+  const start = options.environment ?? (await createSimEnvironment(loadScenario('default')));
+  const { scenario } = start;
 
   stage(1, `training a stronger orchestrator checkpoint with execution reward (${sizes.improve.rounds} rounds)`);
-  const improved = await improveByExecution(await createSimEnvironment(scenario), baseCheckpoint(), { name: 'strong', seed, ...sizes.improve });
+  const improved = await improveByExecution(start, baseCheckpoint(), { name: 'strong', seed, ...sizes.improve });
   const strong = improved.checkpoint;
-  const environment = await createSimEnvironment(scenario, { checkpoints: [strong] });
+  const environment = await start.withCheckpoints([strong]);
   const store = openStore(dbPath);
   try {
     stage(2, `collecting episodes: ${sizes.collect.tasks} train tasks x ${sizes.collect.plansPerTask} plans from base and from strong`);
@@ -133,17 +130,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const alternatives = await compareAlternatives(heldOut, { model, labelFree, outcomeOnly }, { labelFree: labelFreePairs, outcomeOnly: outcomePairs }, seed);
 
     stage(5, `Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}: every strategy, the template pool and the fixed-plan baselines`);
-    const blocks = createBlockRegistry();
     const bonOptions: BestOfNOptions = {
-      tasks: generateScenarioTasks(scenario, environment.families, { split: 'test', count: sizes.bon.tasks }),
-      orchestrator: simOrchestrator(environment, baseCheckpoint(), blocks),
+      tasks: environment.tasks('test', sizes.bon.tasks),
+      orchestrator: environment.orchestrator('base'),
       provider: environment.provider,
       judge: environment.provider,
-      blocks,
+      blocks: environment.blocks,
       retriever: environment.retriever,
-      grader: exactMatchGrader,
+      grader: environment.grader,
       rewardModel: model,
-      templates: simPlanTemplates(environment),
+      templates: environment.templates,
       config: { ns: sizes.bon.ns, seed, pool: 'sampled+templates' },
     };
     const bon = recordBestOfN(store, await runBestOfN(bonOptions), { scenario: scenario.name, rewardModel: modelPath, pool: 'sampled+templates' });
@@ -153,8 +149,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
 
     stage(6, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward vs execution reward`);
     const grpo = async (reward: 'rm' | 'execution') =>
-      runSimGrpo({
-        scenario,
+      runGrpo(environment, {
         reward,
         rewardModel: model,
         config: { steps: sizes.grpo.steps, tasksPerStep: sizes.grpo.tasksPerStep, groupSize: sizes.grpo.groupSize, evalInterval: sizes.grpo.evalInterval, seed, name: `grpo-${reward}` },
@@ -251,28 +246,18 @@ async function compareAlternatives(
   };
 }
 
-function simOrchestrator(environment: SimEnvironment, checkpoint: PolicyCheckpoint, blocks: ReturnType<typeof createBlockRegistry>) {
-  return createLlmOrchestrator({
-    provider: environment.provider,
-    catalog: blocks,
-    model: `sim-orchestrator-${checkpoint.name}`,
-    ref: { name: 'sim-orchestrator', checkpoint: checkpoint.name, step: checkpoint.step },
-  });
-}
-
 async function collect(environment: SimEnvironment, store: Store, checkpoint: PolicyCheckpoint, sizes: DemoSizes, seed: number) {
-  const blocks = createBlockRegistry();
   return collectEpisodes({
-    tasks: generateScenarioTasks(environment.scenario, environment.families, { split: 'train', count: sizes.collect.tasks }),
-    orchestrator: simOrchestrator(environment, checkpoint, blocks),
+    tasks: environment.tasks('train', sizes.collect.tasks),
+    orchestrator: environment.orchestrator(checkpoint.name),
     provider: environment.provider,
-    blocks,
+    blocks: environment.blocks,
     store,
     plansPerTask: sizes.collect.plansPerTask,
     concurrency: 8,
     seed,
     retriever: environment.retriever,
-    grader: exactMatchGrader,
+    grader: environment.grader,
     config: { purpose: 'demo', checkpoint: checkpoint.name, scenario: environment.scenario.name },
   });
 }

@@ -1,21 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createBlockRegistry } from '../agents/index.js';
 import { collectEpisodes } from '../collect/index.js';
-import { createLlmOrchestrator, type Orchestrator } from '../orchestrator/index.js';
+import type { Orchestrator } from '../orchestrator/index.js';
 import { minePairs } from '../pairs/index.js';
 import { DemoResultsSchema, intervalTuple, renderReport, type DemoResults } from '../report/index.js';
 import { evaluateRewardModel, loadEvaluationData, parseBtConfig, trainRewardModel, type TrainedRewardModel } from '../rm/index.js';
 import { runBestOfN, summarizeBestOfN } from '../select/index.js';
-import { createSimEnvironment, generateScenarioTasks, loadScenario } from '../sim/index.js';
+import { createSimEnvironment, loadScenario, type SimEnvironment } from '../sim/index.js';
 import { openStore } from '../store/index.js';
-import { exactMatchGrader } from '../tasks/index.js';
 import { createRewardRankedOrchestrator } from './reward-ranked-orchestrator.js';
 import { tokenSplit } from './token-split.js';
 
 export interface LoopOptions {
-  /** @default 'default' */
-  scenario?: string;
+  /** The simulated environment the loop runs in. @default the `default` scenario's */
+  environment?: SimEnvironment;
   /** Where loop.json and loop.db go; a results.json there (from `orchrm demo`) gains the rounds. */
   outDir: string;
   rounds: number;
@@ -42,18 +40,17 @@ export type LoopRound = NonNullable<DemoResults['loop']>[number];
  * Whether more data keeps helping is what it measures, not what it assumes.
  */
 export async function runLoop(options: LoopOptions): Promise<{ rounds: LoopRound[]; loopPath: string; reportPath?: string }> {
-  const { scenario: scenarioName = 'default', rounds, tasksPerRound = 100, plansPerTask = 4, candidates = 4, testTasks = 100, seed = 0 } = options;
+  const { rounds, tasksPerRound = 100, plansPerTask = 4, candidates = 4, testTasks = 100, seed = 0 } = options;
   const progress = options.onProgress ?? (() => {});
   const outDir = resolve(options.outDir);
   mkdirSync(outDir, { recursive: true });
   const dbPath = join(outDir, 'loop.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
-  const scenario = loadScenario(scenarioName);
-  const environment = await createSimEnvironment(scenario);
-  const blocks = createBlockRegistry();
-  const base = createLlmOrchestrator({ provider: environment.provider, catalog: blocks, model: 'sim-orchestrator-base', ref: { name: 'sim-orchestrator', checkpoint: 'base', step: 0 } });
-  const trainTasks = generateScenarioTasks(scenario, environment.families, { split: 'train', count: rounds * tasksPerRound });
-  const heldOut = generateScenarioTasks(scenario, environment.families, { split: 'test', count: testTasks });
+  const environment = options.environment ?? (await createSimEnvironment(loadScenario('default')));
+  const { scenario, blocks } = environment;
+  const base = environment.orchestrator('base');
+  const trainTasks = environment.tasks('train', rounds * tasksPerRound);
+  const heldOut = environment.tasks('test', testTasks);
   const config = parseBtConfig({ seed });
   const store = openStore(dbPath);
   const history: LoopRound[] = [];
@@ -72,7 +69,7 @@ export async function runLoop(options: LoopOptions): Promise<{ rounds: LoopRound
         concurrency: 8,
         seed: seed + round,
         retriever: environment.retriever,
-        grader: exactMatchGrader,
+        grader: environment.grader,
         config: { purpose: 'loop', round },
       });
       const mined = minePairs(store, { config: { seed }, datasetId: `loop-round-${round}` });
@@ -88,7 +85,7 @@ export async function runLoop(options: LoopOptions): Promise<{ rounds: LoopRound
           provider: environment.provider,
           blocks,
           retriever: environment.retriever,
-          grader: exactMatchGrader,
+          grader: environment.grader,
           rewardModel: model,
           config: { ns: [8], strategies: ['rm'], seed },
         }),

@@ -8,6 +8,7 @@ export {
   ScenarioSchema,
   baseCheckpoint,
   createSimEnvironment,
+  createSimTrainableOrchestrator,
   generateScenarioTasks,
   improveCheckpoint,
   loadCheckpoint,
@@ -22,7 +23,7 @@ export {
   type ScenarioInput,
   type SimEnvironment,
   type SimEnvironmentOptions,
+  type SimTrainableOrchestrator,
   type TaskSplit,
 } from '../sim/index.js';
-export { runSimGrpo, type RunSimGrpoOptions, type RunSimGrpoResult } from '../train/index.js';
 export { FULL_SIZES, QUICK_SIZES, formatDemoSummary, runDemo, runLoop, type DemoOptions, type DemoOutcome, type DemoSizes, type LoopOptions, type LoopRound } from '../demo/index.js';

@@ -95,7 +95,7 @@ export function pairSourcesFromStats(stats: PairStats): DemoResults['pairs'] {
   return pairs;
 }
 
-/** One GRPO run from `trainGrpo`/`runSimGrpo`: final accuracy is the last held-out evaluation's. */
+/** One GRPO run from `trainGrpo`/`runGrpo`: final accuracy is the last held-out evaluation's. */
 export function grpoRunFromResult(result: GrpoResult<unknown> & { from?: { name: string } }): GrpoRunResult {
   const last = result.evaluations.at(-1);
   if (last === undefined) throw new UserError('the GRPO run has no held-out evaluation; run it with evaluation enabled (evalTasks > 0)');

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { UserError } from '../core/errors.js';
+import { defineResumableState, resumableStateKey } from '../core/resumable-state.js';
 import type { AdamState } from './adam.js';
 import type { BtConfig } from './bt-config.js';
 import type { EpochLog } from './bt-trainer.js';
 import type { ParameterArray } from './heads/reward-head.js';
-import { readSafetensors, writeSafetensors, type SafetensorsTensor } from './safetensors.js';
+import { readSafetensors, writeSafetensors, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';
 
 /** Everything `trainBradleyTerry` needs to continue after `epoch` exactly as if never stopped. */
 export interface BtTrainingState {
@@ -45,23 +43,52 @@ const ScalarsSchema = z.object({
 
 /** Identifies the run a training state belongs to: the encoded data and the whole config. */
 export function btTrainingKey(dataHash: string, config: BtConfig): string {
-  return createHash('sha256').update(JSON.stringify([dataHash, config])).digest('hex');
+  return resumableStateKey([dataHash, config]);
 }
 
 const tensor = (data: ParameterArray): SafetensorsTensor => ({ dtype: data instanceof Float32Array ? 'F32' : 'F64', shape: [data.length], data });
 
+/** A safetensors file: the head's and Adam's tensors, the scalars as JSON in the metadata. */
+const btTrainingStates = defineResumableState<BtTrainingState, z.infer<typeof ScalarsSchema>, SafetensorsFile>({
+  label: 'training checkpoint',
+  format: FORMAT,
+  otherRun: 'for other pairs or another config (seed, epochs, encoder, head); run without --resume to start over, or resume with the same flags and dataset',
+  schema: ScalarsSchema,
+  encode(state, header) {
+    const { values, bestValues, adam, bestLoss, ...scalars } = state;
+    const tensors: [string, SafetensorsTensor][] = [];
+    values.forEach((data, index) => {
+      tensors.push([`values.${index}`, tensor(data)], [`adam.first.${index}`, tensor(adam.first[index]!)], [`adam.second.${index}`, tensor(adam.second[index]!)]);
+      if (bestValues) tensors.push([`best.${index}`, tensor(bestValues[index]!)]);
+    });
+    const metadata = { ...header, state: JSON.stringify({ ...scalars, bestLoss: Number.isFinite(bestLoss) ? bestLoss : null, adamStep: adam.step, tensorCount: values.length, hasBest: bestValues !== undefined }) };
+    return writeSafetensors(tensors, metadata);
+  },
+  decode(bytes) {
+    const file = readSafetensors(bytes);
+    return { format: file.metadata.format, key: file.metadata.key, body: JSON.parse(file.metadata.state ?? 'null'), extra: file };
+  },
+  restore(body, file, { unusable }) {
+    const { adamStep, tensorCount, hasBest, bestLoss, ...scalars } = body;
+    const read = (name: string, index: number): ParameterArray => {
+      const found = file.tensors.get(`${name}.${index}`);
+      if (!found) throw unusable(`tensor ${name}.${index} is missing`);
+      return found.data;
+    };
+    const indices = Array.from({ length: tensorCount }, (_, index) => index);
+    return {
+      ...scalars,
+      bestLoss: bestLoss ?? Infinity,
+      values: indices.map((index) => read('values', index)),
+      ...(hasBest && { bestValues: indices.map((index) => read('best', index)) }),
+      adam: { step: adamStep, first: indices.map((index) => read('adam.first', index)), second: indices.map((index) => read('adam.second', index)) },
+    };
+  },
+});
+
 /** Writes a training state atomically (temporary file, then rename), so a kill leaves the old or the new state. */
 export function saveBtTrainingState(path: string, state: BtTrainingState, key: string): void {
-  const { values, bestValues, adam, bestLoss, ...scalars } = state;
-  const tensors: [string, SafetensorsTensor][] = [];
-  values.forEach((data, index) => {
-    tensors.push([`values.${index}`, tensor(data)], [`adam.first.${index}`, tensor(adam.first[index]!)], [`adam.second.${index}`, tensor(adam.second[index]!)]);
-    if (bestValues) tensors.push([`best.${index}`, tensor(bestValues[index]!)]);
-  });
-  const metadata = { format: FORMAT, key, state: JSON.stringify({ ...scalars, bestLoss: Number.isFinite(bestLoss) ? bestLoss : null, adamStep: adam.step, tensorCount: values.length, hasBest: bestValues !== undefined }) };
-  const temporary = `${path}.tmp-${process.pid}`;
-  writeFileSync(temporary, writeSafetensors(tensors, metadata));
-  renameSync(temporary, path);
+  btTrainingStates.save(path, state, key);
 }
 
 /**
@@ -69,41 +96,10 @@ export function saveBtTrainingState(path: string, state: BtTrainingState, key: s
  * exist. Throws a UserError when it belongs to other data or another config.
  */
 export function loadBtTrainingState(path: string, key: string): BtTrainingState | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UserError(`cannot read the training checkpoint ${path} (${(error as Error).message}); delete it to train from scratch`, { cause: error });
-  }
-  const invalid = (why: string) => new UserError(`the training checkpoint ${path} is not usable (${why}); delete it to train from scratch`);
-  let file;
-  try {
-    file = readSafetensors(bytes);
-  } catch (error) {
-    throw invalid((error as Error).message);
-  }
-  if (file.metadata.format !== FORMAT) throw invalid(`its format is ${file.metadata.format ?? 'missing'}, not ${FORMAT}`);
-  if (file.metadata.key !== key) throw new UserError(`the training checkpoint ${path} was written for other pairs or another config (seed, epochs, encoder, head); run without --resume to start over, or resume with the same flags and dataset`);
-  const parsed = ScalarsSchema.safeParse(JSON.parse(file.metadata.state ?? 'null'));
-  if (!parsed.success) throw invalid(`its state metadata is malformed: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
-  const { adamStep, tensorCount, hasBest, bestLoss, ...scalars } = parsed.data;
-  const read = (name: string, index: number): ParameterArray => {
-    const found = file.tensors.get(`${name}.${index}`);
-    if (!found) throw invalid(`tensor ${name}.${index} is missing`);
-    return found.data;
-  };
-  const indices = Array.from({ length: tensorCount }, (_, index) => index);
-  return {
-    ...scalars,
-    bestLoss: bestLoss ?? Infinity,
-    values: indices.map((index) => read('values', index)),
-    ...(hasBest && { bestValues: indices.map((index) => read('best', index)) }),
-    adam: { step: adamStep, first: indices.map((index) => read('adam.first', index)), second: indices.map((index) => read('adam.second', index)) },
-  };
+  return btTrainingStates.load(path, key);
 }
 
 /** Removes a training state once its model is written; missing files are fine. */
 export function removeBtTrainingState(path: string): void {
-  rmSync(path, { force: true });
+  btTrainingStates.remove(path);
 }

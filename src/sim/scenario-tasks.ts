@@ -1,11 +1,11 @@
 import { UserError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import { Rng, deriveSeed } from '../core/rng.js';
-import type { Task } from '../core/task.js';
+import type { Task, TaskSplit } from '../core/task.js';
 import type { SimFamily } from './families/family.js';
 import type { Scenario } from './scenario/scenario-schema.js';
 
-export type TaskSplit = 'train' | 'test';
+export type { TaskSplit };
 
 /** Share of generated questions that belong to the test split. */
 const TEST_SHARE = 0.25;

@@ -6,7 +6,9 @@ import { parseGrpoConfig, type GrpoConfig, type GrpoConfigInput } from './grpo-c
 import { groupAdvantages } from './group-advantages.js';
 import type { GrpoResumeState } from './grpo-resume-state.js';
 import type { PlanReward, RewardGroup, RewardSource } from './reward-source.js';
-import type { PolicySample, TrainablePolicy } from './trainable-policy.js';
+import type { HeldOutEvaluation, PolicySample, TrainablePolicy } from '../environment/index.js';
+
+export type { HeldOutEvaluation };
 
 /** Training tokens by who spent them (cumulative or per step). */
 export interface TrainingTokens {
@@ -14,14 +16,6 @@ export interface TrainingTokens {
   execution: number;
   verification: number;
   total: number;
-}
-
-/** A held-out measurement of a checkpoint; its tokens are evaluation cost, never training cost. */
-export interface HeldOutEvaluation {
-  accuracy: number;
-  episodes: number;
-  /** Tokens the evaluation spent (kept apart from training tokens). */
-  tokens: number;
 }
 
 /** Held-out accuracy of the current policy, taken at `step` after `trainingTokens` training tokens. */
@@ -61,7 +55,7 @@ export interface GrpoTrainerOptions<Checkpoint, Action, Gradient> {
   tasks: readonly Task[];
   reward: RewardSource;
   config?: GrpoConfigInput;
-  /** Held-out accuracy of a checkpoint (e.g. `createSimHeldOutEvaluator`); skipped when absent. */
+  /** Held-out accuracy of a checkpoint (e.g. a trainable orchestrator's `evaluate`); skipped when absent. */
   evaluate?: (checkpoint: Checkpoint) => Promise<HeldOutEvaluation>;
   onStep?: (log: GrpoStepLog) => void;
   /** Receives checkpoints to persist: every `checkpointInterval` steps and the final one. */

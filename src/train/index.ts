@@ -16,9 +16,7 @@ export { createHybridReward, type HybridRewardOptions } from './hybrid-reward.js
 export { createJudgeReward, type JudgeRewardOptions } from './judge-reward.js';
 export type { PlanReward, RewardContext, RewardGroup, RewardRequestPlan, RewardSource } from './reward-source.js';
 export { createRmReward } from './rm-reward.js';
-export { grpoRunKey, loadSimGrpoState, removeSimGrpoState, saveSimGrpoState, type GrpoResumeState, type SimGrpoState } from './grpo-resume-state.js';
-export { runSimGrpo, type RunSimGrpoOptions, type RunSimGrpoResult } from './run-sim-grpo.js';
-export { createSimHeldOutEvaluator, type SimHeldOutOptions } from './sim-held-out-evaluator.js';
-export { createSimRewardSource, REWARD_KINDS, type RewardKind, type SimRewardOptions } from './sim-reward-source.js';
-export { createSimTrainablePolicy, type SimAction, type SimTrainablePolicy } from './sim-trainable-policy.js';
-export type { PolicySample, PolicySampleOptions, TrainablePolicy } from './trainable-policy.js';
+export { grpoRunKey, grpoStateFile, removeGrpoState, type CheckpointCodec, type GrpoResumeState, type GrpoRunState } from './grpo-resume-state.js';
+export { NoTrainablePolicyError, runGrpo, type RunGrpoOptions, type RunGrpoResult } from './run-grpo.js';
+export { createRewardSource, REWARD_KINDS, type RewardKind, type RewardSourceOptions } from './reward-source-for.js';
+export type { PolicySample, PolicySampleOptions, TrainablePolicy } from '../environment/index.js';

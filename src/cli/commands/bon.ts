@@ -8,7 +8,7 @@ import { DEFAULT_NS, formatBonTable, loadPlanTemplates, recordBestOfN, runBestOf
 import { openStore } from '../../store/index.js';
 import { createProgress } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
-import { resolveCollectSetup } from './collect-setup.js';
+import { environmentFromFlags } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
 
 interface BonFlags {
@@ -109,7 +109,8 @@ async function bon(flags: BonFlags): Promise<void> {
   const orchestrator = flags.orchestrator ?? (flags.provider === undefined || flags.scenario !== undefined ? 'sim:base' : undefined);
   const { taskFile: _taskFile, orchestrator: _orchestrator, ...rest } = flags;
   const needsJudge = strategies.includes('judge') || strategies.includes('plan-judge');
-  const setup = await resolveCollectSetup({ ...rest, ...(orchestrator !== undefined && { orchestrator }) }, { judge: needsJudge });
+  const setup = await environmentFromFlags({ ...rest, ...(orchestrator !== undefined && { orchestrator }) }, { judge: needsJudge });
+  const { environment } = setup;
   const store = openStore(flags.db);
   try {
     const rewardModel: TrainedRewardModel | undefined = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm);
@@ -122,11 +123,11 @@ async function bon(flags: BonFlags): Promise<void> {
     const run = await runBestOfN({
       tasks: setup.tasks,
       orchestrator: setup.orchestrator,
-      provider: setup.provider,
-      judge: setup.provider,
-      blocks: setup.blocks,
-      grader: setup.grader,
-      ...(setup.retriever !== undefined && { retriever: setup.retriever }),
+      provider: environment.provider,
+      judge: environment.provider,
+      blocks: environment.blocks,
+      grader: environment.grader,
+      ...(environment.retriever !== undefined && { retriever: environment.retriever }),
       ...(rewardModel !== undefined && { rewardModel }),
       ...(flags.pool === 'sampled+templates' && { templates: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates) }),
       config: { ns, strategies, pool: flags.pool as 'sampled' | 'sampled+templates', topK: flags.topK, adaptiveMargin: flags.adaptiveMargin, seed: flags.seed, concurrency: flags.concurrency },
@@ -142,7 +143,7 @@ async function bon(flags: BonFlags): Promise<void> {
     const tables = flags.curve ? recorded.curve : [table];
     process.stdout.write(`${tables.map(formatBonTable).join('\n')}\nstored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
   } finally {
-    setup.close();
+    environment.close();
     store.close();
   }
 }

@@ -4,10 +4,10 @@ import { UserError } from '../../core/errors.js';
 import { openStore, type Store } from '../../store/index.js';
 import { createProgress, formatDuration, formatTokens } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
-import { resolveCollectSetup, type CollectSetupFlags } from './collect-setup.js';
+import { environmentFromFlags, type EnvironmentFlags } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
 
-interface CollectFlags extends CollectSetupFlags {
+interface CollectFlags extends EnvironmentFlags {
   plansPerTask: number;
   concurrency?: number;
   seed: number;
@@ -91,7 +91,8 @@ function commandLine(command: Command): string[] {
 async function collect(flags: CollectFlags, args: readonly string[]): Promise<void> {
   if (flags.json && flags.events) throw new UserError('--json and --events both write to stdout; choose one');
   if (flags.resume !== undefined && flags.newRun) throw new UserError('--resume continues a run and --new-run starts one; choose one');
-  const setup = await resolveCollectSetup(flags);
+  const setup = await environmentFromFlags(flags);
+  const { environment } = setup;
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
   const interrupt = new AbortController();
   const onSigint = () => {
@@ -119,14 +120,14 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
       summary = await collectEpisodes({
         tasks: setup.tasks,
         orchestrator: setup.orchestrator,
-        provider: setup.provider,
-        blocks: setup.blocks,
+        provider: environment.provider,
+        blocks: environment.blocks,
         store,
         plansPerTask: flags.plansPerTask,
         concurrency,
         seed: flags.seed,
-        grader: setup.grader,
-        ...(setup.retriever !== undefined && { retriever: setup.retriever }),
+        grader: environment.grader,
+        ...(environment.retriever !== undefined && { retriever: environment.retriever }),
         ...(flags.tokenBudget !== undefined && { tokenBudget: flags.tokenBudget }),
         ...(flags.timeoutMs !== undefined && { timeoutMs: flags.timeoutMs }),
         config: { ...setup.config, keepPrompts: flags.keepPrompts },
@@ -156,7 +157,7 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
     }
   } finally {
     process.off('SIGINT', onSigint);
-    setup.close();
+    environment.close();
     store.close();
   }
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { formatDemoSummary, runDemo } from '../../demo/index.js';
+import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
@@ -25,7 +26,7 @@ export function registerDemoCommand(program: Command, streams: CommandStreams = 
     .action(
       runAction(async (flags: DemoFlags) => {
         const outcome = await runDemo({
-          scenario: flags.scenario,
+          environment: await createSimEnvironment(loadScenario(flags.scenario)),
           outDir: flags.out,
           seed: flags.seed,
           quick: flags.quick,

@@ -2,9 +2,10 @@ import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import { loadRewardModel } from '../../rm/model-file.js';
-import { baseCheckpoint, loadCheckpoint } from '../../sim/index.js';
+import type { Environment } from '../../environment/index.js';
+import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { openStore } from '../../store/index.js';
-import { REWARD_KINDS, removeSimGrpoState, runSimGrpo, type EvaluationPoint, type GrpoStepLog, type RunSimGrpoResult } from '../../train/index.js';
+import { NoTrainablePolicyError, REWARD_KINDS, removeGrpoState, runGrpo, type EvaluationPoint, type GrpoStepLog, type RunGrpoResult } from '../../train/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
@@ -39,8 +40,9 @@ const GrpoFlagsSchema = z.object({
 });
 
 /**
- * `orchrm grpo`: trains the simulated orchestrator of a scenario with GRPO and a reward model,
+ * `orchrm grpo`: trains the orchestrator of an environment with GRPO and a reward model,
  * execution, a judge, or both; logs tokens by role and held-out accuracy; writes checkpoints.
+ * The environment is a scenario's simulation, the one whose orchestrator can be trained today.
  */
 export function registerGrpoCommand(program: Command, streams: CommandStreams = processStreams): void {
   program
@@ -81,12 +83,14 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
         const flags = parsed.data;
         if (flags.resume && flags.out === undefined) throw new UserError('--resume continues from <out>.grpo-state.json; pass the same --out as the interrupted run');
         const stateFile = flags.out === undefined ? undefined : `${flags.out}.grpo-state.json`;
-        const from = flags.from === 'base' ? baseCheckpoint() : await loadCheckpoint(flags.from);
+        const environment: Environment = await createSimEnvironment(loadScenario(flags.scenario));
+        const { trainable } = environment;
+        if (trainable === undefined) throw new NoTrainablePolicyError(environment.name);
+        const from = flags.from === 'base' ? trainable.initialCheckpoint() : await trainable.loadCheckpoint(flags.from);
         const rewardModel = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm);
         const store = flags.db === undefined ? undefined : openStore(flags.db);
         try {
-          const result = await runSimGrpo({
-            scenario: flags.scenario,
+          const result = await runGrpo(environment, {
             from,
             reward: flags.reward,
             ...(rewardModel !== undefined && { rewardModel }),
@@ -112,10 +116,12 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
             ...(stateFile !== undefined && { stateFile, resume: flags.resume }),
             onResume: (stepsDone) => streams.stderr.write(stepsDone === 0 ? `grpo: no state ${stateFile}; training from scratch\n` : `grpo: resumed after step ${stepsDone} from ${stateFile}\n`),
           });
-          if (stateFile !== undefined) removeSimGrpoState(stateFile);
-          streams.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatResult(result, flags.out));
+          if (stateFile !== undefined) removeGrpoState(stateFile);
+          const trained = trainable.policy.ref(result.checkpoint);
+          streams.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatResult(result, { name: trained.checkpoint, step: trained.step }, flags.out));
         } finally {
           store?.close();
+          environment.close();
         }
       }),
     );
@@ -130,7 +136,7 @@ function formatStep(log: GrpoStepLog, steps: number): string {
   return `grpo: step ${log.step}/${steps} reward ${log.meanReward.toFixed(3)}, training tokens ${millions(tokens.total)} (orchestrator ${millions(tokens.orchestrator)}, execution ${millions(tokens.execution)}, verification ${millions(tokens.verification)})${evaluation}`;
 }
 
-function formatResult(result: RunSimGrpoResult, out: string | undefined): string {
+function formatResult(result: RunGrpoResult<unknown>, trained: { name: string; step: number }, out: string | undefined): string {
   const header = 'step  held-out  orchestrator  execution  verification  training total';
   const row = (point: EvaluationPoint) =>
     [
@@ -142,7 +148,7 @@ function formatResult(result: RunSimGrpoResult, out: string | undefined): string
       millions(point.trainingTokens.total).padStart(14),
     ].join('  ');
   const lines = [
-    `GRPO with ${result.reward} reward from ${result.from.name} (step ${result.from.step}): checkpoint ${result.checkpoint.name} at step ${result.checkpoint.step}`,
+    `GRPO with ${result.reward} reward from ${result.from.name} (step ${result.from.step}): checkpoint ${trained.name} at step ${trained.step}`,
     ...(result.evaluations.length > 0 ? [header, ...result.evaluations.map(row), `evaluation tokens (not training): ${millions(result.evaluationTokens)}`] : []),
     ...(out !== undefined ? [`wrote ${out}`] : []),
     ...(result.storedCheckpoints.length > 0 ? [`stored checkpoints: ${result.storedCheckpoints.join(', ')}`] : []),

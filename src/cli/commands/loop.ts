@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runLoop } from '../../demo/index.js';
+import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
@@ -30,7 +31,7 @@ export function registerLoopCommand(program: Command, streams: CommandStreams = 
     .action(
       runAction(async (flags: LoopFlags) => {
         const outcome = await runLoop({
-          scenario: flags.scenario,
+          environment: await createSimEnvironment(loadScenario(flags.scenario)),
           outDir: flags.out,
           rounds: flags.rounds,
           tasksPerRound: flags.tasksPerRound,

@@ -1,14 +1,10 @@
 import pLimit from 'p-limit';
-import { createBlockRegistry } from '../../agents/index.js';
 import type { Episode } from '../../core/episode.js';
 import { deriveSeed, Rng } from '../../core/rng.js';
 import type { Task } from '../../core/task.js';
 import { runEpisode } from '../../exec/index.js';
-import { createLlmOrchestrator } from '../../orchestrator/index.js';
-import { exactMatchGrader } from '../../tasks/index.js';
 import type { SimEnvironment } from '../environment.js';
 import { samplePlan } from '../policy/index.js';
-import { generateScenarioTasks } from '../scenario-tasks.js';
 import { FIXED_PLAN_KINDS, fixedKindCheckpoint, type FixedPlanKind } from './fixed-plan-kinds.js';
 
 export interface CalibrationOptions {
@@ -79,8 +75,7 @@ export interface CalibrationReport {
 export async function calibrateScenario(environment: SimEnvironment, options: CalibrationOptions = {}): Promise<CalibrationReport> {
   const { tasks: taskCount = 200, plansPerTask = 8, seed = 0, concurrency = 16, executionsPerKind = 1 } = options;
   const { scenario } = environment;
-  const tasks = generateScenarioTasks(scenario, environment.families, { split: 'test', count: taskCount });
-  const blocks = createBlockRegistry();
+  const tasks = environment.tasks('test', taskCount);
   const limit = pLimit(concurrency);
   const total = tasks.length * (FIXED_PLAN_KINDS.length * executionsPerKind + plansPerTask);
   let done = 0;
@@ -88,10 +83,10 @@ export async function calibrateScenario(environment: SimEnvironment, options: Ca
     runEpisode({
       task,
       planText,
-      blocks,
+      blocks: environment.blocks,
       provider: environment.provider,
       retriever: environment.retriever,
-      grader: exactMatchGrader,
+      grader: environment.grader,
       seed: episodeSeed,
       sampleIndex: 0,
       orchestrator: { name: 'calibration' },
@@ -117,7 +112,7 @@ export async function calibrateScenario(environment: SimEnvironment, options: Ca
     return execute(task, JSON.stringify(plan), episodeSeed);
   }
 
-  const orchestrator = createLlmOrchestrator({ provider: environment.provider, catalog: blocks, model: 'sim-orchestrator-base' });
+  const orchestrator = environment.orchestrator('base');
   const baseEpisodes = await Promise.all(
     tasks.map((task, index) =>
       Promise.all(

@@ -1,12 +1,9 @@
 import pLimit from 'p-limit';
-import { createBlockRegistry } from '../../agents/index.js';
 import { deriveSeed, Rng } from '../../core/rng.js';
 import type { Task } from '../../core/task.js';
-import { runEpisode, type ExecutableBlocks } from '../../exec/index.js';
-import { exactMatchGrader } from '../../tasks/index.js';
+import { runEpisode } from '../../exec/index.js';
 import type { SimEnvironment } from '../environment.js';
-import { createSimPolicy, improveCheckpoint, type PolicyCheckpoint, type RewardedSample, type SimPolicy } from '../policy/index.js';
-import { generateScenarioTasks } from '../scenario-tasks.js';
+import { createSimPolicy, improveCheckpoint, simOrchestratorRef, type PolicyCheckpoint, type RewardedSample, type SimPolicy } from '../policy/index.js';
 
 export interface ImproveByExecutionOptions {
   /** Name of the improved checkpoint. */
@@ -32,20 +29,19 @@ export interface ImproveByExecutionOptions {
 
 /** Accuracy of a checkpoint's sampled plans on test-split tasks, by executing them. */
 export async function evaluateCheckpointByExecution(
-  environment: SimEnvironment,
+  environment: Omit<SimEnvironment, 'trainable'>,
   checkpoint: PolicyCheckpoint,
   options: { tasks?: number; samplesPerTask?: number; seed?: number; concurrency?: number } = {},
 ): Promise<{ accuracy: number; episodes: number; executionTokens: number }> {
   const { tasks: taskCount = 100, samplesPerTask = 4, seed = 0, concurrency = 16 } = options;
   const policy = createSimPolicy({ scenario: environment.scenario, families: environment.families, answerDirectly: environment.answerDirectly });
-  const blocks = createBlockRegistry();
   const limit = pLimit(concurrency);
-  const tasks = generateScenarioTasks(environment.scenario, environment.families, { split: 'test', count: taskCount });
+  const tasks = environment.tasks('test', taskCount);
   const outcomes = await Promise.all(
     tasks.flatMap((task) =>
       Array.from({ length: samplesPerTask }, (_, sample) =>
         limit(async () => {
-          const { episode } = await sampleAndExecute(environment, policy, blocks, checkpoint, task, sample, deriveSeed(seed, `evaluate:${task.id}:${sample}`));
+          const { episode } = await sampleAndExecute(environment, policy, checkpoint, task, sample, deriveSeed(seed, `evaluate:${task.id}:${sample}`));
           return { correct: episode.grade?.correct === true, tokens: episode.usage.execution.totalTokens };
         }),
       ),
@@ -87,8 +83,7 @@ export async function improveByExecution(
     concurrency = 16,
   } = options;
   const policy = createSimPolicy({ scenario: environment.scenario, families: environment.families, answerDirectly: environment.answerDirectly });
-  const blocks = createBlockRegistry();
-  const tasks = generateScenarioTasks(environment.scenario, environment.families, { split: 'train', count: rounds * tasksPerRound });
+  const tasks = environment.tasks('train', rounds * tasksPerRound);
   const limit = pLimit(concurrency);
   let checkpoint = from;
   const history: ImprovementRound[] = [];
@@ -99,7 +94,7 @@ export async function improveByExecution(
       roundTasks.flatMap((task) =>
         Array.from({ length: samplesPerTask }, (_, sample) =>
           limit(async () => {
-            const { sampled, episode } = await sampleAndExecute(environment, policy, blocks, current, task, sample, deriveSeed(seed, `improve:${round}:${task.id}:${sample}`));
+            const { sampled, episode } = await sampleAndExecute(environment, policy, current, task, sample, deriveSeed(seed, `improve:${round}:${task.id}:${sample}`));
             const correct = episode.grade?.correct === true;
             const reward = executedReward * (episode.status === 'ok' ? 1 : 0) + correctReward * (correct ? 1 : 0);
             const rewarded: RewardedSample = { question: task.question, decisions: sampled.decisions, reward };
@@ -123,9 +118,8 @@ export async function improveByExecution(
 
 /** Samples one plan from a checkpoint and executes it in the environment. */
 async function sampleAndExecute(
-  environment: SimEnvironment,
+  environment: Omit<SimEnvironment, 'trainable'>,
   policy: SimPolicy,
-  blocks: ExecutableBlocks,
   checkpoint: PolicyCheckpoint,
   task: Task,
   sampleIndex: number,
@@ -135,13 +129,13 @@ async function sampleAndExecute(
   const episode = await runEpisode({
     task,
     planText: sampled.text,
-    blocks,
+    blocks: environment.blocks,
     provider: environment.provider,
     retriever: environment.retriever,
-    grader: exactMatchGrader,
+    grader: environment.grader,
     seed: sampleSeed,
     sampleIndex,
-    orchestrator: { name: 'sim-orchestrator', checkpoint: checkpoint.name, step: checkpoint.step },
+    orchestrator: simOrchestratorRef(checkpoint),
   });
   return { sampled, episode };
 }

@@ -24,7 +24,10 @@ export { malformedRate, samplePlanText, type SamplePlanTextOptions, type Sampled
 export { samplePlan, type AnswerDirectly, type SamplePlanOptions, type SampledPlan } from './sample-plan.js';
 export {
   createSimOrchestratorProvider,
+  orchestratorRefOfModel,
   SIM_ORCHESTRATOR_MODEL_PREFIX,
+  SIM_ORCHESTRATOR_NAME,
+  simOrchestratorRef,
   type SimOrchestratorProvider,
   type SimOrchestratorProviderOptions,
 } from './sim-orchestrator-provider.js';

@@ -1,3 +1,4 @@
+import type { OrchestratorRef } from '../../core/index.js';
 import { UserError } from '../../core/errors.js';
 import { fnv1a32 } from '../../core/hash.js';
 import { deriveSeed, Rng } from '../../core/rng.js';
@@ -17,6 +18,30 @@ const REPLY_PRIMING_TOKENS = countMessageTokensFast([]);
 
 /** Model names are this prefix plus the checkpoint name. */
 export const SIM_ORCHESTRATOR_MODEL_PREFIX = 'sim-orchestrator-';
+
+/** The name episodes record for plans of the simulated orchestrator, whatever its checkpoint. */
+export const SIM_ORCHESTRATOR_NAME = 'sim-orchestrator';
+
+/**
+ * Who wrote a plan of the simulated orchestrator at a checkpoint, as episodes record it (and
+ * its training step when known), in-process and over HTTP alike, so the checkpoint pair miner
+ * can tell later checkpoints from earlier ones.
+ */
+export function simOrchestratorRef(checkpoint: { name: string; step: number }): OrchestratorRef & { checkpoint: string; step: number };
+export function simOrchestratorRef(checkpoint: { name: string; step?: number | undefined }): OrchestratorRef & { checkpoint: string };
+export function simOrchestratorRef(checkpoint: { name: string; step?: number | undefined }): OrchestratorRef & { checkpoint: string } {
+  return { name: SIM_ORCHESTRATOR_NAME, checkpoint: checkpoint.name, ...(checkpoint.step !== undefined && { step: checkpoint.step }) };
+}
+
+/**
+ * Who wrote the plans of a model: `sim-orchestrator-<checkpoint>` is the simulated orchestrator
+ * at that checkpoint (with its step when `checkpoints` holds it); any other model is itself.
+ */
+export function orchestratorRefOfModel(model: string, checkpoints?: ReadonlyMap<string, { step: number }>): OrchestratorRef {
+  if (!model.startsWith(SIM_ORCHESTRATOR_MODEL_PREFIX)) return { name: model };
+  const name = model.slice(SIM_ORCHESTRATOR_MODEL_PREFIX.length);
+  return simOrchestratorRef({ name, step: checkpoints?.get(name)?.step });
+}
 
 export interface SimOrchestratorProviderOptions {
   scenario: Scenario;
@@ -74,7 +99,7 @@ export function createSimOrchestratorProvider(options: SimOrchestratorProviderOp
   };
 
   return {
-    name: 'sim-orchestrator',
+    name: SIM_ORCHESTRATOR_NAME,
     models,
     async chat(request: ChatRequest): Promise<ChatResponse> {
       request.signal?.throwIfAborted();

@@ -1,4 +1,4 @@
-import type { TrainablePolicy } from '../trainable-policy.js';
+import type { TrainablePolicy } from '../../environment/index.js';
 
 /** A softmax over `logits.length` arms; the action is an arm index. */
 export interface BanditCheckpoint {

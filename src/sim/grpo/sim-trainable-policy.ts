@@ -1,7 +1,7 @@
-import { Rng } from '../core/rng.js';
-import type { Task } from '../core/task.js';
-import { buildOrchestratorMessages, defaultBlockCatalog } from '../plan/index.js';
-import type { SimEnvironment } from '../sim/index.js';
+import { Rng, type Task } from '../../core/index.js';
+import type { TrainablePolicy } from '../../environment/index.js';
+import { buildOrchestratorMessages, defaultBlockCatalog } from '../../plan/index.js';
+import type { SimEnvironment } from '../environment.js';
 import {
   addGradLogProb,
   applyGradient,
@@ -10,13 +10,14 @@ import {
   createSimPolicy,
   logProbOf,
   questionFeatures,
+  SIM_ORCHESTRATOR_NAME,
+  simOrchestratorRef,
   zeroWeights,
   type Decision,
   type PolicyCheckpoint,
   type PolicyWeights,
-} from '../sim/policy/index.js';
-import { countMessageTokensFast, countTokensFast } from '../sim/worker/index.js';
-import type { TrainablePolicy } from './trainable-policy.js';
+} from '../policy/index.js';
+import { countMessageTokensFast, countTokensFast } from '../worker/index.js';
 
 /** The simulated orchestrator's action: the head decisions that made the plan. */
 export type SimAction = readonly Decision[];
@@ -39,7 +40,7 @@ const MAX_CACHED_PROMPTS = 4096;
  * const policy = createSimTrainablePolicy(await createSimEnvironment(loadScenario('default')));
  * const sample = await policy.sample(task, baseCheckpoint(), { seed: 1 });
  */
-export function createSimTrainablePolicy(environment: SimEnvironment): SimTrainablePolicy {
+export function createSimTrainablePolicy(environment: Pick<SimEnvironment, 'scenario' | 'families' | 'answerDirectly'>): SimTrainablePolicy {
   const { scenario } = environment;
   const simPolicy = createSimPolicy({ scenario, families: environment.families, answerDirectly: environment.answerDirectly });
   const catalog = defaultBlockCatalog();
@@ -54,7 +55,7 @@ export function createSimTrainablePolicy(environment: SimEnvironment): SimTraina
     return tokens;
   };
   return {
-    name: 'sim-orchestrator',
+    name: SIM_ORCHESTRATOR_NAME,
     async sample(task: Task, checkpoint, options) {
       const sampled = simPolicy.sample(task.question, new Rng(options.seed), checkpoint, { temperature: options.temperature ?? 1 });
       const prompt = promptTokensOf(task.question);
@@ -71,7 +72,7 @@ export function createSimTrainablePolicy(environment: SimEnvironment): SimTraina
     addGradLogProb: (gradient, task, action, checkpoint, scale) => addGradLogProb(gradient, questionFeatures(task.question), action, checkpoint, scale),
     applyGradient: (checkpoint, gradient, stepSize) => applyGradient(checkpoint, gradient, stepSize),
     rename: (checkpoint, name) => cloneCheckpoint(checkpoint, { name }),
-    ref: (checkpoint) => ({ name: 'sim-orchestrator', checkpoint: checkpoint.name, step: checkpoint.step }),
+    ref: simOrchestratorRef,
     serialize: checkpointToFile,
   };
 }

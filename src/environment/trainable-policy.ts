@@ -1,6 +1,4 @@
-import type { OrchestratorRef } from '../core/episode.js';
-import type { Task } from '../core/task.js';
-import type { Usage } from '../core/usage.js';
+import type { OrchestratorRef, Task, Usage } from '../core/index.js';
 
 /** One plan a policy wrote for a task, with what a policy-gradient trainer needs to learn from it. */
 export interface PolicySample<Action> {
@@ -25,7 +23,7 @@ export interface PolicySampleOptions {
  * An orchestrator that GRPO can train: it samples plans with their log-probabilities, scores
  * its own earlier actions under any checkpoint (for importance ratios and the KL term), and
  * takes gradient steps. `Checkpoint` is an immutable state, `Gradient` an accumulator in the
- * checkpoint's layout. The simulated orchestrator implements it (`createSimTrainablePolicy`);
+ * checkpoint's layout. The simulated orchestrator implements it (`createSimTrainablePolicy` in `sim/`);
  * a real LLM orchestrator would implement it over token log-probabilities.
  *
  * @example
@@ -51,4 +49,41 @@ export interface TrainablePolicy<Checkpoint, Action, Gradient> {
   ref(checkpoint: Checkpoint): OrchestratorRef & { checkpoint: string; step: number };
   /** The checkpoint as JSON (for the store and for files). */
   serialize(checkpoint: Checkpoint): unknown;
+}
+
+/** A held-out measurement of a checkpoint; its tokens are evaluation cost, never training cost. */
+export interface HeldOutEvaluation {
+  accuracy: number;
+  episodes: number;
+  /** Tokens the evaluation spent (kept apart from training tokens). */
+  tokens: number;
+}
+
+/** Which held-out tasks a checkpoint is measured on, and how. */
+export interface HeldOutOptions {
+  /** Test-split tasks. @default 100 */
+  tasks?: number;
+  /** Plans sampled (temperature 1) and executed per task. @default 4 */
+  samplesPerTask?: number;
+  /** @default 0 */
+  seed?: number;
+}
+
+/**
+ * What an environment offers when its orchestrator can be trained (`Environment.trainable`):
+ * the policy, its checkpoints (start, files, the JSON `policy.serialize` writes) and a held-out
+ * measurement. GRPO (`runGrpo` in `train/`) needs nothing else of the environment's orchestrator.
+ * Methods only, so an environment's typed implementation is also one of `unknown` checkpoints.
+ */
+export interface TrainableOrchestrator<Checkpoint, Action, Gradient> {
+  readonly policy: TrainablePolicy<Checkpoint, Action, Gradient>;
+  /** The untrained starting checkpoint. */
+  initialCheckpoint(): Checkpoint;
+  /** A checkpoint file written by `saveCheckpoint`. */
+  loadCheckpoint(file: string): Promise<Checkpoint>;
+  saveCheckpoint(checkpoint: Checkpoint, file: string): Promise<void>;
+  /** Reads back what `policy.serialize` wrote; `source` names where it came from in errors. */
+  parseCheckpoint(value: unknown, source: string): Checkpoint;
+  /** Held-out accuracy of a checkpoint on test-split tasks, by executing its plans. */
+  evaluate(checkpoint: Checkpoint, options?: HeldOutOptions): Promise<HeldOutEvaluation>;
 }

@@ -2,14 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSimEnvironment, generateScenarioTasks, loadScenario } from '../sim/index.js';
-import { evaluateCheckpointByExecution } from '../sim/improve/index.js';
-import { baseCheckpoint, checkpointFromFile, logProbOf } from '../sim/policy/index.js';
-import { openStore } from '../store/index.js';
-import { listStoredCheckpoints, saveCheckpointToStore } from './checkpoint-store.js';
-import { trainGrpo } from './grpo-trainer.js';
-import { createSimHeldOutEvaluator } from './sim-held-out-evaluator.js';
-import { createSimRewardSource } from './sim-reward-source.js';
+import { openStore } from '../../store/index.js';
+import { createRewardSource, listStoredCheckpoints, saveCheckpointToStore, trainGrpo } from '../../train/index.js';
+import { createSimEnvironment } from '../environment.js';
+import { evaluateCheckpointByExecution } from '../improve/index.js';
+import { baseCheckpoint, checkpointFromFile, logProbOf, type PolicyCheckpoint } from '../policy/index.js';
+import { loadScenario } from '../scenario/index.js';
+import { generateScenarioTasks } from '../scenario-tasks.js';
 import { createSimTrainablePolicy } from './sim-trainable-policy.js';
 
 const environment = await createSimEnvironment(loadScenario('default'));
@@ -38,7 +37,7 @@ describe('GRPO on the simulated environment', () => {
       policy: createSimTrainablePolicy(environment),
       from: baseCheckpoint(),
       tasks: trainTasks,
-      reward: createSimRewardSource('execution', environment),
+      reward: createRewardSource('execution', environment),
       config: { steps: 2, tasksPerStep: 4, groupSize: 4, seed, name: 'grpo-test' },
     });
 
@@ -55,12 +54,12 @@ describe('GRPO on the simulated environment', () => {
   }, 30_000);
 
   it('with execution reward, beats the base checkpoint on the same held-out tasks', async () => {
-    const evaluate = createSimHeldOutEvaluator(environment, { tasks: 80, samplesPerTask: 4 });
+    const evaluate = (checkpoint: PolicyCheckpoint) => environment.trainable.evaluate(checkpoint, { tasks: 80, samplesPerTask: 4 });
     const result = await trainGrpo({
       policy: createSimTrainablePolicy(environment),
       from: baseCheckpoint(),
       tasks: trainTasks,
-      reward: createSimRewardSource('execution', environment),
+      reward: createRewardSource('execution', environment),
       config: { steps: 8, tasksPerStep: 32, groupSize: 8, learningRate: 0.5, evalInterval: 0, seed: 3, name: 'grpo-exec' },
       evaluate,
     });

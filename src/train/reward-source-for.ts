@@ -1,8 +1,6 @@
-import { createBlockRegistry } from '../agents/index.js';
-import { UserError } from '../core/errors.js';
-import type { RewardModel } from '../core/reward-model.js';
-import type { SimEnvironment } from '../sim/index.js';
-import { exactMatchGrader } from '../tasks/index.js';
+import type { RewardModel } from '../core/index.js';
+import { UserError } from '../core/index.js';
+import type { Environment } from '../environment/index.js';
 import { createExecutionReward, type ExecutionRewardOptions } from './execution-reward.js';
 import { createHybridReward } from './hybrid-reward.js';
 import { createJudgeReward } from './judge-reward.js';
@@ -12,7 +10,7 @@ import { createRmReward } from './rm-reward.js';
 export const REWARD_KINDS = ['rm', 'execution', 'judge', 'hybrid'] as const;
 export type RewardKind = (typeof REWARD_KINDS)[number];
 
-export interface SimRewardOptions {
+export interface RewardSourceOptions {
   /** Required for `rm` and `hybrid`. */
   rewardModel?: RewardModel | undefined;
   /** `hybrid`: share of plans also executed. @default 0.1 */
@@ -23,15 +21,15 @@ export interface SimRewardOptions {
 }
 
 /**
- * A reward source over a simulated environment: execution runs plans on the environment's
- * simulated workers with exact-match grading; the judge is the environment's `judge` slot.
+ * A reward source of a kind in an environment: execution runs plans on the environment's
+ * worker with its blocks, retriever and grader; the judge is the environment's `judge` slot.
  */
-export function createSimRewardSource(kind: RewardKind, environment: SimEnvironment, options: SimRewardOptions = {}): RewardSource {
+export function createRewardSource(kind: RewardKind, environment: Pick<Environment, 'provider' | 'blocks' | 'grader' | 'retriever'>, options: RewardSourceOptions = {}): RewardSource {
   const { concurrency = 16 } = options;
   const execution: ExecutionRewardOptions = {
     provider: environment.provider,
-    blocks: createBlockRegistry(),
-    grader: exactMatchGrader,
+    blocks: environment.blocks,
+    grader: environment.grader,
     retriever: environment.retriever,
     concurrency,
     ...(options.onEpisode !== undefined && { onEpisode: options.onEpisode }),
