@@ -1,7 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, REPO_ROOT } from './cli/test-fixtures/built-package.js';
 
@@ -88,4 +90,28 @@ describe('the published package', () => {
     }
     expect(seen).toEqual(expect.arrayContaining(['README.md: orchrm', 'docs/tasks.md: orchrm']));
   });
+
+  it("type-checks README's library examples as a strict consumer would, without skipLibCheck", async () => {
+    const examples = [...readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    const entryPoints = examples.map((example) => [...new Set([...example.matchAll(/from '(orchrm[^']*)'/g)].map((match) => match[1]!))].join(' + '));
+    // One example for real servers that needs nothing but `orchrm`, and one on the simulator.
+    expect(entryPoints).toEqual(expect.arrayContaining(['orchrm', 'orchrm/sim']));
+    // Inside the repository, so `orchrm` resolves to this package by its own name, as it does for a user.
+    mkdirSync(join(REPO_ROOT, 'tmp'), { recursive: true });
+    const project = mkdtempSync(join(REPO_ROOT, 'tmp', 'readme-types-'));
+    try {
+      examples.forEach((example, index) => writeFileSync(join(project, `example-${index}.ts`), `${example}\nexport {};\n`));
+      const compilerOptions = { strict: true, skipLibCheck: false, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], typeRoots: [join(REPO_ROOT, 'node_modules', '@types')] };
+      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+      const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+      const result = await promisify(execFile)(process.execPath, [tsc, '-p', project], { cwd: project }).then(
+        () => '',
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      );
+      expect(result).toBe('');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+

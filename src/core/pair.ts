@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Where a preference came from (DESIGN.md): `outcome` = correct over incorrect, `checkpoint` =
+ * Where a preference came from: `outcome` = correct over incorrect, `checkpoint` =
  * later orchestrator checkpoint over earlier, `process` = better intermediate artifacts,
  * `efficiency` = equally correct but cheaper. Pairs imported from elsewhere keep their own
  * source names (e.g. the published `correct-over-incorrect`).

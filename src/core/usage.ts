@@ -8,7 +8,7 @@ export const UsageSchema = z.object({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
-/** Who a token was spent for; every report splits tokens this way (DESIGN.md, token accounting). */
+/** Who a token was spent for; every report splits tokens this way (docs/architecture.md, "Token accounting"). */
 export const TokenRoleSchema = z.enum(['orchestrator', 'execution', 'verification']);
 export type TokenRole = z.infer<typeof TokenRoleSchema>;
 

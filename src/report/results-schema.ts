@@ -8,7 +8,7 @@ import { z } from 'zod';
  * Conventions: accuracies and rates are fractions in [0, 1] (never percent); intervals are 95%
  * intervals written `[low, high]` as in the `orchrm bon --json` output of issue 6 (the reward-model
  * evaluation's `{low, high}` objects are converted, see `intervalTuple`); tokens are counts split
- * by role as DESIGN.md's token accounting asks. Unknown keys are dropped, so a newer writer's
+ * by role as docs/architecture.md's token accounting asks. Unknown keys are dropped, so a newer writer's
  * extra fields do not break an older reader.
  */
 
@@ -29,7 +29,7 @@ export const IntervalSchema = z
   .tuple([z.number().min(-1).max(1), z.number().min(-1).max(1)])
   .refine(([low, high]) => low <= high, { message: 'interval must be [low, high] with low <= high' });
 
-/** Tokens by who spent them (DESIGN.md "Token accounting"); `total` is their sum. */
+/** Tokens by who spent them (docs/architecture.md, "Token accounting"); `total` is their sum. */
 export const TokenSplitSchema = z.object({
   orchestrator: tokenCount,
   execution: tokenCount,
