@@ -8,6 +8,7 @@ import { benchExecOverhead } from './exec-overhead.js';
 import { benchPairsMining } from './pairs-mining.js';
 import { benchPlanParserStress } from './plan-parser-stress.js';
 import { benchRewardServer } from './reward-server.js';
+import { benchRmScoring } from './rm-scoring.js';
 import { benchRmTraining } from './rm-training.js';
 import { benchSimCollection } from './sim-collection.js';
 
@@ -18,6 +19,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   simCollection: () => benchSimCollection(),
   pairsMining: () => benchPairsMining(),
   rmTraining: () => benchRmTraining(),
+  rmScoring: () => benchRmScoring(),
   rewardServer: () => benchRewardServer(),
 };
 
