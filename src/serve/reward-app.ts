@@ -114,8 +114,17 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
   const isAuthorized = token === undefined ? undefined : bearerTokenChecker(token);
   const metrics = createServerMetrics();
   let draining = false;
+  // Heads that passed `precheck`: the transport prechecks before reading the body, and the same
+  // object then comes back to `request`, which need not check it (and hash its token) again.
+  const passed = new WeakSet<AppRequestHead>();
 
   function precheck(head: AppRequestHead): HttpError | undefined {
+    const rejected = check(head);
+    if (!rejected) passed.add(head);
+    return rejected;
+  }
+
+  function check(head: AppRequestHead): HttpError | undefined {
     const path = pathOf(head.path);
     const route = routeOf(path);
     if (!route) {
@@ -132,7 +141,7 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
   }
 
   async function handle(input: AppRequest): Promise<AppResponse> {
-    const rejected = precheck(input);
+    const rejected = passed.has(input) ? undefined : check(input);
     if (rejected) throw rejected;
     const route = routeOf(pathOf(input.path))!;
     const signal = input.signal ?? new AbortController().signal;

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { UserError } from '../core/errors.js';
 import { HttpError } from './http-error.js';
 import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from './read-request-body.js';
-import { createRewardApp, type AppResponse, type RewardApp, type RewardAppOptions } from './reward-app.js';
+import { createRewardApp, type AppRequest, type AppResponse, type RewardApp, type RewardAppOptions } from './reward-app.js';
 
 export interface RewardServerOptions extends RewardAppOptions {
   /** Address to bind. Anything but loopback exposes the server to the network. @default '127.0.0.1' */
@@ -101,15 +101,16 @@ export async function startRewardServer(options: RewardServerOptions): Promise<R
       if (!request.complete) socket.once('close', stopTimer);
     });
 
-    const rejected = app.precheck(head);
+    // One object from head to answer: `app.request` knows it passed `precheck` and skips the checks.
+    const input: AppRequest = head;
+    const rejected = app.precheck(input);
     if (rejected) {
       request.resume();
       send(response, app.reject(head, rejected, startedAtMs));
       return;
     }
-    let body: string;
     try {
-      body = await readRequestBody(request, maxBodyBytes);
+      input.body = await readRequestBody(request, maxBodyBytes);
     } catch (error) {
       if (!response.headersSent && !response.destroyed) send(response, app.reject(head, asHttpError(error), startedAtMs));
       return;
@@ -119,7 +120,9 @@ export async function startRewardServer(options: RewardServerOptions): Promise<R
     response.once('close', () => {
       if (!response.writableFinished) controller.abort(new Error('the client closed the connection'));
     });
-    send(response, await app.request({ ...head, body, startedAtMs, signal: controller.signal }));
+    input.startedAtMs = startedAtMs;
+    input.signal = controller.signal;
+    send(response, await app.request(input));
   }
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
