@@ -17,3 +17,4 @@ export * from './task.js';
 export * from './usage.js';
 export * from './version.js';
 export * from './sqlite-database.js';
+export * from './http-server.js';

@@ -1,6 +1,6 @@
 import type { RewardModel } from '../core/reward-model.js';
 import { bearerTokenChecker } from './bearer-token.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../core/index.js';
 import { createTaskExtractor, type TaskSource } from './extract-task.js';
 import { planOfQuery } from './plan-of-query.js';
 import { checkBatchSize, GetRewardRequestSchema, parseJsonText, ScoreRequestSchema, validateBody } from './request-bodies.js';
@@ -193,15 +193,15 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
     return {
       status: error.status,
       headers: { ...JSON_HEADERS, ...error.details.headers },
-      body: JSON.stringify(error.body()),
-      refusal: { code: error.code, ...(field !== undefined && { field }) },
+      body: JSON.stringify(errorBody(error)),
+      refusal: { code: errorCode(error), ...(field !== undefined && { field }) },
     };
   }
 
   /** Counts and reports a refused request; a failing `onRefusal` must not turn an answer into a crash. */
   function refused(head: AppRequestHead, error: HttpError): void {
     const route = metricRouteOf(head.path);
-    metrics.addRefusal(route, error.code);
+    metrics.addRefusal(route, errorCode(error));
     if (!onRefusal) return;
     const { field } = error.details;
     try {
@@ -210,7 +210,7 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
         path: pathOf(head.path),
         route,
         status: error.status,
-        code: error.code,
+        code: errorCode(error),
         message: error.message,
         ...(field !== undefined && { field }),
         ...(head.remoteAddress !== undefined && { remoteAddress: head.remoteAddress }),
@@ -249,6 +249,19 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
     },
   };
 }
+
+/** The JSON body of every error answer: `{"error": {"message", "code", "field"?}}`. */
+export interface ErrorBody {
+  error: { message: string; code: string; field?: string };
+}
+
+function errorBody(error: HttpError): ErrorBody {
+  const { field } = error.details;
+  return { error: { message: error.message, code: errorCode(error), ...(field === undefined ? {} : { field }) } };
+}
+
+/** Every error this server raises names a code; `http_error` covers one built elsewhere without. */
+const errorCode = (error: HttpError) => error.code ?? 'http_error';
 
 function json(status: number, body: unknown): AppResponse {
   return { status, headers: JSON_HEADERS, body: JSON.stringify(body) };
