@@ -9,6 +9,7 @@ import { benchExecOverhead } from './exec-overhead.js';
 import { benchPairsMining } from './pairs-mining.js';
 import { benchPlanParserStress } from './plan-parser-stress.js';
 import { benchRewardServer } from './reward-server.js';
+import { benchRmScoring } from './rm-scoring.js';
 import { benchRmTraining } from './rm-training.js';
 import { benchSimCollection } from './sim-collection.js';
 import { benchTestSuite } from './test-suite.js';
@@ -21,6 +22,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   simCollection: () => benchSimCollection(),
   pairsMining: () => benchPairsMining(),
   rmTraining: () => benchRmTraining(),
+  rmScoring: () => benchRmScoring(),
   rewardServer: () => benchRewardServer(),
   // Last, and minutes long: the whole test suite.
   testSuite: async () => benchTestSuite(),

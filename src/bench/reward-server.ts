@@ -44,7 +44,9 @@ const SPEC_LIMITS = { maxPlans: 64, maxBodyBytes: 256 * 1024 };
  * Throughput and tail latency of the reward server under load, with the load generated here
  * (node's http.Agent, keep-alive, one request at a time per connection) and the server in a
  * worker thread so client and server do not share an event loop:
- * - clean runs: `POST /v1/score` with `plansPerRequest` plans for `durationS` at `connections`;
+ * - clean runs: `POST /v1/score` with `plansPerRequest` plans for `durationS` at `connections`
+ *   (`requestsPerSecond`, and `plansPerSecond` = requests/s x plans per request); the linear
+ *   model's requests/s is repeated at the top as `requestsPerSecond`, with `plansPerRequest`;
  * - a mixed run: the same with `invalidShare` invalid requests (bad JSON, wrong types, too many
  *   plans, oversized bodies, no token, unknown route), reporting 5xx answers (must be 0) and
  *   dropped valid requests (valid ones not answered 200; must be 0).
@@ -59,7 +61,9 @@ export async function benchRewardServer(options: RewardServerBenchOptions = {}) 
     await withServer({ model, token: TOKEN, ...SPEC_LIMITS, ...(linearModelFile ? { modelFile: linearModelFile } : {}) }, async (port, modelName) => {
       await runLoad(port, 4, 2000, (index) => pool[index % pool.length]!); // warm-up: JIT, plan cache
       const clean = await runLoad(port, connections, durationS * 1000, (index) => pool[index % pool.length]!);
-      results[model] = { model: modelName, connections, durationS, plansPerRequest, ...clean };
+      results[model] = { model: modelName, connections, durationS, plansPerRequest, ...clean, plansPerSecond: clean.requestsPerSecond * plansPerRequest };
+      // The headline figure: the trained linear model, `plansPerRequest` plans per request.
+      if (model === 'linear') Object.assign(results, { requestsPerSecond: clean.requestsPerSecond, plansPerRequest });
     });
   }
   const rng = new Rng(7);
@@ -121,7 +125,7 @@ async function runLoad(port: number, connections: number, durationMs: number, ne
   const serverErrors = Object.entries(statuses).reduce((sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0), 0);
   return {
     requests: latenciesMs.length,
-    requestsPerS: Math.round(latenciesMs.length / elapsedS),
+    requestsPerSecond: Math.round(latenciesMs.length / elapsedS),
     latencyMs: { p50: quantile(0.5), p90: quantile(0.9), p99: quantile(0.99), max: quantile(1) },
     statuses,
     serverErrors,

@@ -2,12 +2,11 @@ import { getEncoding } from 'js-tiktoken';
 import { Rng } from '../core/rng.js';
 import { parseBtConfig } from '../rm/bt-config.js';
 import { trainBradleyTerry } from '../rm/bt-trainer.js';
-import { parseEncoderSpec, DEFAULT_ENCODER_SPEC_TEXT } from '../rm/features/encoder-spec.js';
+import { DEFAULT_ENCODER_SPEC_TEXT } from '../rm/features/encoder-spec.js';
 import { FeaturePipeline } from '../rm/features/feature-pipeline.js';
 import { createHead } from '../rm/heads/create-head.js';
 import { encodePairs } from '../rm/pair-dataset.js';
 import { syntheticPairs } from '../rm/synthetic-pairs.js';
-import { TrainedRewardModel } from '../rm/trained-reward-model.js';
 
 const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
 
@@ -28,14 +27,11 @@ function meanTokens(texts: readonly string[]): number {
 }
 
 /**
- * Reward-model training and scoring on 100,000 synthetic pairs (tasks of ~80 tokens, plans of
+ * Reward-model training on 100,000 synthetic pairs (tasks of ~80 tokens, plans of
  * ~300 tokens, several plans per task as mined pairs have), default encoder spec:
  * - `encodeMs`: parsing, canonicalising and encoding every distinct (task, plan) once;
  * - `linearMs` / `mlpMs`: encoding plus training (`linearTrainMs` / `mlpTrainMs` training only),
  *   with default settings and early stopping on the 10% validation split (MLP: 16 hidden units);
- * - `scoringPlansPerS`: linear-head scores per second on one thread, from distinct plan texts
- *   (parse + canonical rendering + features + head; `scoringCachedPlansPerS` once the
- *   canonical forms are cached, as when the same plans are scored again);
  * - `peakRssMb`: the largest resident set seen at phase ends.
  * Times are wall-clock; `cpu` repeats them in CPU time (user + system of this process), which
  * is what they would be on an idle machine when other processes compete for the cores.
@@ -65,20 +61,10 @@ export async function benchRmTraining(pairCount = 100_000) {
   const mlpTrain = stop();
   sampleRss();
 
-  // Scoring: fresh plan texts (never seen, so nothing is cached), 8 per task as in Best-of-8.
+  // Texts of the kind scored at serving time, 8 plans per task as in Best-of-8 (scoring speed: the rmScoring suite).
   const probe = syntheticPairs({ pairs: 4000, seed: 2, pairsPerTask: 4 });
   const byTask = new Map<string, string[]>();
   for (const pair of probe) byTask.set(pair.question, [...(byTask.get(pair.question) ?? []), pair.winner.planText, pair.loser.planText]);
-  const model = new TrainedRewardModel(new FeaturePipeline(parseEncoderSpec(DEFAULT_ENCODER_SPEC_TEXT)), linear);
-  const scoreAll = async () => {
-    let scored = 0;
-    const done = stopwatch();
-    for (const [question, texts] of byTask) scored += (await model.score(question, texts)).length;
-    return { scored, ...done() };
-  };
-  const fresh = await scoreAll();
-  const cached = await scoreAll();
-  sampleRss();
   const sampleTexts = new Rng(3).shuffle([...byTask.values()].flat()).slice(0, 300);
   return {
     pairs: pairCount,
@@ -96,14 +82,10 @@ export async function benchRmTraining(pairCount = 100_000) {
     mlpEpochs: mlpRun.history.length,
     mlpValidationAccuracy: mlpRun.history[mlpRun.bestEpoch - 1]?.validation?.accuracy,
     peakRssMb: mb(peakRss),
-    scoringPlansPerS: Math.round(fresh.scored / (fresh.wallMs / 1000)),
-    scoringCachedPlansPerS: Math.round(cached.scored / (cached.wallMs / 1000)),
     cpu: {
       encodeMs: Math.round(encode.cpuMs),
       linearMs: Math.round(encode.cpuMs + linearTrain.cpuMs),
       mlpMs: Math.round(encode.cpuMs + mlpTrain.cpuMs),
-      scoringPlansPerS: Math.round(fresh.scored / (fresh.cpuMs / 1000)),
-      scoringCachedPlansPerS: Math.round(cached.scored / (cached.cpuMs / 1000)),
     },
   };
 }

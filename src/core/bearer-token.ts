@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * A checker for `authorization: Bearer <token>` headers. Both sides are hashed to SHA-256
@@ -19,6 +19,7 @@ export function bearerTokenChecker(token: string): (authorization: string | unde
   };
 }
 
+/** One-shot `crypto.hash` (node 20.12): a fraction of `createHash`'s cost, which a server pays per request. */
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return hash('sha256', text, 'buffer');
 }

@@ -18,3 +18,5 @@ export * from './task.js';
 export * from './usage.js';
 export * from './version.js';
 export * from './sqlite-database.js';
+export * from './http-server.js';
+export * from './sigmoid.js';

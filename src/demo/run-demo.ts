@@ -20,12 +20,10 @@ import {
   loadEvaluationData,
   loadTrainingPairs,
   parseBtConfig,
-  registerRewardModel,
-  saveRewardModel,
   scoreHeldOut,
   summarizeScores,
-  trainingSource,
   trainRewardModel,
+  trainStoredRewardModel,
   validPairsDifference,
   type EvaluationData,
   type TrainedRewardModel,
@@ -113,14 +111,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     }
 
     stage(4, 'training the Bradley-Terry reward models (every source, label-free, outcome only) and three baselines, each tuned on its validation split');
-    const trainingPairs = loadTrainingPairs(store, mined.datasetId);
     const config = parseBtConfig({ seed, maxEpochs: sizes.rmEpochs });
-    const { model, config: chosenConfig } = await trainRewardModel(trainingPairs, config, { name: 'orchrm-bt-linear' });
-    model.provenance.metrics = { ...model.provenance.metrics, datasetId: mined.datasetId };
-    model.provenance.trainedOn = trainingSource(store, mined.datasetId);
     const modelPath = join(outDir, 'rm.safetensors');
-    await saveRewardModel(model, modelPath);
-    registerRewardModel(store, model, modelPath);
+    const { model, config: chosenConfig, pairs: trainingPairs } = await trainStoredRewardModel(store, mined.datasetId, config, { out: modelPath, name: 'orchrm-bt-linear' });
     const heldOut = loadEvaluationData(store, { datasetId: mined.datasetId });
     const evaluation = await evaluateWithBaselines([model], heldOut, { trainingPairs, config, seed });
     const labelFreePairs = loadTrainingPairs(store, labelFreeMined.datasetId);

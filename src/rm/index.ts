@@ -2,17 +2,25 @@ export * from './features/index.js';
 export * from './heads/index.js';
 export { Adam, type AdamSettings } from './adam.js';
 export { BtConfigSchema, parseBtConfig, type BtConfig, type BtConfigInput } from './bt-config.js';
-export { accumulateBatchGradient, evaluatePairTotals, PairTotals, softplus, type PairMetrics } from './bt-loss.js';
 export { btTrainingKey, loadBtTrainingState, removeBtTrainingState, saveBtTrainingState, type BtTrainingState } from './bt-training-state.js';
-export { trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochLog } from './bt-trainer.js';
-export { FeatureMatrixBuilder, type FeatureMatrix } from './feature-matrix.js';
+export { accumulateBatchGradient, evaluatePairTotals, PairTotals, softplus, trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochLog, type PairMetrics } from './bt-trainer.js';
 export { loadRewardModel, MODEL_FORMAT, MODEL_FORMAT_VERSION, saveRewardModel, type LoadRewardModelOptions, type SaveRewardModelOptions } from './model-file.js';
-export { encodePairs, SPLIT_CODES, splitIndices, type EncodePairsOptions, type PairDataset } from './pair-dataset.js';
-export { registerRewardModel } from './register-reward-model.js';
+export { encodePairs, FeatureMatrixBuilder, SPLIT_CODES, splitIndices, type EncodePairsOptions, type FeatureMatrix, type PairDataset } from './pair-dataset.js';
 export { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';
 export { syntheticPairs, syntheticPlan, syntheticTask, syntheticUtility, type SyntheticPairsOptions, type SyntheticTask, type SyntheticTaskKind } from './synthetic-pairs.js';
 export { trainRewardModel, type TrainRewardModelOptions, type TrainRewardModelResult } from './train-reward-model.js';
-export { describeWorld, trainingMismatch, trainingSource, TrainingSourceSchema, TrainingWorldSchema, worldOfRun, type TrainingSource, type TrainingWorld } from './training-source.js';
-export { PLAN_CACHE_SIZE, TrainedRewardModel, type RewardModelProvenance, type TrainedRewardModelOptions } from './trained-reward-model.js';
+export { registerRewardModel, trainingSource, trainStoredRewardModel, worldOfRun, type TrainStoredRewardModelOptions, type TrainStoredRewardModelResult } from './stored-reward-model.js';
+export {
+  describeWorld,
+  PLAN_CACHE_SIZE,
+  TrainedRewardModel,
+  trainingMismatch,
+  TrainingSourceSchema,
+  TrainingWorldSchema,
+  type RewardModelProvenance,
+  type TrainedRewardModelOptions,
+  type TrainingSource,
+  type TrainingWorld,
+} from './trained-reward-model.js';
 export * from './eval/index.js';
 export * from './remote/index.js';

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/index.js';
 import { listModels } from '../store/model-store.js';
 import { loadRewardModel, MODEL_FORMAT_VERSION, saveRewardModel } from './model-file.js';
-import { registerRewardModel } from './register-reward-model.js';
+import { registerRewardModel } from './stored-reward-model.js';
 import { readSafetensors, writeSafetensors } from './safetensors.js';
 import { syntheticPairs } from './synthetic-pairs.js';
 import { trainRewardModel } from './train-reward-model.js';

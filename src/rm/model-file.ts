@@ -11,8 +11,7 @@ import { createHead } from './heads/create-head.js';
 import { HeadConfigSchema } from './heads/head-config.js';
 import type { ParameterArray } from './heads/reward-head.js';
 import { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';
-import { TrainedRewardModel, type RewardModelProvenance } from './trained-reward-model.js';
-import { TrainingSourceSchema, type TrainingSource } from './training-source.js';
+import { TrainedRewardModel, TrainingSourceSchema, type RewardModelProvenance, type TrainingSource } from './trained-reward-model.js';
 
 /** `format` metadata of our model files. */
 export const MODEL_FORMAT = 'orchrm.bt-reward-model';

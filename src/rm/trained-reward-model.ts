@@ -1,13 +1,30 @@
+import { z } from 'zod';
 import type { Plan } from '../core/plan.js';
 import type { RewardModel } from '../core/reward-model.js';
 import { defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 import type { FeaturePipeline } from './features/feature-pipeline.js';
 import { analyzePlan, planPrefix, type PlanAnalysis } from './features/plan-analysis.js';
 import type { RewardHead } from './heads/reward-head.js';
-import type { TrainingSource } from './training-source.js';
 
 /** Plan texts whose canonical analysis is kept between calls. */
 export const PLAN_CACHE_SIZE = 8192;
+
+/** One world a model's pairs came from: a simulated scenario, a benchmark task file, or an import. */
+export const TrainingWorldSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('scenario'), scenario: z.string() }),
+  z.object({ kind: z.literal('task-file'), suite: z.string(), file: z.string() }),
+  z.object({ kind: z.literal('imported'), file: z.string() }),
+]);
+export type TrainingWorld = z.infer<typeof TrainingWorldSchema>;
+
+/** What a model file records about its training data (`trained_on` metadata). */
+export const TrainingSourceSchema = z.object({
+  /** The pair dataset it was trained on. */
+  datasetId: z.string(),
+  /** Where that dataset's episodes (or imported pairs) came from; empty when the store did not say. */
+  worlds: z.array(TrainingWorldSchema),
+});
+export type TrainingSource = z.infer<typeof TrainingSourceSchema>;
 
 /** Where a trained model came from; written into its model file. */
 export interface RewardModelProvenance {
@@ -102,4 +119,27 @@ export class TrainedRewardModel implements RewardModel {
   close(): void {
     this.pipeline.close();
   }
+}
+
+/** `scenario default`, `gsm8k tasks from gsm8k-test.jsonl`, `pairs imported from pairs.jsonl`. */
+export function describeWorld(world: TrainingWorld): string {
+  if (world.kind === 'scenario') return `scenario ${world.scenario}`;
+  if (world.kind === 'task-file') return `${world.suite} tasks from ${world.file}`;
+  return `pairs imported from ${world.file}`;
+}
+
+/**
+ * Why a model may not fit a run, or undefined when it does: it was trained on another scenario
+ * or another task suite (task files of one suite, e.g. its train and test files, match), or it
+ * does not record what it was trained on. Imported pairs match any world.
+ */
+export function trainingMismatch(modelPath: string, source: TrainingSource | undefined, world: TrainingWorld | undefined): string | undefined {
+  if (world === undefined) return undefined;
+  if (source === undefined) return `${modelPath} does not record what it was trained on (written by an older orchrm), so it cannot be checked against ${describeWorld(world)}; retrain it to record that`;
+  if (source.worlds.length === 0 || source.worlds.some((trained) => trained.kind === 'imported')) return undefined;
+  const fits = source.worlds.some((trained) =>
+    trained.kind === 'scenario' ? world.kind === 'scenario' && trained.scenario === world.scenario : trained.kind === 'task-file' && world.kind === 'task-file' && trained.suite === world.suite,
+  );
+  if (fits) return undefined;
+  return `${modelPath} was trained on ${source.worlds.map(describeWorld).join(', ')} (pair dataset ${source.datasetId}), but this run uses ${describeWorld(world)}; its scores may not carry over to these tasks`;
 }

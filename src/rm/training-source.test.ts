@@ -13,7 +13,8 @@ import { openStore, type Store } from '../store/index.js';
 import { exactMatchGrader } from '../tasks/index.js';
 import { loadRewardModel, saveRewardModel } from './model-file.js';
 import { trainRewardModel } from './train-reward-model.js';
-import { trainingMismatch, trainingSource, worldOfRun, type TrainingSource } from './training-source.js';
+import { trainingSource, worldOfRun } from './stored-reward-model.js';
+import { trainingMismatch, type TrainingSource } from './trained-reward-model.js';
 
 describe('worldOfRun and trainingMismatch', () => {
   it('read the world from a run config', () => {

@@ -1,6 +1,6 @@
 import { UserError } from '../core/errors.js';
 import { lastUserTurn } from './chat-templates.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../core/index.js';
 
 /**
  * Where `/get_reward` reads each query's task text from:

@@ -1,5 +1,5 @@
 import { stripLeadingSpecialTokens, stripTrailingSpecialTokens } from './chat-templates.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../core/index.js';
 
 /**
  * Cuts the `index`-th OpenRLHF query into its prompt and the generated plan: the plan is the

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { zodIssues } from '../core/errors.js';
-import { HttpError } from './http-error.js';
+import { HttpError, parseJsonBody, zodIssues } from '../core/index.js';
 
 /** `POST /v1/score`: one task and the plans to score for it. Unknown fields are ignored. */
 export const ScoreRequestSchema = z.looseObject({
@@ -24,11 +23,7 @@ export type GetRewardRequest = z.output<typeof GetRewardRequestSchema>;
 /** Parses a request body as JSON; a 400 that quotes the parser's complaint otherwise. */
 export function parseJsonText(text: string): unknown {
   if (text.trim() === '') throw new HttpError(400, 'empty_body', 'the request has no body; send a JSON object (content-type: application/json)');
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new HttpError(400, 'invalid_json', `the request body is not valid JSON (${(error as Error).message}); send a JSON object`);
-  }
+  return parseJsonBody(text, (reason) => new HttpError(400, 'invalid_json', `the request body is not valid JSON (${reason}); send a JSON object`));
 }
 
 /**

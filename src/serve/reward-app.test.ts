@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultRewardPrompt } from '../rm/remote/index.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../core/index.js';
 import { createRewardApp, type AppRequest } from './reward-app.js';
 import { createBrokenRewardModel, createLengthRewardModel } from './test-fixtures/fake-reward-models.js';
 

@@ -1,6 +1,6 @@
 import type { RewardModel } from '../core/reward-model.js';
 import { bearerTokenChecker } from './bearer-token.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../core/index.js';
 import { createTaskExtractor, type TaskSource } from './extract-task.js';
 import { planOfQuery } from './plan-of-query.js';
 import { checkBatchSize, GetRewardRequestSchema, parseJsonText, ScoreRequestSchema, validateBody } from './request-bodies.js';
@@ -114,8 +114,17 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
   const isAuthorized = token === undefined ? undefined : bearerTokenChecker(token);
   const metrics = createServerMetrics();
   let draining = false;
+  // Heads that passed `precheck`: the transport prechecks before reading the body, and the same
+  // object then comes back to `request`, which need not check it (and hash its token) again.
+  const passed = new WeakSet<AppRequestHead>();
 
   function precheck(head: AppRequestHead): HttpError | undefined {
+    const rejected = check(head);
+    if (!rejected) passed.add(head);
+    return rejected;
+  }
+
+  function check(head: AppRequestHead): HttpError | undefined {
     const path = pathOf(head.path);
     const route = routeOf(path);
     if (!route) {
@@ -132,7 +141,7 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
   }
 
   async function handle(input: AppRequest): Promise<AppResponse> {
-    const rejected = precheck(input);
+    const rejected = passed.has(input) ? undefined : check(input);
     if (rejected) throw rejected;
     const route = routeOf(pathOf(input.path))!;
     const signal = input.signal ?? new AbortController().signal;
@@ -184,15 +193,15 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
     return {
       status: error.status,
       headers: { ...JSON_HEADERS, ...error.details.headers },
-      body: JSON.stringify(error.body()),
-      refusal: { code: error.code, ...(field !== undefined && { field }) },
+      body: JSON.stringify(errorBody(error)),
+      refusal: { code: errorCode(error), ...(field !== undefined && { field }) },
     };
   }
 
   /** Counts and reports a refused request; a failing `onRefusal` must not turn an answer into a crash. */
   function refused(head: AppRequestHead, error: HttpError): void {
     const route = metricRouteOf(head.path);
-    metrics.addRefusal(route, error.code);
+    metrics.addRefusal(route, errorCode(error));
     if (!onRefusal) return;
     const { field } = error.details;
     try {
@@ -201,7 +210,7 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
         path: pathOf(head.path),
         route,
         status: error.status,
-        code: error.code,
+        code: errorCode(error),
         message: error.message,
         ...(field !== undefined && { field }),
         ...(head.remoteAddress !== undefined && { remoteAddress: head.remoteAddress }),
@@ -240,6 +249,19 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
     },
   };
 }
+
+/** The JSON body of every error answer: `{"error": {"message", "code", "field"?}}`. */
+export interface ErrorBody {
+  error: { message: string; code: string; field?: string };
+}
+
+function errorBody(error: HttpError): ErrorBody {
+  const { field } = error.details;
+  return { error: { message: error.message, code: errorCode(error), ...(field === undefined ? {} : { field }) } };
+}
+
+/** Every error this server raises names a code; `http_error` covers one built elsewhere without. */
+const errorCode = (error: HttpError) => error.code ?? 'http_error';
 
 function json(status: number, body: unknown): AppResponse {
   return { status, headers: JSON_HEADERS, body: JSON.stringify(body) };

@@ -1,6 +1,6 @@
 import type { RewardModel } from '../core/reward-model.js';
 import { UserError } from '../core/errors.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../core/index.js';
 
 /**
  * Scores (task, plan) items with one model call per distinct task (calls run concurrently) and

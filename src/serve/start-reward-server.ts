@@ -1,16 +1,23 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { UserError } from '../core/errors.js';
-import { HttpError } from './http-error.js';
-import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from './read-request-body.js';
-import { createRewardApp, type AppResponse, type RewardApp, type RewardAppOptions } from './reward-app.js';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { HttpError, readRequestBody, startHttpServer } from '../core/index.js';
+import { createRewardApp, type AppRequest, type AppResponse, type RewardApp, type RewardAppOptions } from './reward-app.js';
+
+/**
+ * Largest request body accepted when the options name none: 128 MiB. OpenRLHF 0.7.1 to 0.9.0
+ * posts a whole rollout batch in one request; one query built from orchrm's orchestrator
+ * prompt (3.1k-3.6k characters of instructions in a chat template, the task, a plan) is about 10 KB with its
+ * `prompts` entry, so 1024 queries are 10.4 MB and `--rollout_batch_size 1024
+ * --n_samples_per_prompt 8` sends about 85 MB. The limit covers that with room to spare; a body
+ * that large is held several times over while it is parsed (measured in docs/integrations.md).
+ */
+export const DEFAULT_MAX_BODY_BYTES = 128 * 1024 * 1024;
 
 export interface RewardServerOptions extends RewardAppOptions {
   /** Address to bind. Anything but loopback exposes the server to the network. @default '127.0.0.1' */
   host?: string;
   /** @default 0 (an ephemeral port; read it from `server.port`) */
   port?: number;
-  /** Largest request body accepted (413 beyond). @default 8 MiB @unit bytes */
+  /** Largest request body accepted (413 beyond). @default DEFAULT_MAX_BODY_BYTES (128 MiB) @unit bytes */
   maxBodyBytes?: number;
   /**
    * Time a client has to send a request's headers and then its whole body; slower clients get
@@ -46,32 +53,12 @@ export interface RewardServer {
 export async function startRewardServer(options: RewardServerOptions): Promise<RewardServer> {
   const { host = '127.0.0.1', port = 0, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, requestTimeoutMs = 30_000, closeTimeoutMs = 10_000 } = options;
   const app = createRewardApp(options);
-  let inFlight = 0;
-  let onIdle: (() => void) | undefined;
-  let closing: Promise<void> | undefined;
-
-  const server = createServer(
-    {
-      // Slow headers are node's to catch (it answers through 'clientError' below); a slow body is
-      // caught per request in `handle`, where the answer can name the route. node's own whole-request
-      // timer is off, as it would also cut requests that are merely waiting for the model.
-      headersTimeout: requestTimeoutMs,
-      requestTimeout: 0,
-      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeoutMs / 4))),
-    },
-    (request, response) => {
-      inFlight++;
-      response.once('close', () => {
-        inFlight--;
-        if (inFlight === 0) onIdle?.();
-      });
-      if (closing) response.setHeader('connection', 'close');
-      handle(request, response).catch((error: unknown) => {
-        // Only a bug of ours gets here (the app turns every failure into an answer): answer 500, stay up.
-        send(response, app.reject(headOf(request), new HttpError(500, 'internal_error', `the reward server failed: ${(error as Error)?.message ?? String(error)}`)));
-      });
-    },
-  );
+  const tooLarge = (bytes: number, how: string) =>
+    new HttpError(
+      413,
+      'body_too_large',
+      `the request body (${how} ${bytes} bytes) is larger than this server's limit of ${maxBodyBytes} bytes; send fewer or shorter plans per request (or start the server with a larger --max-body-bytes)`,
+    );
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const startedAtMs = performance.now();
@@ -101,15 +88,16 @@ export async function startRewardServer(options: RewardServerOptions): Promise<R
       if (!request.complete) socket.once('close', stopTimer);
     });
 
-    const rejected = app.precheck(head);
+    // One object from head to answer: `app.request` knows it passed `precheck` and skips the checks.
+    const input: AppRequest = head;
+    const rejected = app.precheck(input);
     if (rejected) {
       request.resume();
       send(response, app.reject(head, rejected, startedAtMs));
       return;
     }
-    let body: string;
     try {
-      body = await readRequestBody(request, maxBodyBytes);
+      input.body = await readRequestBody(request, { maxBodyBytes, tooLarge });
     } catch (error) {
       if (!response.headersSent && !response.destroyed) send(response, app.reject(head, asHttpError(error), startedAtMs));
       return;
@@ -119,65 +107,49 @@ export async function startRewardServer(options: RewardServerOptions): Promise<R
     response.once('close', () => {
       if (!response.writableFinished) controller.abort(new Error('the client closed the connection'));
     });
-    send(response, await app.request({ ...head, body, startedAtMs, signal: controller.signal }));
+    input.startedAtMs = startedAtMs;
+    input.signal = controller.signal;
+    send(response, await app.request(input));
   }
 
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    // Malformed HTTP or headers too slow: answer in JSON as every other error, unless a response
-    // is already under way on this socket (node's own rule), then close.
-    if (error.code !== 'ECONNRESET' && socket.writable && socket.bytesWritten === 0) {
-      const httpError =
-        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? new HttpError(408, 'request_timeout', `the request headers were not received within ${requestTimeoutMs} ms`)
-          : error.code === 'HPE_HEADER_OVERFLOW'
-            ? new HttpError(431, 'headers_too_large', 'the request headers are too large')
-            : new HttpError(400, 'malformed_request', `the request is not valid HTTP/1.1 (${error.code ?? error.message})`);
-      const answer = app.reject({ method: '', path: '', ...(socket.remoteAddress !== undefined && { remoteAddress: socket.remoteAddress }) }, httpError);
-      socket.end(`HTTP/1.1 ${answer.status} ${reasonPhrase(answer)}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\nconnection: close\r\n\r\n${answer.body}`);
-      return;
-    }
-    socket.destroy();
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-
-  async function shutDown(): Promise<void> {
-    app.startDraining();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    if (inFlight > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, closeTimeoutMs);
-        onIdle = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-    // Left now: idle keep-alive sockets, and requests that overran the grace period.
-    server.closeAllConnections();
-    await closed;
-  }
-
-  return {
-    url: `http://${urlHost}:${address.port}`,
-    host: address.address,
-    port: address.port,
-    app,
-    close() {
-      closing ??= shutDown();
-      return closing;
+  const server = await startHttpServer({
+    host,
+    port,
+    portName: '--port',
+    closeTimeoutMs,
+    // Slow headers are node's to catch (it answers through `onClientError` below); a slow body is
+    // caught per request in `handle`, where the answer can name the route. node's own whole-request
+    // timer is off, as it would also cut requests that are merely waiting for the model.
+    serverOptions: {
+      headersTimeout: requestTimeoutMs,
+      requestTimeout: 0,
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeoutMs / 4))),
     },
-  };
+    handle,
+    onError(error, request, response) {
+      // Only a bug of ours gets here (the app turns every failure into an answer): answer 500, stay up.
+      send(response, app.reject(headOf(request), new HttpError(500, 'internal_error', `the reward server failed: ${(error as Error)?.message ?? String(error)}`)));
+    },
+    onClientError(error, socket) {
+      // Malformed HTTP or headers too slow: answer in JSON as every other error, unless a response
+      // is already under way on this socket (node's own rule), then close.
+      if (error.code !== 'ECONNRESET' && socket.writable && socket.bytesWritten === 0) {
+        const httpError =
+          error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? new HttpError(408, 'request_timeout', `the request headers were not received within ${requestTimeoutMs} ms`)
+            : error.code === 'HPE_HEADER_OVERFLOW'
+              ? new HttpError(431, 'headers_too_large', 'the request headers are too large')
+              : new HttpError(400, 'malformed_request', `the request is not valid HTTP/1.1 (${error.code ?? error.message})`);
+        const answer = app.reject({ method: '', path: '', ...(socket.remoteAddress !== undefined && { remoteAddress: socket.remoteAddress }) }, httpError);
+        socket.end(`HTTP/1.1 ${answer.status} ${reasonPhrase(answer)}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\nconnection: close\r\n\r\n${answer.body}`);
+        return;
+      }
+      socket.destroy();
+    },
+    onClosing: () => app.startDraining(),
+  });
+
+  return { url: server.url, host: server.host, port: server.port, app, close: () => server.close() };
 }
 
 function headOf(request: IncomingMessage) {
@@ -207,13 +179,4 @@ function send(response: ServerResponse, answer: AppResponse): void {
   if (response.headersSent || response.destroyed) return;
   response.writeHead(answer.status, reasonPhrase(answer), { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
   response.end(answer.body);
-}
-
-/** Bind failures are the user's to fix (another port or host), so they become UserErrors saying how. */
-function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
-  const where = `${host}:${port}`;
-  if (error.code === 'EADDRINUSE') return new UserError(`${where} is already in use; choose another --port (0 picks a free one)`, { cause: error });
-  if (error.code === 'EACCES') return new UserError(`no permission to listen on ${where}; use a port above 1023`, { cause: error });
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return new UserError(`cannot listen on host ${host}: it is not an address of this machine; use 127.0.0.1`, { cause: error });
-  return error;
 }

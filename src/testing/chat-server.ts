@@ -1,6 +1,6 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { HttpError, parseJsonBody, readRequestBody, sendJson, startHttpServer } from '../core/index.js';
 
 /**
  * A real OpenAI-compatible chat server on 127.0.0.1 for tests: it speaks
@@ -135,36 +135,20 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
   let inFlight = 0;
   let maxInFlight = 0;
 
-  const server = createServer((request, response) => {
-    void route(request, response).catch((error: unknown) => {
-      // The handler threw: a bug in the test. `x-should-retry: false` keeps clients from hiding it.
-      sendJson(response, 500, errorBody(`chat-server handler threw: ${String(error)}`, 'server_error'), { 'x-should-retry': 'false' });
-    });
-  });
-
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0];
     if (request.method === 'GET' && path === '/v1/models') {
       sendJson(response, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'orchrm' })) });
       return;
     }
-    if (request.method !== 'POST' || path !== '/v1/chat/completions') {
-      sendJson(response, 404, errorBody(`no route for ${request.method} ${path}`, 'invalid_request_error'));
-      return;
-    }
-    const text = await readBody(request);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      sendJson(response, 400, errorBody('request body is not valid JSON', 'invalid_request_error'));
-      return;
-    }
+    if (request.method !== 'POST' || path !== '/v1/chat/completions') throw new HttpError(404, null, `no route for ${request.method} ${path}`, { type: 'invalid_request_error' });
+    // A test server: no body limit.
+    const text = await readRequestBody(request, { maxBodyBytes: Number.POSITIVE_INFINITY });
+    const json = parseJsonBody(text, () => new HttpError(400, null, 'request body is not valid JSON', { type: 'invalid_request_error' }));
     const parsed = ChatCompletionBodySchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      sendJson(response, 400, errorBody(`${issue?.path.join('.') || 'body'}: ${issue?.message}`, 'invalid_request_error'));
-      return;
+      throw new HttpError(400, null, `${issue?.path.join('.') || 'body'}: ${issue?.message}`, { type: 'invalid_request_error' });
     }
     const requestIndex = requests.push(parsed.data) - 1;
     inFlight++;
@@ -184,10 +168,21 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await startHttpServer({
+    handle: route,
+    onError(error, _request, response) {
+      if (error instanceof HttpError) {
+        sendJson(response, error.status, errorBody(error.message, error.details.type ?? 'invalid_request_error'), error.details.headers);
+        return;
+      }
+      // The handler threw: a bug in the test. `x-should-retry: false` keeps clients from hiding it.
+      sendJson(response, 500, errorBody(`chat-server handler threw: ${String(error)}`, 'server_error'), { 'x-should-retry': 'false' });
+    },
+    // Tests close at once: open connections are dropped, not drained.
+    closeTimeoutMs: 0,
+  });
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${server.url}/v1`,
     requests,
     get inFlight() {
       return inFlight;
@@ -196,12 +191,7 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
       return maxInFlight;
     },
     // Idempotent, so tests may close in both the test and afterEach.
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        if (!server.listening) return resolve();
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: () => server.close(),
   };
 }
 
@@ -298,17 +288,4 @@ function countWords(text: string): number {
 
 function errorBody(message: string, type: string): { error: { message: string; type: string } } {
   return { error: { message, type } };
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (response.destroyed || response.headersSent) return;
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  response.end(text);
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

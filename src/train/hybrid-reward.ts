@@ -1,4 +1,4 @@
-import { deriveSeed, Rng } from '../core/rng.js';
+import { deriveSeed, Rng, sigmoid } from '../core/index.js';
 import { createPlanExecutor, type ExecutionRewardOptions } from './execution-reward.js';
 import type { PlanReward, RewardSource } from './reward-source.js';
 
@@ -10,8 +10,6 @@ export interface HybridRewardOptions extends ExecutionRewardOptions {
   /** λ: weight of the execution term. @default 1 */
   executionWeight?: number;
 }
-
-const sigmoid = (value: number) => 1 / (1 + Math.exp(-value));
 
 /**
  * The reward model on every plan, with execution mixed in on a fraction p of them:

@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UserError } from '../../core/errors.js';
 import { loadRewardModel } from '../../rm/model-file.js';
 import type { TrainedRewardModel } from '../../rm/trained-reward-model.js';
-import { trainingMismatch, worldOfRun } from '../../rm/training-source.js';
+import { trainingMismatch, worldOfRun } from '../../rm/index.js';
 import { DEFAULT_NS, formatBonTable, loadPlanTemplates, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createProgress } from '../progress.js';

@@ -3,17 +3,15 @@ import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import type { Pair } from '../../core/pair.js';
 import { ablateSources, evaluateWithBaselines, formatAblationReport, formatBaselineReport, loadEvaluationData, loadTrainingPairs, resolvePairDataset } from '../../rm/eval/index.js';
-import { trainingSource } from '../../rm/training-source.js';
 import {
   DEFAULT_ENCODER_SPEC_TEXT,
   ENCODER_SPEC_GRAMMAR,
   loadRewardModel,
   parseBtConfig,
   parseEncoderSpec,
-  registerRewardModel,
   removeBtTrainingState,
-  saveRewardModel,
   trainRewardModel,
+  trainStoredRewardModel,
   type EpochLog,
   type TrainedRewardModel,
 } from '../../rm/index.js';
@@ -147,11 +145,10 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
         const store = openStore(flags.db);
         try {
           const dataset = resolvePairDataset(store, flags.dataset);
-          const pairs = loadTrainingPairs(store, dataset.id);
-          if (!pairs.some((pair) => pair.split === 'train' || pair.split === undefined)) throw new UserError(`pair dataset ${dataset.id} has no training pairs; mine more episodes or change its split fractions`);
-          streams.stderr.write(`training a ${flags.head} reward model on ${pairs.length} pairs of dataset ${dataset.id}\n`);
           const stateFile = `${out}.training.safetensors`;
-          const { model, training, config: chosen, stateFiles } = await trainRewardModel(pairs, config, {
+          const { training, config: chosen, stateFiles, id } = await trainStoredRewardModel(store, dataset.id, config, {
+            out,
+            onPairsLoaded: (pairs) => streams.stderr.write(`training a ${flags.head} reward model on ${pairs.length} pairs of dataset ${dataset.id}\n`),
             name: `orchrm-bt-${flags.head}`,
             stateFile,
             resume: flags.resume,
@@ -159,12 +156,6 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
             onProgress: (log) => streams.stderr.write(epochLine(log)),
             onTrialEnd: (trial) => streams.stderr.write(`trial l2 ${trial.l2} learning rate ${trial.learningRate}: best validation loss ${trial.validationLoss.toFixed(4)} at epoch ${trial.bestEpoch}\n`),
           });
-          // The dataset travels with the model (file and registry), so `rm eval` finds its held-out split.
-          model.provenance.metrics = { ...model.provenance.metrics, datasetId: dataset.id };
-          // And the worlds it came from, so `bon` can warn when the model is used on another.
-          model.provenance.trainedOn = trainingSource(store, dataset.id);
-          await saveRewardModel(model, out);
-          const id = registerRewardModel(store, model, out);
           for (const file of stateFiles) removeBtTrainingState(file);
           const summary = { id, path: out, datasetId: dataset.id, trainPairs: training.trainPairs, validationPairs: training.validationPairs, bestEpoch: training.bestEpoch, stoppedEarly: training.stoppedEarly, l2: chosen.l2, learningRate: chosen.learningRate, last: training.history.at(-1) };
           streams.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : `wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n`);

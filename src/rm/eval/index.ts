@@ -1,7 +1,8 @@
 export { ablateSources, formatAblationReport, MAX_ABLATION_SOURCES, type AblateSourcesOptions, type AblationReport, type AblationRow } from './ablate-sources.js';
 export { bestOfNAccuracy, type BestOfNAccuracyOptions, type BestOfNResult, type ScoredOutcome } from './best-of-n.js';
 export { bootstrapMeanInterval, pairedClusterBootstrap, type BootstrapOptions } from './bootstrap-interval.js';
-export { expectedCalibrationError, sigmoid, type CalibrationBin, type CalibrationReport } from './calibration-error.js';
+export { expectedCalibrationError, type CalibrationBin, type CalibrationReport } from './calibration-error.js';
+export { sigmoid } from '../../core/index.js';
 export { BASELINE_KINDS, BASELINES, compareToBaseline, validPairsDifference, type BaselineComparison, type BaselineKind, type PairedAccuracyDifference } from './compare-to-baseline.js';
 export { outcomePairAccuracy, outcomePairs, type GradedScore, type OutcomePairAccuracy, type OutcomePairIndex, type OutcomePairKind } from './outcome-pairs.js';
 export { evaluateAgainstBaselines, type BaselineReport, type ModelVersusBaselines } from './evaluate-against-baselines.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrapMeanInterval, pairedClusterBootstrap } from './bootstrap-interval.js';
-import { expectedCalibrationError, sigmoid } from './calibration-error.js';
+import { sigmoid } from '../../core/index.js';
+import { expectedCalibrationError } from './calibration-error.js';
 import { pairwiseAccuracy } from './pairwise-accuracy.js';
 import { groupedAuc, rocAuc } from './roc-auc.js';
 import { wilsonInterval } from './wilson-interval.js';

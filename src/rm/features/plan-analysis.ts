@@ -54,19 +54,45 @@ function kindNames(plan: Plan | undefined): string[] {
   return [...names];
 }
 
-const kindHashes = (plan: Plan | undefined) => Uint32Array.from(kindNames(plan), (name) => murmur3String(name, 0));
+/**
+ * A `PlanAnalysis` whose text and hashes are computed on first read: most encoder specs (the
+ * default `shape` among them) read only the plan, and rendering the canonical XML and hashing
+ * its words is a large share of scoring a fresh plan text.
+ */
+class LazyPlanAnalysis implements PlanAnalysis {
+  private renderedText: string | undefined;
+  private words: Uint32Array | undefined;
+  private kinds: Uint32Array | undefined;
+
+  constructor(
+    readonly plan: Plan | undefined,
+    readonly diagnosticCodes: readonly string[],
+    readonly warningCodes: readonly string[],
+    private readonly diagnostics: readonly Diagnostic[],
+  ) {}
+
+  get text(): string {
+    return (this.renderedText ??= this.plan === undefined ? renderInvalidPlan(this.diagnostics) : withWarningLine(formatPlanXml(this.plan), this.warningCodes));
+  }
+
+  get wordHashes(): Uint32Array {
+    return (this.words ??= hashText(this.text));
+  }
+
+  get kindHashes(): Uint32Array {
+    return (this.kinds ??= Uint32Array.from(kindNames(this.plan), (name) => murmur3String(name, 0)));
+  }
+}
 
 /** Analysis of an already-canonical plan, with the semantic warning codes its parse gave. */
 export function analyzeCanonicalPlan(plan: Plan, warningCodes: readonly string[] = []): PlanAnalysis {
-  const text = withWarningLine(formatPlanXml(plan), warningCodes);
-  return { text, plan, diagnosticCodes: [], warningCodes, wordHashes: hashText(text), kindHashes: kindHashes(plan) };
+  return new LazyPlanAnalysis(plan, [], warningCodes, []);
 }
 
 /** Analysis of a plan that did not parse or validate: only its diagnostic form is seen. */
 export function analyzeInvalidPlan(diagnostics: readonly Diagnostic[]): PlanAnalysis {
-  const text = renderInvalidPlan(diagnostics);
   const diagnosticCodes = [...new Set(diagnostics.map((diagnostic) => diagnostic.code))].sort();
-  return { text, plan: undefined, diagnosticCodes, warningCodes: [], wordHashes: hashText(text), kindHashes: kindHashes(undefined) };
+  return new LazyPlanAnalysis(undefined, diagnosticCodes, [], diagnostics);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { murmur3String } from './murmur3.js';
+import { taskShape } from './task-shape.js';
 import { hashWords, isWordCode } from './tokenize.js';
 
 /**
@@ -16,6 +17,8 @@ export interface TaskAnalysis {
   readonly statHashes: Uint32Array;
   /** The statistic names, for inspection and tests. */
   readonly statNames: readonly string[];
+  /** Hashes (seed 0) of the task's shape names (`taskShape`), crossed with the plan's by the `shape` encoder. */
+  readonly shapeHashes: Uint32Array;
 }
 
 const QUESTION_WORDS = ['what', 'how', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'many', 'much', 'whether'];
@@ -51,15 +54,51 @@ const isDigit = (code: number) => code >= 48 && code <= 57;
 /**
  * Analyses a task text. Statistics are bucketed indicators (log2 buckets for lengths) so a
  * linear head can learn non-monotone effects; `task=any` is always present so crosses with it
- * give every block type its own prior.
+ * give every block type its own prior. Each field is computed on first read (an encoder spec
+ * reads only some of them), then kept.
  *
  * @example
  * analyzeTask('How many apples are left?').statNames // ['task=any', 'chars=4', 'words=3', ..., 'question=how', 'question=many']
  */
 export function analyzeTask(text: string): TaskAnalysis {
-  const scratch = new Uint32Array((text.length >> 1) + 1);
-  const wordHashes = scratch.slice(0, hashWords(text, scratch));
-  const distinctWordHashes = Uint32Array.from(new Set(wordHashes)).sort();
+  return new LazyTaskAnalysis(text);
+}
+
+class LazyTaskAnalysis implements TaskAnalysis {
+  private words: Uint32Array | undefined;
+  private distinctWords: Uint32Array | undefined;
+  private names: readonly string[] | undefined;
+  private stats: Uint32Array | undefined;
+  private shapes: Uint32Array | undefined;
+
+  constructor(readonly text: string) {}
+
+  get wordHashes(): Uint32Array {
+    if (this.words === undefined) {
+      const scratch = new Uint32Array((this.text.length >> 1) + 1);
+      this.words = scratch.slice(0, hashWords(this.text, scratch));
+    }
+    return this.words;
+  }
+
+  get distinctWordHashes(): Uint32Array {
+    return (this.distinctWords ??= Uint32Array.from(new Set(this.wordHashes)).sort());
+  }
+
+  get statNames(): readonly string[] {
+    return (this.names ??= taskStatNames(this.text, this.wordHashes));
+  }
+
+  get statHashes(): Uint32Array {
+    return (this.stats ??= Uint32Array.from(this.statNames, (name) => murmur3String(name, 0)));
+  }
+
+  get shapeHashes(): Uint32Array {
+    return (this.shapes ??= Uint32Array.from(taskShape(this.text), (name) => murmur3String(name, 0)));
+  }
+}
+
+function taskStatNames(text: string, wordHashes: Uint32Array): string[] {
   const { numbers, sentences, capitalized, operators } = countNumbersAndMore(text);
   const statNames = [
     'task=any',
@@ -79,6 +118,5 @@ export function analyzeTask(text: string): TaskAnalysis {
       statNames.push(`question=${word}`);
     }
   }
-  const statHashes = Uint32Array.from(statNames, (name) => murmur3String(name, 0));
-  return { text, wordHashes, distinctWordHashes, statHashes, statNames };
+  return statNames;
 }

@@ -1,10 +1,9 @@
 import type { FeatureAccumulator } from './feature-accumulator.js';
 import type { FeatureEncoder } from './feature-encoder.js';
-import { murmur3Ints, murmur3String } from './murmur3.js';
+import { murmur3Ints, murmur3String, murmurFinish, murmurMix } from './murmur3.js';
 import type { PlanAnalysis } from './plan-analysis.js';
 import { planShape } from './plan-shape.js';
 import type { TaskAnalysis } from './task-analysis.js';
-import { taskShape } from './task-shape.js';
 
 /** The `task-stats` encoder: each task statistic (see `analyzeTask`) as an indicator. */
 export function createTaskStatsEncoder(mask: number): FeatureEncoder {
@@ -55,29 +54,42 @@ export function createCrossEncoder(mask: number): FeatureEncoder {
 export function createShapeEncoder(mask: number, cross: boolean): FeatureEncoder {
   const planSeed = murmur3String('plan-shape', 0);
   const crossSeed = murmur3String('shape-cross', 0);
-  const taskShapes = new Map<string, Uint32Array>();
-  const taskShapeHashes = (task: TaskAnalysis) => {
-    let hashes = taskShapes.get(task.text);
-    if (hashes === undefined) {
-      hashes = Uint32Array.from(taskShape(task.text), (name) => murmur3String(name, 0));
-      if (taskShapes.size >= 4096) taskShapes.clear();
-      taskShapes.set(task.text, hashes);
-    }
-    return hashes;
-  };
+  // Plan shape names come from a small vocabulary (buckets, block names): hash each name once.
+  const nameHashes = new Map<string, number>();
+  let planHashes = new Uint32Array(64);
+  // The cross hash murmur3Ints(crossSeed, taskHash, planHash) with its first block mixed in once
+  // per task (plans of one task are scored one after another).
+  let crossTask: TaskAnalysis | undefined;
+  let crossStates = new Int32Array(0);
   return {
     name: cross ? 'shape' : 'plan-shape',
     taskOnly: false,
     encode(task: TaskAnalysis, plan: PlanAnalysis, out: FeatureAccumulator) {
       const planNames = planShape(plan);
-      const planValue = 1 / Math.sqrt(planNames.length);
-      const planHashes = planNames.map((name) => murmur3String(name, 0));
-      for (const hash of planHashes) out.addHashed(murmur3Ints(planSeed, hash), mask, planValue);
+      const planCount = planNames.length;
+      if (planHashes.length < planCount) planHashes = new Uint32Array(planCount * 2);
+      for (let index = 0; index < planCount; index++) {
+        const name = planNames[index]!;
+        let hash = nameHashes.get(name);
+        if (hash === undefined) {
+          hash = murmur3String(name, 0);
+          if (nameHashes.size >= 65_536) nameHashes.clear();
+          nameHashes.set(name, hash);
+        }
+        planHashes[index] = hash;
+      }
+      const planValue = 1 / Math.sqrt(planCount);
+      for (let index = 0; index < planCount; index++) out.addHashed(murmur3Ints(planSeed, planHashes[index]!), mask, planValue);
       if (!cross) return;
-      const taskHashes = taskShapeHashes(task);
-      const crossValue = 1 / Math.sqrt(planHashes.length * taskHashes.length);
-      for (const planHash of planHashes) {
-        for (let index = 0; index < taskHashes.length; index++) out.addHashed(murmur3Ints(crossSeed, taskHashes[index]!, planHash), mask, crossValue);
+      if (crossTask !== task) {
+        crossStates = Int32Array.from(task.shapeHashes, (taskHash) => murmurMix(crossSeed, taskHash));
+        crossTask = task;
+      }
+      const taskCount = crossStates.length;
+      const crossValue = 1 / Math.sqrt(planCount * taskCount);
+      for (let planIndex = 0; planIndex < planCount; planIndex++) {
+        const planHash = planHashes[planIndex]!;
+        for (let index = 0; index < taskCount; index++) out.addHashed(murmurFinish(murmurMix(crossStates[index]!, planHash), 2), mask, crossValue);
       }
     },
   };

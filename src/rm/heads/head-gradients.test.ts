@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accumulateBatchGradient, evaluatePairTotals, PairTotals } from '../bt-loss.js';
+import { accumulateBatchGradient, evaluatePairTotals, PairTotals } from '../bt-trainer.js';
 import { randomPairDataset } from '../test-fixtures/random-pair-dataset.js';
 import { createHead } from './create-head.js';
 import type { HeadConfigInput } from './head-config.js';

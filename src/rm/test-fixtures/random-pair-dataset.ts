@@ -1,5 +1,5 @@
 import { Rng } from '../../core/rng.js';
-import { FeatureMatrixBuilder } from '../feature-matrix.js';
+import { FeatureMatrixBuilder } from '../pair-dataset.js';
 import type { PairDataset } from '../pair-dataset.js';
 
 /**

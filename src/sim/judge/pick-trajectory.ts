@@ -1,8 +1,7 @@
 import { majorityVote } from '../../agents/majority-vote.js';
 import { normalizeAnswer } from '../../agents/normalize-answer.js';
-import type { Rng } from '../../core/rng.js';
+import { sigmoid, type Rng } from '../../core/index.js';
 import type { JudgeConfig } from '../scenario/scenario-schema.js';
-import { sigmoid } from '../worker/normal-cdf.js';
 
 /** Probability that the trajectory judge picks a correct candidate when one exists among `count`. */
 export function trajectoryPickRate(judge: JudgeConfig, count: number): number {

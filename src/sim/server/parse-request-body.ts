@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { zodIssues } from '../../core/errors.js';
-import { HttpError } from './http-error.js';
+import { HttpError, zodIssues } from '../../core/index.js';
 
 /** Validates a parsed JSON body; the first issue becomes a 400 naming the field (`param`), as OpenAI does. */
 export function parseRequestBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.infer<Schema> {
@@ -9,9 +8,9 @@ export function parseRequestBody<Schema extends z.ZodType>(schema: Schema, body:
   const issues = zodIssues(result.error);
   const first = issues[0];
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem(s))` : '';
-  throw new HttpError(400, `${first?.path || 'body'}: ${first?.message ?? 'invalid request'}${more}`, {
+  const field = first?.path || undefined;
+  throw new HttpError(400, 'invalid_request', `${first?.path || 'body'}: ${first?.message ?? 'invalid request'}${more}`, {
     type: 'invalid_request_error',
-    param: first?.path || null,
-    code: 'invalid_request',
+    ...(field !== undefined && { field }),
   });
 }

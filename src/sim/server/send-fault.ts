@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FaultKind } from './fault-config.js';
-import { sendJson } from './http-error.js';
+import { sendJson } from '../../core/index.js';
 
 /** What an injected fault needs besides its kind. */
 export interface FaultDetails {

@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { ModelSlot } from '../../core/llm-call.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError, parseJsonBody, readRequestBody, sendJson, sendJsonText, startHttpServer, type ModelSlot } from '../../core/index.js';
 import type { ChatProvider } from '../../llm/chat-provider.js';
 import { ChatCompletionBodySchema, toChatRequest } from './chat-completion-body.js';
 import { chatCompletionResponse } from './chat-completion-response.js';
@@ -10,14 +9,14 @@ import { embeddingsResponse } from './embeddings-response.js';
 import type { FaultConfigInput } from './fault-config.js';
 import { createFaultInjector } from './fault-injector.js';
 import { DEFAULT_EMBEDDING_DIMENSIONS, DEFAULT_EMBEDDING_MODEL } from './hashed-embedding.js';
-import { HttpError, sendJson, sendJsonText } from './http-error.js';
 import { parseRequestBody } from './parse-request-body.js';
-import { listenError } from './listen-error.js';
-import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 import { sendFault } from './send-fault.js';
 import { emptyServerStats, type ServerStats } from './server-stats.js';
-import { toHttpError } from './to-http-error.js';
+import { sendOpenAiError, toHttpError } from './to-http-error.js';
 import { bearerTokenChecker } from '../../core/bearer-token.js';
+
+/** Largest request body accepted when the server options name none: 4 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface OpenAiCompatibleServerOptions {
   /** Answers every chat completion. */
@@ -93,40 +92,20 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
   const isAuthorized = options.bearerToken === undefined ? undefined : bearerTokenChecker(options.bearerToken);
   const stats = emptyServerStats();
   let faultableRequests = 0;
-  let inFlight = 0;
   /** Requests held by the `hang` fault; closing drops them rather than waiting for clients to give up. */
   const hung = new Set<ServerResponse>();
-  let closing: Promise<void> | undefined;
-  let onIdle: (() => void) | undefined;
-
-  const server = createServer((request, response) => {
-    inFlight++;
-    // A request that arrives while closing gets its answer, but the connection is not kept.
-    if (closing) response.setHeader('connection', 'close');
-    response.once('close', () => {
-      inFlight--;
-      if (inFlight === 0) onIdle?.();
-    });
-    handle(request, response).catch((error: unknown) => {
-      // The client left (and the provider was aborted): no one to answer, nothing failed.
-      if (response.destroyed) return;
-      const httpError = toHttpError(error);
-      if (httpError.status < 500) stats.invalid++;
-      else stats.failed++;
-      httpError.send(response);
-    });
-  });
+  let closing = false;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     if (isAuthorized !== undefined && !isAuthorized(request.headers.authorization)) {
-      throw new HttpError(401, 'Incorrect API key provided: send "authorization: Bearer <token>" with the token this server was started with', { type: 'invalid_request_error', code: 'invalid_api_key' });
+      throw new HttpError(401, 'invalid_api_key', 'Incorrect API key provided: send "authorization: Bearer <token>" with the token this server was started with', { type: 'invalid_request_error' });
     }
     const route = routeOf(path);
-    if (!route) throw new HttpError(404, `no route for ${request.method} ${path}; this server serves GET /v1/models, POST /v1/chat/completions and POST /v1/embeddings`, { type: 'invalid_request_error', code: 'unknown_url' });
+    if (!route) throw new HttpError(404, 'unknown_url', `no route for ${request.method} ${path}; this server serves GET /v1/models, POST /v1/chat/completions and POST /v1/embeddings`, { type: 'invalid_request_error' });
     const method = ROUTE_METHODS[route];
     if (request.method !== method) {
-      throw new HttpError(405, `${request.method} is not allowed on ${path}; use ${method}`, { type: 'invalid_request_error', code: 'method_not_allowed', headers: { allow: method } });
+      throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${method}`, { type: 'invalid_request_error', headers: { allow: method } });
     }
     if (route === 'models' || route === 'model') {
       const listed = [...models, embeddingModel].map((id) => ({ id, object: 'model', created: 0, owned_by: 'orchrm-sim' }));
@@ -191,47 +170,47 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
     else sendJsonText(response, 200, bodyText);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
+  const server = await startHttpServer({
+    host,
+    port,
+    closeTimeoutMs,
+    handle,
+    onError(error, _request, response) {
+      // The client left (and the provider was aborted): no one to answer, nothing failed.
+      if (response.destroyed) return;
+      const httpError = toHttpError(error);
+      if (httpError.status < 500) stats.invalid++;
+      else stats.failed++;
+      sendOpenAiError(response, httpError);
+    },
+    onClosing() {
+      closing = true;
+      for (const response of hung) response.socket?.destroy();
+    },
   });
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-
-  async function shutDown(): Promise<void> {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    for (const response of hung) response.socket?.destroy();
-    if (inFlight > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, closeTimeoutMs);
-        onIdle = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-    // Whatever is left is idle keep-alive sockets, or requests that overran the grace period.
-    server.closeAllConnections();
-    await closed;
-  }
 
   return {
-    url: `http://${urlHost}:${address.port}/v1`,
-    host: address.address,
-    port: address.port,
+    url: `${server.url}/v1`,
+    host: server.host,
+    port: server.port,
     get stats() {
       return structuredClone(stats);
     },
-    close() {
-      closing ??= shutDown();
-      return closing;
-    },
+    close: () => server.close(),
   };
+}
+
+/**
+ * Reads and parses a JSON request body of at most `maxBodyBytes`: a 413 as soon as the declared
+ * or received size passes the limit, a 400 when the body is not JSON.
+ */
+async function readJsonBody(request: IncomingMessage, maxBodyBytes: number): Promise<unknown> {
+  const text = await readRequestBody(request, {
+    maxBodyBytes,
+    tooLarge: () => new HttpError(413, 'request_too_large', `request body is larger than ${maxBodyBytes} bytes; send a smaller request (fewer or shorter messages or inputs)`, { type: 'invalid_request_error' }),
+    clientClosed: () => new HttpError(400, null, 'the client closed the connection before sending the whole body', { type: 'invalid_request_error' }),
+  });
+  return parseJsonBody(text, (reason) => new HttpError(400, 'invalid_json', `request body is not valid JSON (${reason}); send a JSON object`, { type: 'invalid_request_error' }));
 }
 
 function routeOf(path: string): Route | undefined {
@@ -246,14 +225,13 @@ function decodePathSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new HttpError(400, `the model id in the path is not valid percent-encoding: ${segment}`, { type: 'invalid_request_error' });
+    throw new HttpError(400, null, `the model id in the path is not valid percent-encoding: ${segment}`, { type: 'invalid_request_error' });
   }
 }
 
 function unknownModel(model: string, served: readonly string[], kind = ''): HttpError {
-  return new HttpError(404, `The ${kind}model '${model}' does not exist on this server; it serves ${served.join(', ')} (GET /v1/models)`, {
+  return new HttpError(404, 'model_not_found', `The ${kind}model '${model}' does not exist on this server; it serves ${served.join(', ')} (GET /v1/models)`, {
     type: 'invalid_request_error',
-    param: 'model',
-    code: 'model_not_found',
+    field: 'model',
   });
 }

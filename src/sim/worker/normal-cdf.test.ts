@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalCdf, sigmoid } from './normal-cdf.js';
+import { sigmoid } from '../../core/index.js';
+import { normalCdf } from './normal-cdf.js';
 
 describe('normalCdf', () => {
   it('matches tabulated values and is symmetric', () => {

@@ -15,8 +15,3 @@ export function normalCdf(z: number): number {
     );
   return z >= 0 ? 1 - 0.5 * erfc : 0.5 * erfc;
 }
-
-/** Logistic sigmoid, 1 / (1 + e^-x). */
-export function sigmoid(x: number): number {
-  return 1 / (1 + Math.exp(-x));
-}

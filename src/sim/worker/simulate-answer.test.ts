@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SimProblem, StepOutcome } from '../families/family.js';
 import { ScenarioSchema, type ScenarioInput } from '../scenario/scenario-schema.js';
-import { sigmoid } from './normal-cdf.js';
+import { sigmoid } from '../../core/index.js';
 import { simulateAnswer, stepLogit } from './simulate-answer.js';
 import { chainQuestion, fakeFamily, lookupQuestion } from './test-fixtures/fake-family.js';
 

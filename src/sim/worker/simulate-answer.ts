@@ -1,7 +1,7 @@
-import { deriveSeed, Rng } from '../../core/rng.js';
+import { deriveSeed, Rng, sigmoid } from '../../core/index.js';
 import type { SimProblem, SimStep, StepOutcome } from '../families/family.js';
 import type { Scenario, WorkerConfig } from '../scenario/scenario-schema.js';
-import { normalCdf, sigmoid } from './normal-cdf.js';
+import { normalCdf } from './normal-cdf.js';
 
 export interface SimulateAnswerOptions {
   scenario: Scenario;

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { HttpError, parseJsonBody, readRequestBody, sendJson, startHttpServer } from '../../../core/index.js';
 
 /** What the fixture server does with one request. */
 export type ServerAction =
@@ -36,18 +36,15 @@ export interface FixtureServerOptions {
 export async function startRewardServer(respond: (body: unknown, attempt: number) => ServerAction, options: FixtureServerOptions = {}): Promise<RewardServer> {
   const { version = '0.13.0' } = options;
   const requests: RecordedRequest[] = [];
-  const server: Server = createServer((request, response) => {
-    if (request.method === 'GET' && request.url?.endsWith('/version')) {
-      request.resume();
-      response.writeHead(version === null ? 404 : 200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(version === null ? { detail: 'Not Found' } : { version }));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const body: unknown = text === '' ? undefined : JSON.parse(text);
+  const server = await startHttpServer({
+    async handle(request, response) {
+      if (request.method === 'GET' && request.url?.endsWith('/version')) {
+        request.resume();
+        sendJson(response, version === null ? 404 : 200, version === null ? { detail: 'Not Found' } : { version });
+        return;
+      }
+      const text = await readRequestBody(request, { maxBodyBytes: Number.POSITIVE_INFINITY });
+      const body: unknown = text === '' ? undefined : parseJsonBody(text, (reason) => new HttpError(400, 'invalid_json', `the fixture server got a body that is not JSON (${reason})`));
       requests.push({ path: request.url ?? '', headers: request.headers, body });
       const action = respond(body, requests.length);
       if (action === 'hang') return;
@@ -58,18 +55,17 @@ export async function startRewardServer(respond: (body: unknown, attempt: number
       const payload = 'rawBody' in action ? action.rawBody : JSON.stringify(action.body);
       response.writeHead(action.status, { 'content-type': 'application/json', ...('headers' in action ? action.headers : {}) });
       response.end(payload);
-    });
+    },
+    onError(error, _request, response) {
+      sendJson(response, error instanceof HttpError ? error.status : 500, { detail: String(error) });
+    },
+    // Tests close at once: open (and hanging) connections are dropped, not drained.
+    closeTimeoutMs: 0,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: (path) => `http://127.0.0.1:${port}${path}`,
+    url: (path) => `${server.url}${path}`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }
 
