@@ -6,6 +6,7 @@
 import { benchCallThroughput } from './call-throughput.js';
 import { benchExecOverhead } from './exec-overhead.js';
 import { benchPairsMining } from './pairs-mining.js';
+import { benchPlanParseThroughput } from './plan-parse-throughput.js';
 import { benchPlanParserStress } from './plan-parser-stress.js';
 import { benchRewardServer } from './reward-server.js';
 import { benchRmTraining } from './rm-training.js';
@@ -15,6 +16,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   execOverhead: () => benchExecOverhead(),
   callThroughput: () => benchCallThroughput(),
   planParserStress: async () => benchPlanParserStress(),
+  planParseThroughput: async () => benchPlanParseThroughput(),
   simCollection: () => benchSimCollection(),
   pairsMining: () => benchPairsMining(),
   rmTraining: () => benchRmTraining(),

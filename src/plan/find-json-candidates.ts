@@ -38,19 +38,41 @@ function fencedCandidates(text: string): JsonCandidate[] {
   return candidates;
 }
 
-const isSpace = (char: string | undefined) => char === ' ' || char === '\n' || char === '\r' || char === '\t';
-const isIdentifier = (char: string | undefined) => char !== undefined && /[A-Za-z0-9_$]/.test(char);
+const isSpace = (code: number) => code === 32 || code === 10 || code === 13 || code === 9;
+/** `[A-Za-z0-9_$]` */
+const isIdentifier = (code: number) => (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+/** `{`, `[`, `,` and `:`: where a JSON key or value can start. */
+const opensValue = (code: number) => code === 123 || code === 91 || code === 44 || code === 58;
 
 /** Whether the `{` at `index` opens an object with a key rather than a brace in prose. */
 function opensObject(text: string, index: number): boolean {
   let cursor = index + 1;
-  while (isSpace(text[cursor])) cursor++;
-  const first = text[cursor];
-  if (first === '"' || first === "'") return true;
+  while (isSpace(text.charCodeAt(cursor))) cursor++;
+  const first = text.charCodeAt(cursor);
+  if (first === 34 || first === 39) return true;
   if (!isIdentifier(first)) return false;
-  while (isIdentifier(text[cursor])) cursor++;
-  while (isSpace(text[cursor])) cursor++;
-  return text[cursor] === ':';
+  while (isIdentifier(text.charCodeAt(cursor))) cursor++;
+  while (isSpace(text.charCodeAt(cursor))) cursor++;
+  return text.charCodeAt(cursor) === 58;
+}
+
+/**
+ * The offset of the quote that closes a string opened just before `from`, or -1 when the text
+ * ends inside it. A backslash escapes the character after it; the search jumps from quote to
+ * quote and backslash to backslash instead of reading every character.
+ */
+function stringEnd(text: string, from: number, quote: '"' | "'"): number {
+  let backslash = text.indexOf('\\', from);
+  let position = from;
+  for (;;) {
+    const close = text.indexOf(quote, position);
+    if (close === -1) return -1;
+    while (backslash !== -1 && backslash < close - 1) backslash = text.indexOf('\\', backslash + 2);
+    if (backslash !== close - 1) return close;
+    // The quote is escaped: look on after it.
+    position = close + 1;
+    backslash = text.indexOf('\\', close + 1);
+  }
 }
 
 function balancedCandidates(text: string): JsonCandidate[] {
@@ -68,33 +90,37 @@ function balancedCandidates(text: string): JsonCandidate[] {
 function scanFrom(text: string, from: number, candidates: JsonCandidate[]): number | undefined {
   let depth = 0;
   let start = 0;
-  let quote: string | undefined;
-  let escaped = false;
-  let previous = '';
-  for (let index = from; index < text.length; index++) {
-    const char = text[index]!;
+  /** The last character outside strings that is not space. */
+  let previous = 0;
+  let index = from;
+  while (index < text.length) {
     if (depth === 0) {
-      if (char === '{' && opensObject(text, index)) {
+      const open = text.indexOf('{', index);
+      if (open === -1) break;
+      index = open + 1;
+      if (opensObject(text, open)) {
         depth = 1;
-        start = index;
-        previous = '{';
+        start = open;
+        previous = 123;
       }
       continue;
     }
-    if (quote !== undefined) {
-      if (escaped) escaped = false;
-      else if (char === '\\') escaped = true;
-      else if (char === quote) quote = undefined;
-      continue;
-    }
+    const code = text.charCodeAt(index);
     // A single quote opens a string only where a JSON value or key can start, so the
     // apostrophe in an unquoted `don't` is not mistaken for one.
-    if (char === '"' || (char === "'" && '{[,:'.includes(previous))) quote = char;
-    else if (char === '{') depth++;
-    else if (char === '}' && --depth === 0) {
+    if (code === 34 || (code === 39 && opensValue(previous))) {
+      const close = stringEnd(text, index + 1, code === 34 ? '"' : "'");
+      if (close === -1) break;
+      previous = code;
+      index = close + 1;
+      continue;
+    }
+    if (code === 123) depth++;
+    else if (code === 125 && --depth === 0) {
       candidates.push({ text: text.slice(start, index + 1), end: index + 1, fenced: false, complete: true });
     }
-    if (!isSpace(char)) previous = char;
+    if (!isSpace(code)) previous = code;
+    index++;
   }
   if (depth > 0) {
     candidates.push({ text: text.slice(start), end: text.length, fenced: false, complete: false });

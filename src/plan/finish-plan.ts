@@ -1,6 +1,6 @@
 import { NODE_ID_PATTERN, type Dom, type Plan, type PlanEdge, type PlanNode, type PlanWarning } from '../core/plan.js';
 import { nodePath, planWarning } from './plan-diagnostic.js';
-import { extractReferences } from './plan-graph.js';
+import { EdgeMap, extractReferences } from './plan-graph.js';
 
 /** A plan as read from text, before the common clean-up; `dom` may still be unknown. */
 export interface PlanDraft {
@@ -22,14 +22,13 @@ export function finishPlan(draft: PlanDraft, askedDom: Dom | undefined, warnings
   // MAS-Orchestra prompts: 'If <agent_input> left empty (""), the parser will automatically replace it with the original question.'
   for (const node of draft.nodes) if (node.input.includes('""') && node.input.trim() === '""') node.input = '';
   const edges: PlanEdge[] = [];
-  const seen = new Set<string>();
+  const seen = new EdgeMap<true>();
   draft.edges.forEach((edge, index) => {
-    const key = JSON.stringify([edge.from, edge.to]);
-    if (seen.has(key)) {
+    if (seen.has(edge.from, edge.to)) {
       warnings.push(planWarning('duplicate_edge', `edges[${index}]`, `edge ${edge.from} -> ${edge.to} is written more than once; kept once`));
       return;
     }
-    seen.add(key);
+    seen.set(edge.from, edge.to, true);
     edges.push(edge);
   });
   linkReferences(draft.nodes, edges, warnings);
@@ -77,8 +76,9 @@ export function linkReferences(nodes: readonly PlanNode[], edges: PlanEdge[], wa
     if (!firstIndex.has(node.id)) firstIndex.set(node.id, index);
   });
   const writtenCount = edges.length;
-  const written = new Set(edges.map((edge) => JSON.stringify([edge.from, edge.to])));
-  const referenced = new Set<string>();
+  const written = new EdgeMap<true>();
+  for (const edge of edges) written.set(edge.from, edge.to, true);
+  const referenced = new EdgeMap<true>();
   nodes.forEach((node, index) => {
     if (firstIndex.get(node.id) !== index) return;
     for (const reference of new Set(extractReferences(node.input))) {
@@ -86,8 +86,8 @@ export function linkReferences(nodes: readonly PlanNode[], edges: PlanEdge[], wa
       if (reference === node.id) {
         warnings.push(planWarning('self_reference', path, `the input of "${node.id}" uses \${${reference}}, its own output; it is left as text`));
       } else if (firstIndex.has(reference)) {
-        referenced.add(JSON.stringify([reference, node.id]));
-        if (written.has(JSON.stringify([reference, node.id]))) continue;
+        referenced.set(reference, node.id, true);
+        if (written.has(reference, node.id)) continue;
         edges.push({ from: reference, to: node.id });
         warnings.push(planWarning('ref_edge_mismatch', path, `the input uses \${${reference}} but no edge ${reference} -> ${node.id} was written; added it, so "${node.id}" runs after "${reference}" and receives its answer`));
       } else if (NODE_ID_PATTERN.test(reference)) {
@@ -97,7 +97,7 @@ export function linkReferences(nodes: readonly PlanNode[], edges: PlanEdge[], wa
   });
   edges.slice(0, writtenCount).forEach((edge, index) => {
     if (!firstIndex.has(edge.from) || !firstIndex.has(edge.to) || edge.from === edge.to) return;
-    if (referenced.has(JSON.stringify([edge.from, edge.to]))) return;
+    if (referenced.has(edge.from, edge.to)) return;
     const message = `edge ${edge.from} -> ${edge.to} exists but the input of "${edge.to}" never uses \${${edge.from}}; "${edge.to}" runs after "${edge.from}" without seeing its answer`;
     warnings.push(planWarning('ref_edge_mismatch', `edges[${index}]`, message));
   });

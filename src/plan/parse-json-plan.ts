@@ -62,7 +62,13 @@ export function parseJsonPlan(text: string, options: PlanTextOptions = {}): Plan
     const message = 'no JSON object was found; write the plan as {"dom": ..., "nodes": [...], "edges": [...], "answer": ...}';
     return { ok: false, diagnostics: [planDiagnostic('no_plan_found', '', message)], warnings };
   }
-  const read = ordered.map(readCandidate);
+  // A fenced plan is also found as a balanced object: each distinct text is parsed once
+  // (compared directly: hashing kilobytes of text for a map costs more than the few comparisons).
+  const read: ReadCandidate[] = [];
+  for (const candidate of ordered) {
+    const known = read.find((entry) => entry.candidate.text.length === candidate.text.length && entry.candidate.text === candidate.text);
+    read.push(known === undefined ? readCandidate(candidate) : { ...known, candidate });
+  }
   const planLike = read.filter((entry) => entry.value !== undefined && isPlanLike(entry.value));
   const chosen = planLike[0];
   if (!chosen || !isRecord(chosen.value)) {
@@ -74,7 +80,8 @@ export function parseJsonPlan(text: string, options: PlanTextOptions = {}): Plan
       : planDiagnostic('no_plan_found', '', 'JSON was found but none of it is a plan; use the keys "dom", "nodes", "edges" and "answer"');
     return { ok: false, diagnostics: [diagnostic], warnings };
   }
-  if (new Set(planLike.map((entry) => entry.candidate.text.trim())).size > 1) {
+  const chosenText = chosen.candidate.text.trim();
+  if (planLike.some((entry) => entry.candidate.text.trim() !== chosenText)) {
     warnings.push(planWarning('multiple_plans', '', `${planLike.length} plan-like JSON objects were found; the last complete one was used`));
   }
   if (chosen.repaired) {

@@ -57,10 +57,11 @@ export function parsePlan(text: string, options: ParsePlanOptions = {}): PlanPar
         if (!noPlanFound(second)) [chosen, result] = [guess.fallback, second];
       }
     } else result = read(chosen);
-    if (!result.ok) return { ...result, format: chosen };
+    // The parsers' results are fresh objects: `format` is added in place rather than copied.
+    if (!result.ok) return Object.assign(result, { format: chosen });
     const diagnostics = validatePlan(result.plan, catalog, { dom: options.dom });
     if (diagnostics.length > 0) return { ok: false, diagnostics, warnings: result.warnings, format: chosen };
-    return { ...result, format: chosen };
+    return Object.assign(result, { format: chosen });
   } catch (error) {
     // A bug of ours must not take down a collection run; it becomes a diagnostic that says so.
     const detail = error instanceof Error ? error.message : String(error);

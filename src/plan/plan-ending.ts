@@ -39,7 +39,8 @@ export function xmlEnding(tree: XmlTree, text: string, planTags: ReadonlySet<str
   if (outermost !== undefined && planTags.has(outermost.name)) {
     return truncated(`the output stops inside ${open.map((element) => `<${element.name}>`).join(' ')}, before the plan is finished`);
   }
-  const partial = PARTIAL_TAG_AT_END.exec(text.slice(-TAIL_CHARS));
+  // Text whose last `<` has a `>` after it cannot end inside a tag: the search is skipped.
+  const partial = text.lastIndexOf('>') > text.lastIndexOf('<') ? null : PARTIAL_TAG_AT_END.exec(text.slice(-TAIL_CHARS));
   const partialName = partial?.[1]?.toLowerCase();
   if (partial !== null && partialName !== undefined && [...planTags].some((tag) => tag.startsWith(partialName)) && hasPlanElements(tree.root, planTags)) {
     return truncated(`the output stops while writing the tag "${partial[0].trim()}"`);

@@ -1,7 +1,7 @@
 import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan } from '../core/plan.js';
 import type { BlockCatalog } from './block-specs.js';
 import { nodePath, planDiagnostic } from './plan-diagnostic.js';
-import { buildGraph, findCycles, linkedEdges, reachableFrom, topologicalOrder } from './plan-graph.js';
+import { buildGraph, EdgeMap, findCycles, linkedEdges, reachableFrom, topologicalOrder } from './plan-graph.js';
 import { validateNodeParams } from './validate-node-params.js';
 
 export interface ValidatePlanOptions {
@@ -49,14 +49,13 @@ export function validatePlan(plan: Plan, catalog: BlockCatalog, options: Validat
     }
   });
 
-  const edgeIndex = new Map<string, number>();
+  const edgeIndex = new EdgeMap<number>();
   plan.edges.forEach((edge, index) => {
-    const key = edgeKey(edge.from, edge.to);
-    if (!edgeIndex.has(key)) edgeIndex.set(key, index);
+    if (!edgeIndex.has(edge.from, edge.to)) edgeIndex.set(edge.from, edge.to, index);
   });
   // An edge only a reference implies (a plan built in code) is located at the referring input.
   const edgePath = (from: string, to: string) => {
-    const index = edgeIndex.get(edgeKey(from, to));
+    const index = edgeIndex.get(from, to);
     return index !== undefined ? `edges[${index}]` : nodePath(firstIndex.get(to) ?? -1, 'input');
   };
   const ids = [...firstIndex.keys()];
@@ -73,7 +72,6 @@ export function validatePlan(plan: Plan, catalog: BlockCatalog, options: Validat
 
 type Push = (code: Diagnostic['code'], path: string, message: string) => void;
 type EdgePath = (from: string, to: string) => string;
-const edgeKey = (from: string, to: string) => JSON.stringify([from, to]);
 
 function checkShape(plan: Plan, graph: ReturnType<typeof buildGraph>, edgePath: EdgePath, push: Push): void {
   const starts = graph.ids.filter((id) => graph.inDegree.get(id) === 0);

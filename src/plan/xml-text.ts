@@ -3,9 +3,9 @@
  * mistaking `x<y` for a tag, entity decoding for element content, and escaping for rendering.
  */
 
-const isNameStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
-const isNameChar = (code: number) => isNameStart(code) || (code >= 48 && code <= 57) || code === 45 || code === 46 || code === 58;
-const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
+export const isNameStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+export const isNameChar = (code: number) => isNameStart(code) || (code >= 48 && code <= 57) || code === 45 || code === 46 || code === 58;
+export const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
 
 /** Length of the tag starting at `start` (`<name>`, `</name>`, `<name/>`, no attributes), or 0. */
 function tagLength(text: string, start: number): number {
@@ -51,15 +51,19 @@ const MAX_ENTITY_LENGTH = 12;
  * comments. A `&` that starts no entity (as in `AT&T`) is kept as written.
  */
 export function decodeXmlText(text: string): string {
+  let nextAngle = text.indexOf('<');
+  let nextAmpersand = text.indexOf('&');
+  if (nextAngle === -1 && nextAmpersand === -1) return text;
   const parts: string[] = [];
   let copiedUpTo = 0;
   let index = 0;
-  while (index < text.length) {
+  // Jumps from one `<` or `&` to the next; everything between them is copied as it is.
+  for (;;) {
+    if (nextAngle !== -1 && nextAngle < index) nextAngle = text.indexOf('<', index);
+    if (nextAmpersand !== -1 && nextAmpersand < index) nextAmpersand = text.indexOf('&', index);
+    if (nextAngle === -1 && nextAmpersand === -1) break;
+    index = nextAngle === -1 ? nextAmpersand : nextAmpersand === -1 ? nextAngle : Math.min(nextAngle, nextAmpersand);
     const code = text.charCodeAt(index);
-    if (code !== 60 && code !== 38) {
-      index++;
-      continue;
-    }
     let replacement: string | undefined;
     let resumeAt = index + 1;
     if (code === 60 && text.startsWith('<![CDATA[', index)) {
@@ -82,6 +86,7 @@ export function decodeXmlText(text: string): string {
     }
     index = resumeAt;
   }
+  if (copiedUpTo === 0) return text;
   parts.push(text.slice(copiedUpTo));
   return parts.join('');
 }
