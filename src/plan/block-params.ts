@@ -61,7 +61,21 @@ const PARAM_ALIASES: Readonly<Record<string, readonly string[]>> = {
   temp: ['temperature'],
 };
 
-const foldKey = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
+const foldKey = (key: string) => {
+  const lower = key.toLowerCase();
+  return lower.includes('_') || lower.includes('-') ? lower.replace(/[_-]/g, '') : lower;
+};
+const foldedKeysCache = new WeakMap<BlockSpec, ReadonlyMap<string, string>>();
+/** A block's param keys by their folded spelling (the first key of each folded spelling, in declaration order). */
+function foldedParamKeys(spec: BlockSpec): ReadonlyMap<string, string> {
+  let folded = foldedKeysCache.get(spec);
+  if (folded === undefined) {
+    const keys = new Map<string, string>();
+    for (const candidate of blockParamInfo(spec).keys()) if (!keys.has(foldKey(candidate))) keys.set(foldKey(candidate), candidate);
+    foldedKeysCache.set(spec, (folded = keys));
+  }
+  return folded;
+}
 /** Built-in param names, folded: recognised on nodes whose block is unknown. */
 const KNOWN_FOLDED_KEYS = new Set(['temperature', 'samples', 'roles', 'rounds', 'maxrounds', 'topk', 'maxiterations', 'model', 'maxtokens']);
 
@@ -79,7 +93,8 @@ export function resolveParamKey(key: string, spec: BlockSpec | undefined): strin
   }
   const info = blockParamInfo(spec);
   if (info.has(key)) return key;
-  for (const candidate of info.keys()) if (foldKey(candidate) === folded) return candidate;
+  const byFolded = foldedParamKeys(spec).get(folded);
+  if (byFolded !== undefined) return byFolded;
   for (const candidate of PARAM_ALIASES[folded] ?? []) if (info.has(candidate)) return candidate;
   return undefined;
 }

@@ -128,6 +128,26 @@ export function topologicalOrder(graph: PlanGraph): { order: string[]; blocked: 
   return { order, blocked: graph.ids.filter((id) => !placed.has(id)).sort(byCodePoint) };
 }
 
+/**
+ * The nodes on or behind a cycle, sorted: `topologicalOrder(graph).blocked` without building
+ * the order (Kahn's algorithm in any order places the same nodes).
+ */
+export function blockedByCycles(graph: PlanGraph): string[] {
+  const remaining = new Map(graph.inDegree);
+  const pending = graph.ids.filter((id) => remaining.get(id) === 0);
+  let placedCount = 0;
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    placedCount++;
+    for (const successor of graph.successors.get(id) ?? []) {
+      const degree = (remaining.get(successor) ?? 0) - 1;
+      remaining.set(successor, degree);
+      if (degree === 0) pending.push(successor);
+    }
+  }
+  if (placedCount === graph.ids.length) return [];
+  return graph.ids.filter((id) => (remaining.get(id) ?? 0) > 0).sort(byCodePoint);
+}
+
 /** Ids reachable from `starts` (the starts included). */
 export function reachableFrom(graph: PlanGraph, starts: readonly string[]): Set<string> {
   const reached = new Set(starts);

@@ -1,7 +1,7 @@
 import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan } from '../core/plan.js';
 import type { BlockCatalog } from './block-specs.js';
 import { nodePath, planDiagnostic } from './plan-diagnostic.js';
-import { buildGraph, EdgeMap, findCycles, linkedEdges, reachableFrom, topologicalOrder } from './plan-graph.js';
+import { blockedByCycles, buildGraph, EdgeMap, findCycles, linkedEdges, reachableFrom } from './plan-graph.js';
 import { validateNodeParams } from './validate-node-params.js';
 
 export interface ValidatePlanOptions {
@@ -88,8 +88,7 @@ function checkShape(plan: Plan, graph: ReturnType<typeof buildGraph>, edgePath: 
       }
     });
   }
-  const { blocked } = topologicalOrder(graph);
-  for (const cycle of findCycles(graph, blocked)) {
+  for (const cycle of findCycles(graph, blockedByCycles(graph))) {
     push('cycle', edgePath(cycle[cycle.length - 1]!, cycle[0]!), `the edges form a cycle ${[...cycle, cycle[0]].join(' -> ')}; plans must be acyclic, so remove one of these edges`);
   }
   if (plan.answer !== undefined) {
