@@ -1,7 +1,7 @@
 import { jsonrepair } from 'jsonrepair';
 import { z } from 'zod';
-import type { PlanWarning } from '../core/plan.js';
-import type { BlockSpec } from './block-specs.js';
+import type { Plan, PlanNode, PlanWarning } from '../core/plan.js';
+import type { BlockCatalog, BlockSpec } from './block-specs.js';
 import { planWarning } from './plan-diagnostic.js';
 
 /** JSON-Schema type of one param, as far as plan parsing cares. */
@@ -145,4 +145,22 @@ export function coerceParamValue(value: unknown, kind: ParamKind, path: string, 
 /** The kind of a block param, `unknown` for unknown blocks or keys. */
 export function paramKind(spec: BlockSpec | undefined, key: string): ParamKind {
   return spec ? (blockParamInfo(spec).get(key)?.kind ?? 'unknown') : 'unknown';
+}
+
+/**
+ * The plan's nodes with canonical agent names and params parsed by their block's schema, so
+ * every default is explicit (`{}` on a `sc` node becomes `{temperature: 0.5, samples: 5}`).
+ * Nodes whose block is unknown or whose params do not parse are returned unchanged; run
+ * `validatePlan` first to hear about them.
+ *
+ * @example
+ * applyParamDefaults(plan, catalog)[0].params // { temperature: 0.5, samples: 5 }
+ */
+export function applyParamDefaults(plan: Plan, catalog: BlockCatalog): PlanNode[] {
+  return plan.nodes.map((node) => {
+    const spec = catalog.resolve(node.agent);
+    if (!spec) return node;
+    const parsed = spec.paramsSchema.safeParse(node.params);
+    return { ...node, agent: spec.name, params: parsed.success ? parsed.data : node.params };
+  });
 }

@@ -1,12 +1,10 @@
+/** XML plans (the MAS-Orchestra format): reading a plan from the element tree of `xml-tree.ts`. */
 import type { Diagnostic, Dom, PlanEdge, PlanNode, PlanParseResult, PlanWarning } from '../core/plan.js';
-import { collectParams, type WrittenParam } from './collect-params.js';
-import { finishPlan } from './finish-plan.js';
-import { readDom, readNodeId } from './plan-values.js';
+import { defaultBlockCatalog } from './block-specs.js';
+import { COMPLETE, collectParams, FIX, finishPlan, readDom, readNodeId, truncated, type PlanEnding, type PlanTextOptions, type WrittenParam } from './finish-plan.js';
 import { nodePath, planDiagnostic, planWarning } from './plan-diagnostic.js';
 import { MAX_PLAN_EDGES, MAX_PLAN_NODES, tooManyDiagnostic } from './plan-limits.js';
-import { defaultBlockCatalog, type PlanTextOptions } from './plan-text-options.js';
-import { endsBeforeEdges, xmlEnding } from './plan-ending.js';
-import { elementText, findElements, liftOutOfUnclosed, MAX_XML_DEPTH, parseXmlTree, type XmlElement, type XmlTagLimits, type XmlTree } from './xml-tree.js';
+import { elementText, findElements, liftOutOfUnclosed, MAX_XML_DEPTH, openAtEnd, parseXmlTree, type XmlElement, type XmlTagLimits, type XmlTree } from './xml-tree.js';
 
 const names = (...list: string[]) => new Set(list);
 /** Tags whose content is text, never structure: the parser does not look inside them. */
@@ -261,3 +259,50 @@ function readEdges(tree: XmlTree, found: PlanElements, diagnostics: Diagnostic[]
   }
   return edges;
 }
+
+// ---- How XML plan text ends
+
+/** A tag begun and not finished at the very end: `<fro`, `</agen` (looked for in the last characters only). */
+const PARTIAL_TAG_AT_END = /<\/?([A-Za-z_][A-Za-z0-9_.:-]*)\s*$/;
+const TAIL_CHARS = 128;
+const NO_STOP: ReadonlySet<string> = new Set();
+
+/**
+ * How XML plan text ends, given its element tree (after unclosed text tags gave back their
+ * structure). `planTags` are the tags plans are written with: an unclosed `<b>` in closing
+ * prose, or `x<y`, says nothing about the plan.
+ */
+function xmlEnding(tree: XmlTree, text: string, planTags: ReadonlySet<string>): PlanEnding {
+  const open = openAtEnd(tree.root);
+  const outermost = open[0];
+  if (outermost !== undefined && THINKING_TAGS.has(outermost.name)) {
+    return { kind: 'inside_thinking', diagnostic: planDiagnostic('truncated', '', `the output stops inside <thinking>, before any plan; ${FIX}`) };
+  }
+  if (outermost !== undefined && planTags.has(outermost.name)) {
+    return truncated(`the output stops inside ${open.map((element) => `<${element.name}>`).join(' ')}, before the plan is finished`);
+  }
+  // Text whose last `<` has a `>` after it cannot end inside a tag: the search is skipped.
+  const partial = text.lastIndexOf('>') > text.lastIndexOf('<') ? null : PARTIAL_TAG_AT_END.exec(text.slice(-TAIL_CHARS));
+  const partialName = partial?.[1]?.toLowerCase();
+  if (partial !== null && partialName !== undefined && [...planTags].some((tag) => tag.startsWith(partialName)) && hasPlanElements(tree.root, planTags)) {
+    return truncated(`the output stops while writing the tag "${partial[0].trim()}"`);
+  }
+  return COMPLETE;
+}
+
+function hasPlanElements(root: XmlElement, planTags: ReadonlySet<string>): boolean {
+  return findElements(root, planTags, NO_STOP).length > 0;
+}
+
+/**
+ * Whether several agents were read, no edge at all, and nothing follows the last `</agent>` but
+ * space or a code fence: the output stopped where the `<edge>` block was to begin (the
+ * MAS-Orchestra format always ends with it).
+ */
+function endsBeforeEdges(tree: XmlTree, agents: readonly XmlElement[], edgeCount: number): PlanEnding {
+  const last = agents.at(-1);
+  if (agents.length < 2 || edgeCount > 0 || last === undefined || !last.closed) return COMPLETE;
+  const after = tree.source.slice(last.contentEnd).replace(/^<\/agent\s*>/i, '');
+  return /^[\s`]*$/.test(after) ? truncated(`the output ends after its ${agents.length} agents with no <edge> block, which a plan of several agents needs`) : COMPLETE;
+}
+
