@@ -1,11 +1,11 @@
 /**
- * Prompt templates of the built-in blocks.
+ * The prompts of the built-in blocks.
  *
- * A user message is a list of sections separated by one blank line; a section is either inline
- * header lines (`Role: Economist` / `Round: 2 of 5` share one section) or a block header line
- * followed by its content. The wording is kept stable
- * because the simulated worker model (`sim/`) recognises prompts by these headers, so every
- * header sits on its own line, spelled exactly as below.
+ * Every word comes from the prompt template set (`prompts/`, BLOCK_PROMPTS), which the simulated
+ * worker model (`sim/`) reads too, to recognise these prompts. A user message is a list of
+ * sections separated by one blank line; a section is either inline header lines
+ * (`Role: Economist` / `Round: 2 of 5` share one section) or a block header line followed by its
+ * content; every header sits on its own line.
  *
  * Inline headers (the value follows on the same line):
  * - `Step: <kind>`: first line of every user message; kind is one of {@link PromptStep}:
@@ -42,8 +42,9 @@
 import type { ChatMessage } from '../core/llm-call.js';
 import type { RetrievedDocument } from '../core/retriever.js';
 import type { Task } from '../core/task.js';
+import { BLOCK_PROMPTS, type PromptStep } from '../prompts/index.js';
 
-export type PromptStep = 'answer' | 'critique' | 'refine' | 'debate-turn' | 'debate-final' | 'search' | 'search-final';
+export type { PromptStep } from '../prompts/index.js';
 
 /** Bound on another agent's text quoted in a debate prompt, so prompts grow linearly with roles. */
 export const MAX_REASONING_CHARS = 2_000;
@@ -62,26 +63,21 @@ export interface DebateTurnView {
   output: string;
 }
 
-const ANSWER_INSTRUCTION = 'Think step by step, then end your reply with your final answer inside <answer></answer> tags.';
-
-const WORKER_SYSTEM =
-  'You are a careful expert solving one sub-task of a larger problem. Use the sections of the user message, reason step by step, and always finish with your final answer inside <answer></answer> tags.';
-const CRITIC_SYSTEM =
-  'You are a strict reviewer. Check a proposed answer step by step, point out concrete errors, and give a verdict in <verdict></verdict> tags.';
-const DEBATE_SYSTEM =
-  'You are one agent in a debate among several agents solving the same sub-task. Weigh the other agents\' arguments honestly, change your mind when they are right, and finish with your final answer inside <answer></answer> tags.';
-const SEARCH_SYSTEM =
-  'You answer questions by searching a document collection. Each turn, either write <search>a short query</search> to search, or write <answer>your answer</answer> when the results are enough. Base your answer on the documents.';
+const { blockHeaders: HEADERS, inlineHeaders: INLINE, systems: SYSTEMS, instructions: INSTRUCTIONS } = BLOCK_PROMPTS;
 
 function section(header: string, content: string): string {
   return `${header}\n${content}`;
 }
 
+function inline(name: string, value: string | number): string {
+  return `${name}: ${value}`;
+}
+
 /** `Step:`, `Sub-task:` and, when different, `Original question:`. */
 function subjectSections(step: PromptStep, subject: PromptSubject): string[] {
-  const sections = [`Step: ${step}`, section('Sub-task:', subject.input)];
+  const sections = [`${BLOCK_PROMPTS.stepHeader} ${step}`, section(HEADERS.subTask, subject.input)];
   if (subject.input.trim() !== subject.task.question.trim()) {
-    sections.push(section('Original question:', subject.task.question));
+    sections.push(section(HEADERS.originalQuestion, subject.task.question));
   }
   return sections;
 }
@@ -91,45 +87,38 @@ function user(sections: readonly string[]): ChatMessage {
 }
 
 function tail(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `[...] ${text.slice(text.length - maxChars)}`;
+  return text.length <= maxChars ? text : `${BLOCK_PROMPTS.cutStart}${text.slice(text.length - maxChars)}`;
 }
 
 function reasoningBlocks(turns: readonly DebateTurnView[]): string {
-  return turns.map((turn) => `### ${turn.role}\n${tail(turn.output.trim(), MAX_REASONING_CHARS)}`).join('\n');
+  return turns.map((turn) => `${BLOCK_PROMPTS.reasoningHeading}${turn.role}\n${tail(turn.output.trim(), MAX_REASONING_CHARS)}`).join('\n');
 }
 
 /** A plain answer: cot, every sc sample, reflexion's first attempt. */
 export function answerPrompt(subject: PromptSubject): ChatMessage[] {
   return [
-    { role: 'system', content: WORKER_SYSTEM },
-    user([...subjectSections('answer', subject), section('Instructions:', ANSWER_INSTRUCTION)]),
+    { role: 'system', content: SYSTEMS.worker },
+    user([...subjectSections('answer', subject), section(HEADERS.instructions, INSTRUCTIONS.answer)]),
   ];
 }
 
 /** Reflexion's critic: reviews the previous answer and gives a verdict. */
 export function critiquePrompt(subject: PromptSubject, previousOutput: string): ChatMessage[] {
   return [
-    { role: 'system', content: CRITIC_SYSTEM },
-    user([
-      ...subjectSections('critique', subject),
-      section('Previous answer:', previousOutput.trim()),
-      section(
-        'Instructions:',
-        'Check the previous answer step by step and explain any error. End with <verdict>correct</verdict> if the answer is correct, or <verdict>incorrect</verdict> if it is not.',
-      ),
-    ]),
+    { role: 'system', content: SYSTEMS.critic },
+    user([...subjectSections('critique', subject), section(HEADERS.previousAnswer, previousOutput.trim()), section(HEADERS.instructions, INSTRUCTIONS.critique)]),
   ];
 }
 
 /** Reflexion's refine step: a new answer given the critique. */
 export function refinePrompt(subject: PromptSubject, previousOutput: string, critique: string): ChatMessage[] {
   return [
-    { role: 'system', content: WORKER_SYSTEM },
+    { role: 'system', content: SYSTEMS.worker },
     user([
       ...subjectSections('refine', subject),
-      section('Previous answer:', previousOutput.trim()),
-      section('Critique:', critique.trim()),
-      section('Instructions:', `Fix the problems the critique found and solve the sub-task again. ${ANSWER_INSTRUCTION}`),
+      section(HEADERS.previousAnswer, previousOutput.trim()),
+      section(HEADERS.critique, critique.trim()),
+      section(HEADERS.instructions, `${INSTRUCTIONS.refine} ${INSTRUCTIONS.answer}`),
     ]),
   ];
 }
@@ -139,18 +128,18 @@ export function debateTurnPrompt(
   subject: PromptSubject,
   turn: { role: string; round: number; rounds: number; own?: DebateTurnView; others: readonly DebateTurnView[] },
 ): ChatMessage[] {
-  const sections = [...subjectSections('debate-turn', subject), `Role: ${turn.role}\nRound: ${turn.round + 1} of ${turn.rounds}`];
-  if (turn.own !== undefined) sections.push(section('Your previous answer:', turn.own.answer));
+  const sections = [
+    ...subjectSections('debate-turn', subject),
+    `${inline(INLINE.role, turn.role)}\n${inline(INLINE.round, BLOCK_PROMPTS.roundValue(turn.round + 1, turn.rounds))}`,
+  ];
+  if (turn.own !== undefined) sections.push(section(HEADERS.ownPreviousAnswer, turn.own.answer));
   if (turn.others.length > 0) {
-    sections.push(section("Other agents' answers:", turn.others.map((other) => `- ${other.role}: ${other.answer}`).join('\n')));
-    sections.push(section("Other agents' reasoning:", reasoningBlocks(turn.others)));
+    sections.push(section(HEADERS.otherAnswers, turn.others.map((other) => `${BLOCK_PROMPTS.answerLinePrefix}${other.role}: ${other.answer}`).join('\n')));
+    sections.push(section(HEADERS.otherReasoning, reasoningBlocks(turn.others)));
   }
-  const instruction =
-    turn.others.length > 0
-      ? `Answer as ${turn.role}. Consider the other agents' answers and reasoning. ${ANSWER_INSTRUCTION}`
-      : `Answer as ${turn.role}. ${ANSWER_INSTRUCTION}`;
-  sections.push(section('Instructions:', instruction));
-  return [{ role: 'system', content: DEBATE_SYSTEM }, user(sections)];
+  const instruction = turn.others.length > 0 ? INSTRUCTIONS.debateTurnWithOthers(turn.role) : INSTRUCTIONS.debateTurn(turn.role);
+  sections.push(section(HEADERS.instructions, `${instruction} ${INSTRUCTIONS.answer}`));
+  return [{ role: 'system', content: SYSTEMS.debate }, user(sections)];
 }
 
 /** The final decision after the last debate round. */
@@ -158,15 +147,17 @@ export function debateFinalPrompt(
   subject: PromptSubject,
   debate: { rounds: readonly (readonly DebateTurnView[])[] },
 ): ChatMessage[] {
-  const answerLines = debate.rounds.flatMap((turns, round) => turns.map((turn) => `- Round ${round + 1}, ${turn.role}: ${turn.answer}`));
+  const answerLines = debate.rounds.flatMap((turns, round) =>
+    turns.map((turn) => `${BLOCK_PROMPTS.answerLinePrefix}${BLOCK_PROMPTS.roundPrefix(round + 1)}${turn.role}: ${turn.answer}`),
+  );
   const lastRound = debate.rounds[debate.rounds.length - 1] ?? [];
   return [
-    { role: 'system', content: WORKER_SYSTEM },
+    { role: 'system', content: SYSTEMS.worker },
     user([
       ...subjectSections('debate-final', subject),
-      section('Debate answers:', answerLines.join('\n')),
-      section('Final-round reasoning:', reasoningBlocks(lastRound)),
-      section('Instructions:', `Decide the final answer to the sub-task from the debate. ${ANSWER_INSTRUCTION}`),
+      section(HEADERS.debateAnswers, answerLines.join('\n')),
+      section(HEADERS.finalRoundReasoning, reasoningBlocks(lastRound)),
+      section(HEADERS.instructions, `${INSTRUCTIONS.debateFinal} ${INSTRUCTIONS.answer}`),
     ]),
   ];
 }
@@ -174,12 +165,8 @@ export function debateFinalPrompt(
 /** The opening messages of the search loop. */
 export function searchStartPrompt(subject: PromptSubject, iterationsLeft: number): ChatMessage[] {
   return [
-    { role: 'system', content: SEARCH_SYSTEM },
-    user([
-      ...subjectSections('search', subject),
-      `Iterations left: ${iterationsLeft}`,
-      section('Instructions:', 'Write <search>a short query</search> to search the collection, or <answer>your answer</answer> if you can already answer.'),
-    ]),
+    { role: 'system', content: SYSTEMS.search },
+    user([...subjectSections('search', subject), inline(INLINE.iterationsLeft, iterationsLeft), section(HEADERS.instructions, INSTRUCTIONS.searchStart)]),
   ];
 }
 
@@ -195,27 +182,26 @@ export function searchFeedbackMessage(feedback: {
   iterationsLeft: number;
 }): ChatMessage {
   const final = feedback.iterationsLeft <= 0;
-  const sections = [`Step: ${final ? 'search-final' : 'search'}`];
+  const step: PromptStep = final ? 'search-final' : 'search';
+  const sections = [`${BLOCK_PROMPTS.stepHeader} ${step}`];
   if (feedback.query !== undefined) {
-    sections.push(`Query: ${feedback.query}`);
-    sections.push(section('Search results:', renderResults(feedback.documents ?? [], feedback.error)));
+    sections.push(inline(INLINE.query, feedback.query));
+    sections.push(section(HEADERS.searchResults, renderResults(feedback.documents ?? [], feedback.error)));
   }
-  sections.push(`Iterations left: ${Math.max(0, feedback.iterationsLeft)}`);
-  const reminder = feedback.query === undefined ? 'Your last reply had neither a <search> nor an <answer> tag. ' : '';
-  const next = final
-    ? 'No searches are left. Give your final answer now inside <answer></answer> tags.'
-    : 'Write <search>a short query</search> to search again, or <answer>your answer</answer> if the results are enough.';
-  sections.push(section('Instructions:', reminder + next));
+  sections.push(inline(INLINE.iterationsLeft, Math.max(0, feedback.iterationsLeft)));
+  const reminder = feedback.query === undefined ? INSTRUCTIONS.searchNoTag : '';
+  sections.push(section(HEADERS.instructions, reminder + (final ? INSTRUCTIONS.searchFinal : INSTRUCTIONS.searchAgain)));
   return user(sections);
 }
 
 function renderResults(documents: readonly RetrievedDocument[], error: string | undefined): string {
-  if (error !== undefined) return `(search failed: ${error})`;
-  if (documents.length === 0) return '(no results)';
+  const marks = BLOCK_PROMPTS.searchResults;
+  if (error !== undefined) return marks.failed(error);
+  if (documents.length === 0) return marks.none;
   return documents
     .map((document, index) => {
-      const text = document.text.length <= MAX_RESULT_CHARS ? document.text : `${document.text.slice(0, MAX_RESULT_CHARS)} [...]`;
-      return `[${index + 1}] ${document.title} (id: ${document.id})\n${text.trim()}`;
+      const text = document.text.length <= MAX_RESULT_CHARS ? document.text : `${document.text.slice(0, MAX_RESULT_CHARS)}${marks.cutEnd}`;
+      return `[${index + 1}] ${document.title}${marks.idMark}${document.id})\n${text.trim()}`;
     })
     .join('\n');
 }

@@ -7,6 +7,7 @@ import { benchCallThroughput } from './call-throughput.js';
 import { benchCliStart } from './cli-start.js';
 import { benchExecOverhead } from './exec-overhead.js';
 import { benchPairsMining } from './pairs-mining.js';
+import { benchPlanParseThroughput } from './plan-parse-throughput.js';
 import { benchPlanParserStress } from './plan-parser-stress.js';
 import { benchRewardServer } from './reward-server.js';
 import { benchRmScoring } from './rm-scoring.js';
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   execOverhead: () => benchExecOverhead(),
   callThroughput: () => benchCallThroughput(),
   planParserStress: async () => benchPlanParserStress(),
+  planParseThroughput: async () => benchPlanParseThroughput(),
   simCollection: () => benchSimCollection(),
   pairsMining: () => benchPairsMining(),
   rmTraining: () => benchRmTraining(),

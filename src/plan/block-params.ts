@@ -1,7 +1,7 @@
 import { jsonrepair } from 'jsonrepair';
 import { z } from 'zod';
-import type { PlanWarning } from '../core/plan.js';
-import type { BlockSpec } from './block-specs.js';
+import type { Plan, PlanNode, PlanWarning } from '../core/plan.js';
+import type { BlockCatalog, BlockSpec } from './block-specs.js';
 import { planWarning } from './plan-diagnostic.js';
 
 /** JSON-Schema type of one param, as far as plan parsing cares. */
@@ -61,7 +61,21 @@ const PARAM_ALIASES: Readonly<Record<string, readonly string[]>> = {
   temp: ['temperature'],
 };
 
-const foldKey = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
+const foldKey = (key: string) => {
+  const lower = key.toLowerCase();
+  return lower.includes('_') || lower.includes('-') ? lower.replace(/[_-]/g, '') : lower;
+};
+const foldedKeysCache = new WeakMap<BlockSpec, ReadonlyMap<string, string>>();
+/** A block's param keys by their folded spelling (the first key of each folded spelling, in declaration order). */
+function foldedParamKeys(spec: BlockSpec): ReadonlyMap<string, string> {
+  let folded = foldedKeysCache.get(spec);
+  if (folded === undefined) {
+    const keys = new Map<string, string>();
+    for (const candidate of blockParamInfo(spec).keys()) if (!keys.has(foldKey(candidate))) keys.set(foldKey(candidate), candidate);
+    foldedKeysCache.set(spec, (folded = keys));
+  }
+  return folded;
+}
 /** Built-in param names, folded: recognised on nodes whose block is unknown. */
 const KNOWN_FOLDED_KEYS = new Set(['temperature', 'samples', 'roles', 'rounds', 'maxrounds', 'topk', 'maxiterations', 'model', 'maxtokens']);
 
@@ -79,7 +93,8 @@ export function resolveParamKey(key: string, spec: BlockSpec | undefined): strin
   }
   const info = blockParamInfo(spec);
   if (info.has(key)) return key;
-  for (const candidate of info.keys()) if (foldKey(candidate) === folded) return candidate;
+  const byFolded = foldedParamKeys(spec).get(folded);
+  if (byFolded !== undefined) return byFolded;
   for (const candidate of PARAM_ALIASES[folded] ?? []) if (info.has(candidate)) return candidate;
   return undefined;
 }
@@ -130,4 +145,22 @@ export function coerceParamValue(value: unknown, kind: ParamKind, path: string, 
 /** The kind of a block param, `unknown` for unknown blocks or keys. */
 export function paramKind(spec: BlockSpec | undefined, key: string): ParamKind {
   return spec ? (blockParamInfo(spec).get(key)?.kind ?? 'unknown') : 'unknown';
+}
+
+/**
+ * The plan's nodes with canonical agent names and params parsed by their block's schema, so
+ * every default is explicit (`{}` on a `sc` node becomes `{temperature: 0.5, samples: 5}`).
+ * Nodes whose block is unknown or whose params do not parse are returned unchanged; run
+ * `validatePlan` first to hear about them.
+ *
+ * @example
+ * applyParamDefaults(plan, catalog)[0].params // { temperature: 0.5, samples: 5 }
+ */
+export function applyParamDefaults(plan: Plan, catalog: BlockCatalog): PlanNode[] {
+  return plan.nodes.map((node) => {
+    const spec = catalog.resolve(node.agent);
+    if (!spec) return node;
+    const parsed = spec.paramsSchema.safeParse(node.params);
+    return { ...node, agent: spec.name, params: parsed.success ? parsed.data : node.params };
+  });
 }

@@ -109,3 +109,11 @@ export function createBlockCatalog(specs: readonly BlockSpec[] = BUILTIN_BLOCK_S
     specs: () => specs,
   };
 }
+
+let builtinCatalog: BlockCatalog | undefined;
+
+/** The catalog of built-in blocks, created once. */
+export function defaultBlockCatalog(): BlockCatalog {
+  builtinCatalog ??= createBlockCatalog();
+  return builtinCatalog;
+}

@@ -1,8 +1,7 @@
 import type { Plan, PlanWarning } from '../core/plan.js';
-import type { BlockCatalog } from './block-specs.js';
+import { defaultBlockCatalog, type BlockCatalog } from './block-specs.js';
 import { linkReferences } from './finish-plan.js';
 import { parsePlan } from './parse-plan.js';
-import { defaultBlockCatalog } from './plan-text-options.js';
 import { renderInvalidPlan, renderParseResult, renderPlan, semanticWarningCodes, withWarningLine } from './render-plan.js';
 import { validatePlan } from './validate-plan.js';
 

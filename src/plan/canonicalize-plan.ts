@@ -1,5 +1,5 @@
 import type { Plan, PlanEdge, PlanNode } from '../core/plan.js';
-import { applyParamDefaults } from './apply-param-defaults.js';
+import { applyParamDefaults } from './block-params.js';
 import type { BlockCatalog } from './block-specs.js';
 import { buildGraph, linkedEdges, topologicalOrder } from './plan-graph.js';
 

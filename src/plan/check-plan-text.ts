@@ -1,7 +1,6 @@
 import type { Diagnostic, Plan, PlanWarning } from '../core/plan.js';
-import type { PlanTextFormat } from './detect-plan-format.js';
-import { parsePlan, type ParsePlanOptions } from './parse-plan.js';
-import { defaultBlockCatalog } from './plan-text-options.js';
+import { defaultBlockCatalog } from './block-specs.js';
+import { parsePlan, type ParsePlanOptions, type PlanTextFormat } from './parse-plan.js';
 import { renderInvalidPlan, renderParseResult } from './render-plan.js';
 
 /** What `orchrm plan check` reports about a plan text. */

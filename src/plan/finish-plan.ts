@@ -1,6 +1,106 @@
-import { NODE_ID_PATTERN, type Dom, type Plan, type PlanEdge, type PlanNode, type PlanWarning } from '../core/plan.js';
-import { nodePath, planWarning } from './plan-diagnostic.js';
-import { extractReferences } from './plan-graph.js';
+/**
+ * What the JSON and XML plan readers share: their options, the values and params they read
+ * (`readDom`, `readNodeId`, `collectParams`), how a text ends (`PlanEnding`), and the finishing
+ * step that turns a draft into a plan (`finishPlan`). Validation is `validate-plan.ts`.
+ */
+import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan, type PlanEdge, type PlanNode, type PlanWarning } from '../core/plan.js';
+import { blockParamInfo, coerceParamValue, paramKind, parseParamText, resolveParamKey } from './block-params.js';
+import type { BlockCatalog, BlockSpec } from './block-specs.js';
+import { nodePath, planDiagnostic, planWarning } from './plan-diagnostic.js';
+import { EdgeMap, extractReferences } from './plan-graph.js';
+
+/** Options shared by the plan parsers. */
+export interface PlanTextOptions {
+  /**
+   * Blocks that agent names resolve against (aliases such as `CoTAgent` become `cot`).
+   * @default the built-in blocks
+   */
+  catalog?: BlockCatalog;
+  /**
+   * The DoM the orchestrator was asked for. Used when the text states none; validation then
+   * enforces it. @default inferred: `low` for at most one agent, else `high`
+   */
+  dom?: Dom;
+}
+
+/** Reads a DoM as written (`low`, `High`, `high DoM`); reports `schema` for anything else. */
+export function readDom(value: unknown, path: string, diagnostics: Diagnostic[]): Dom | undefined {
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  const low = text.includes('low');
+  const high = text.includes('high');
+  if (low !== high) return low ? 'low' : 'high';
+  diagnostics.push(planDiagnostic('schema', path, `DoM must be "low" or "high", got ${JSON.stringify(value)}`));
+  return undefined;
+}
+
+/** A node id as written in an edge or answer: trimmed, `${B}` read as `B`. */
+export function readNodeId(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.startsWith('${') && trimmed.endsWith('}') ? trimmed.slice(2, -1).trim() : trimmed;
+}
+
+/** One param as written: its key and its value (XML values are still text, or a list of texts). */
+export interface WrittenParam {
+  key: string;
+  value: unknown;
+  /** XML values arrive as text and are parsed JSON-ishly; JSON values are already typed. */
+  fromText: boolean;
+}
+
+/**
+ * Builds a node's params from what the orchestrator wrote: keys mapped to the block's own
+ * (`debate_roles` -> `roles`), text parsed (`5`, `["a","b"]`), obvious type slips coerced.
+ * Keys the block does not declare (`<agent_model>`, `<tools>`, roles on a CoT agent) are
+ * dropped with an `ignored_key` warning, as the MAS-Orchestra runner never reads them; for
+ * an unknown block, or a user block whose schema cannot be listed, they are kept as written
+ * for the schema to judge.
+ */
+export function collectParams(
+  written: readonly WrittenParam[],
+  spec: BlockSpec | undefined,
+  paramsPath: string,
+  warnings: PlanWarning[],
+): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  const declared = spec === undefined ? undefined : blockParamInfo(spec);
+  for (const { key, value, fromText } of written) {
+    const known = resolveParamKey(key, spec);
+    if (known === undefined && spec !== undefined && declared !== undefined && declared.size > 0) {
+      const message = `block "${spec.name}" has no param "${key}"; it was ignored (its params: ${[...declared.keys()].join(', ')})`;
+      warnings.push(planWarning('ignored_key', `${paramsPath}.${key}`, message));
+      continue;
+    }
+    const resolved = known ?? key;
+    const path = `${paramsPath}.${resolved}`;
+    const kind = paramKind(spec, resolved);
+    const parsed = fromText && typeof value === 'string' ? parseParamText(value, kind) : value;
+    if (Object.hasOwn(params, resolved)) {
+      warnings.push(planWarning('ignored_key', path, `param "${resolved}" was written twice; the last value is used`));
+    }
+    params[resolved] = coerceParamValue(parsed, kind, path, warnings);
+  }
+  return params;
+}
+
+/**
+ * How plan text ends. An orchestrator cut off at its token limit stops in the middle of its
+ * plan; the parser names that (`truncated`) instead of reporting what went missing
+ * (`multiple_sinks` after the last edges were lost), and never runs the part it got: a plan cut
+ * after its third agent would otherwise run with an intermediate step as its answer.
+ * - `complete`: the plan was finished;
+ * - `truncated`: the text stops with the plan still open (inside an agent, a value, the edge
+ *   block, a JSON string or object, or a tag being written);
+ * - `inside_thinking`: the text stops inside `<thinking>`, which is `truncated` only when no
+ *   plan came before it.
+ */
+export type PlanEnding = { kind: 'complete' } | { kind: 'truncated' | 'inside_thinking'; diagnostic: Diagnostic };
+
+/** How to avoid a cut-off plan, ending every `truncated` message. */
+export const FIX = 'it was probably cut off at the token limit: raise max_tokens or ask for a shorter plan';
+/** The verdict for text whose plan was finished. */
+export const COMPLETE: PlanEnding = { kind: 'complete' };
+/** The `truncated` verdict with `message`, followed by FIX. */
+export const truncated = (message: string): PlanEnding => ({ kind: 'truncated', diagnostic: planDiagnostic('truncated', '', `${message}; ${FIX}`) });
 
 /** A plan as read from text, before the common clean-up; `dom` may still be unknown. */
 export interface PlanDraft {
@@ -22,14 +122,13 @@ export function finishPlan(draft: PlanDraft, askedDom: Dom | undefined, warnings
   // MAS-Orchestra prompts: 'If <agent_input> left empty (""), the parser will automatically replace it with the original question.'
   for (const node of draft.nodes) if (node.input.includes('""') && node.input.trim() === '""') node.input = '';
   const edges: PlanEdge[] = [];
-  const seen = new Set<string>();
+  const seen = new EdgeMap<true>();
   draft.edges.forEach((edge, index) => {
-    const key = JSON.stringify([edge.from, edge.to]);
-    if (seen.has(key)) {
+    if (seen.has(edge.from, edge.to)) {
       warnings.push(planWarning('duplicate_edge', `edges[${index}]`, `edge ${edge.from} -> ${edge.to} is written more than once; kept once`));
       return;
     }
-    seen.add(key);
+    seen.set(edge.from, edge.to, true);
     edges.push(edge);
   });
   linkReferences(draft.nodes, edges, warnings);
@@ -77,8 +176,9 @@ export function linkReferences(nodes: readonly PlanNode[], edges: PlanEdge[], wa
     if (!firstIndex.has(node.id)) firstIndex.set(node.id, index);
   });
   const writtenCount = edges.length;
-  const written = new Set(edges.map((edge) => JSON.stringify([edge.from, edge.to])));
-  const referenced = new Set<string>();
+  const written = new EdgeMap<true>();
+  for (const edge of edges) written.set(edge.from, edge.to, true);
+  const referenced = new EdgeMap<true>();
   nodes.forEach((node, index) => {
     if (firstIndex.get(node.id) !== index) return;
     for (const reference of new Set(extractReferences(node.input))) {
@@ -86,8 +186,8 @@ export function linkReferences(nodes: readonly PlanNode[], edges: PlanEdge[], wa
       if (reference === node.id) {
         warnings.push(planWarning('self_reference', path, `the input of "${node.id}" uses \${${reference}}, its own output; it is left as text`));
       } else if (firstIndex.has(reference)) {
-        referenced.add(JSON.stringify([reference, node.id]));
-        if (written.has(JSON.stringify([reference, node.id]))) continue;
+        referenced.set(reference, node.id, true);
+        if (written.has(reference, node.id)) continue;
         edges.push({ from: reference, to: node.id });
         warnings.push(planWarning('ref_edge_mismatch', path, `the input uses \${${reference}} but no edge ${reference} -> ${node.id} was written; added it, so "${node.id}" runs after "${reference}" and receives its answer`));
       } else if (NODE_ID_PATTERN.test(reference)) {
@@ -97,7 +197,7 @@ export function linkReferences(nodes: readonly PlanNode[], edges: PlanEdge[], wa
   });
   edges.slice(0, writtenCount).forEach((edge, index) => {
     if (!firstIndex.has(edge.from) || !firstIndex.has(edge.to) || edge.from === edge.to) return;
-    if (referenced.has(JSON.stringify([edge.from, edge.to]))) return;
+    if (referenced.has(edge.from, edge.to)) return;
     const message = `edge ${edge.from} -> ${edge.to} exists but the input of "${edge.to}" never uses \${${edge.from}}; "${edge.to}" runs after "${edge.from}" without seeing its answer`;
     warnings.push(planWarning('ref_edge_mismatch', `edges[${index}]`, message));
   });

@@ -3,7 +3,7 @@ import type { Plan } from '../core/plan.js';
 import { canonicalPlanText } from './canonical-plan-text.js';
 import { parsePlan, type PlanParseOutcome } from './parse-plan.js';
 import { validatePlan } from './validate-plan.js';
-import { defaultBlockCatalog } from './plan-text-options.js';
+import { defaultBlockCatalog } from './block-specs.js';
 
 // Issue 14: plans MAS-Orchestra runs that orchrm used to refuse or misread (docs/plan-format.md).
 

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../core/llm-call.js';
 import type { Dom, Plan } from '../core/plan.js';
+import { ORCHESTRATOR_PROMPTS } from '../prompts/index.js';
 import type { BlockCatalog } from './block-specs.js';
 import { describeBlocks } from './describe-blocks.js';
 import { formatPlanXml } from './render-plan.js';
@@ -12,30 +13,14 @@ export interface OrchestratorPromptOptions {
   dom?: Dom | 'auto';
 }
 
-const SYSTEM_PROMPT =
-  'You are the orchestrator of a multi-agent system. Read the task and design, in one response, ' +
-  'the system that solves it: which sub-agents to run, the sub-task of each, and how their outputs ' +
-  'feed each other. Do not solve the task yourself unless you answer directly. Output only the plan.';
-
-const GRAPH_RULES = [
-  'Graph rules:',
-  '- Node ids are unique and short: a letter, then letters, digits, "_" or "-".',
-  '- A node\'s input is its sub-task. ${X} inserts the output of node X; an empty input means the original task.',
-  '- There is an edge X -> Y exactly when the input of Y uses ${X}.',
-  '- No cycles. At least one node starts from the task; exactly one node has no outgoing edge: the final node, whose output is the answer.',
-].join('\n');
-
-const DOM_RULES: Record<Dom | 'auto', string> = {
-  low: 'Degree of MAS: low. Answer directly (no nodes) or use exactly one agent node.',
-  high: 'Degree of MAS: high. Use as many agent nodes and edges as the task needs.',
-  auto: 'Degree of MAS: choose. "low" = answer directly or use one agent (simple tasks); "high" = several agents in a graph (when decomposition or cross-checking helps). State your choice as dom.',
-};
+const TEMPLATES = ORCHESTRATOR_PROMPTS;
 
 /**
  * The messages that ask an LLM orchestrator for a plan: a system message with its role, a
  * developer message describing the catalog's blocks (params and defaults), the plan format
  * with a worked example, the graph rules and the DoM constraint, and a user message with the
  * task. The developer message does not depend on the task, so servers can cache the prefix.
+ * Every word comes from the prompt template set (`prompts/`, ORCHESTRATOR_PROMPTS).
  *
  * @example
  * buildOrchestratorMessages('What is 17 * 23?', { catalog, format: 'json', dom: 'auto' })
@@ -43,37 +28,33 @@ const DOM_RULES: Record<Dom | 'auto', string> = {
 export function buildOrchestratorMessages(question: string, options: OrchestratorPromptOptions): ChatMessage[] {
   const { catalog, format = 'json', dom = 'auto' } = options;
   const developer = [
-    'Available blocks (use these names as the agent):',
+    TEMPLATES.blocksHeader,
     describeBlocks(catalog),
     '',
-    GRAPH_RULES,
+    TEMPLATES.graphRules,
     '',
-    DOM_RULES[dom],
+    TEMPLATES.domRules[dom],
     '',
     format === 'json' ? jsonFormat(catalog, dom) : xmlFormat(catalog, dom),
   ].join('\n');
   return [
-    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'system', content: TEMPLATES.system },
     { role: 'developer', content: developer },
-    { role: 'user', content: `Task:\n${question.trim()}\n\nWrite the plan.` },
+    { role: 'user', content: `${TEMPLATES.taskHeader}\n${question.trim()}\n\n${TEMPLATES.writePlan}` },
   ];
 }
 
 function jsonFormat(catalog: BlockCatalog, dom: Dom | 'auto'): string {
-  const lines = [
-    'Output format: one JSON object in a ```json fence, with keys "thinking" (brief reasoning), "dom" ("low" or "high"), "nodes" (list of {"id", "agent", "input", "params"}), "edges" (list of {"from", "to"}) and "answer" (id of the final node). Params left out take their defaults.',
-  ];
-  if (dom !== 'low') lines.push('Example for "Which is larger: the population of Norway or the number of seconds in 60 days?":', '```json', compactJson(examplePlan(catalog)), '```');
-  if (dom !== 'high') lines.push('A direct answer has no nodes: {"dom": "low", "nodes": [], "edges": [], "directAnswer": "42"}');
+  const lines: string[] = [TEMPLATES.jsonFormat];
+  if (dom !== 'low') lines.push(TEMPLATES.exampleIntro(TEMPLATES.exampleQuestion), '```json', compactJson(examplePlan(catalog)), '```');
+  if (dom !== 'high') lines.push(TEMPLATES.jsonDirectAnswer);
   return lines.join('\n');
 }
 
 function xmlFormat(catalog: BlockCatalog, dom: Dom | 'auto'): string {
-  const lines = [
-    'Output format: XML tags only. <thinking> (brief reasoning), <dom> (low or high), one <agent> block per node with <agent_id>, <agent_name>, and <required_arguments> holding <agent_input> and any params (JSON values, e.g. <roles>["A","B"]</roles>), one <edge><from>X</from><to>Y</to></edge> block per edge, and <answer_node> (id of the final node). Params left out take their defaults.',
-  ];
-  if (dom !== 'low') lines.push('Example for "Which is larger: the population of Norway or the number of seconds in 60 days?":', formatPlanXml(examplePlan(catalog)));
-  if (dom !== 'high') lines.push('A direct answer has no agents: <dom>low</dom><answer>42</answer>');
+  const lines: string[] = [TEMPLATES.xmlFormat];
+  if (dom !== 'low') lines.push(TEMPLATES.exampleIntro(TEMPLATES.exampleQuestion), formatPlanXml(examplePlan(catalog)));
+  if (dom !== 'high') lines.push(TEMPLATES.xmlDirectAnswer);
   return lines.join('\n');
 }
 

@@ -6,9 +6,13 @@ const MAX_REFERENCE_LENGTH = 128;
 /** Every `${id}` in an input, in order of appearance, bodies trimmed. */
 export function extractReferences(input: string): string[] {
   const references: string[] = [];
+  let close = -1;
   for (let start = input.indexOf('${'); start !== -1; start = input.indexOf('${', start + 2)) {
-    const close = input.slice(start + 2, start + 2 + MAX_REFERENCE_LENGTH).indexOf('}');
-    if (close !== -1) references.push(input.slice(start + 2, start + 2 + close).trim());
+    const bodyStart = start + 2;
+    // The first `}` after the body's start, found once and reused until passed: linear overall.
+    if (close < bodyStart) close = input.indexOf('}', bodyStart);
+    if (close === -1) break;
+    if (close - bodyStart < MAX_REFERENCE_LENGTH) references.push(input.slice(bodyStart, close).trim());
   }
   return references;
 }
@@ -19,7 +23,9 @@ export function extractReferences(input: string): string[] {
  * node has (the MAS-Orchestra runner leaves such text as it is).
  */
 export function nodeReferences(input: string, ids: ReadonlySet<string>): string[] {
-  return [...new Set(extractReferences(input))].filter((reference) => ids.has(reference));
+  const found = new Set<string>();
+  for (const reference of extractReferences(input)) if (ids.has(reference)) found.add(reference);
+  return [...found];
 }
 
 /**
@@ -43,9 +49,11 @@ export function referenceEdges(nodes: readonly PlanNode[]): PlanEdge[] {
 
 /** `edges` followed by the reference edges they lack (see `referenceEdges`), each pair once. */
 export function linkedEdges(nodes: readonly PlanNode[], edges: readonly PlanEdge[]): PlanEdge[] {
-  const keys = new Set(edges.map((edge) => `${edge.from}\u0000${edge.to}`));
+  const implied = referenceEdges(nodes);
   const linked = [...edges];
-  for (const edge of referenceEdges(nodes)) {
+  if (implied.length === 0) return linked;
+  const keys = new Set(edges.map((edge) => `${edge.from}\u0000${edge.to}`));
+  for (const edge of implied) {
     const key = `${edge.from}\u0000${edge.to}`;
     if (!keys.has(key)) {
       keys.add(key);
@@ -53,6 +61,25 @@ export function linkedEdges(nodes: readonly PlanNode[], edges: readonly PlanEdge
     }
   }
   return linked;
+}
+
+/** Values keyed by an edge's (from, to) pair, without building a key string per lookup. */
+export class EdgeMap<V> {
+  private readonly byFrom = new Map<string, Map<string, V>>();
+
+  get(from: string, to: string): V | undefined {
+    return this.byFrom.get(from)?.get(to);
+  }
+
+  has(from: string, to: string): boolean {
+    return this.byFrom.get(from)?.has(to) ?? false;
+  }
+
+  set(from: string, to: string, value: V): void {
+    let targets = this.byFrom.get(from);
+    if (targets === undefined) this.byFrom.set(from, (targets = new Map()));
+    targets.set(to, value);
+  }
 }
 
 /** Adjacency over distinct node ids; edges to unknown ids are left out. */
@@ -99,6 +126,26 @@ export function topologicalOrder(graph: PlanGraph): { order: string[]; blocked: 
   }
   const placed = new Set(order);
   return { order, blocked: graph.ids.filter((id) => !placed.has(id)).sort(byCodePoint) };
+}
+
+/**
+ * The nodes on or behind a cycle, sorted: `topologicalOrder(graph).blocked` without building
+ * the order (Kahn's algorithm in any order places the same nodes).
+ */
+export function blockedByCycles(graph: PlanGraph): string[] {
+  const remaining = new Map(graph.inDegree);
+  const pending = graph.ids.filter((id) => remaining.get(id) === 0);
+  let placedCount = 0;
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    placedCount++;
+    for (const successor of graph.successors.get(id) ?? []) {
+      const degree = (remaining.get(successor) ?? 0) - 1;
+      remaining.set(successor, degree);
+      if (degree === 0) pending.push(successor);
+    }
+  }
+  if (placedCount === graph.ids.length) return [];
+  return graph.ids.filter((id) => (remaining.get(id) ?? 0) > 0).sort(byCodePoint);
 }
 
 /** Ids reachable from `starts` (the starts included). */

@@ -2,7 +2,7 @@ import type { Diagnostic, Plan, PlanParseResult, PlanWarning } from '../core/pla
 import type { BlockCatalog } from './block-specs.js';
 import { canonicalizePlan, type CanonicalPlanOptions } from './canonicalize-plan.js';
 import { SEMANTIC_WARNING_CODES } from './plan-diagnostic.js';
-import { escapeXmlText } from './xml-text.js';
+import { escapeXmlText } from './xml-tree.js';
 
 const tag = (name: string, text: string, indent = '') => `${indent}<${name}>${escapeXmlText(text)}</${name}>`;
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { Plan } from '../core/plan.js';
-import { applyParamDefaults } from './apply-param-defaults.js';
+import { applyParamDefaults } from './block-params.js';
 import { createBlockCatalog, type BlockSpec } from './block-specs.js';
 import { buildGraph, extractReferences, topologicalOrder } from './plan-graph.js';
 import { validatePlan } from './validate-plan.js';

@@ -1,8 +1,8 @@
-import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan } from '../core/plan.js';
-import type { BlockCatalog } from './block-specs.js';
+import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan, type PlanNode } from '../core/plan.js';
+import { blockParamInfo } from './block-params.js';
+import type { BlockCatalog, BlockSpec } from './block-specs.js';
 import { nodePath, planDiagnostic } from './plan-diagnostic.js';
-import { buildGraph, findCycles, linkedEdges, reachableFrom, topologicalOrder } from './plan-graph.js';
-import { validateNodeParams } from './validate-node-params.js';
+import { blockedByCycles, buildGraph, EdgeMap, findCycles, linkedEdges, reachableFrom } from './plan-graph.js';
 
 export interface ValidatePlanOptions {
   /** The DoM the plan was asked for; `low` allows at most one agent even if the plan says `high`. */
@@ -49,14 +49,13 @@ export function validatePlan(plan: Plan, catalog: BlockCatalog, options: Validat
     }
   });
 
-  const edgeIndex = new Map<string, number>();
+  const edgeIndex = new EdgeMap<number>();
   plan.edges.forEach((edge, index) => {
-    const key = edgeKey(edge.from, edge.to);
-    if (!edgeIndex.has(key)) edgeIndex.set(key, index);
+    if (!edgeIndex.has(edge.from, edge.to)) edgeIndex.set(edge.from, edge.to, index);
   });
   // An edge only a reference implies (a plan built in code) is located at the referring input.
   const edgePath = (from: string, to: string) => {
-    const index = edgeIndex.get(edgeKey(from, to));
+    const index = edgeIndex.get(from, to);
     return index !== undefined ? `edges[${index}]` : nodePath(firstIndex.get(to) ?? -1, 'input');
   };
   const ids = [...firstIndex.keys()];
@@ -73,7 +72,6 @@ export function validatePlan(plan: Plan, catalog: BlockCatalog, options: Validat
 
 type Push = (code: Diagnostic['code'], path: string, message: string) => void;
 type EdgePath = (from: string, to: string) => string;
-const edgeKey = (from: string, to: string) => JSON.stringify([from, to]);
 
 function checkShape(plan: Plan, graph: ReturnType<typeof buildGraph>, edgePath: EdgePath, push: Push): void {
   const starts = graph.ids.filter((id) => graph.inDegree.get(id) === 0);
@@ -90,12 +88,56 @@ function checkShape(plan: Plan, graph: ReturnType<typeof buildGraph>, edgePath: 
       }
     });
   }
-  const { blocked } = topologicalOrder(graph);
-  for (const cycle of findCycles(graph, blocked)) {
+  for (const cycle of findCycles(graph, blockedByCycles(graph))) {
     push('cycle', edgePath(cycle[cycle.length - 1]!, cycle[0]!), `the edges form a cycle ${[...cycle, cycle[0]].join(' -> ')}; plans must be acyclic, so remove one of these edges`);
   }
   if (plan.answer !== undefined) {
     if (!graph.inDegree.has(plan.answer)) push('answer_not_sink', 'answer', `the answer names "${plan.answer}", which is not a node; name the final node`);
     else if (!sinks.includes(plan.answer)) push('answer_not_sink', 'answer', `the answer node "${plan.answer}" has outgoing edges; the answer must be the final node (${sinks.join(', ') || 'none'})`);
   }
+}
+
+/** A one-line hint of what a param takes, from the block's schema. */
+function paramHint(spec: BlockSpec, key: string): string {
+  const info = blockParamInfo(spec).get(key);
+  if (info?.kind === 'array') {
+    const minimum = typeof info.schema.minItems === 'number' ? ` of at least ${info.schema.minItems} items` : '';
+    return key === 'roles' ? `a list${minimum} such as ["Optimist", "Skeptic"]` : `a list${minimum}`;
+  }
+  if (!info || info.kind === 'unknown') return 'a valid value';
+  return `${/^[aeiou]/.test(info.kind) ? 'an' : 'a'} ${info.kind}`;
+}
+
+/**
+ * Checks a node's params against its block: required params (`missing_param`) and the block's
+ * zod schema (`invalid_params`, one diagnostic per issue, located at the param).
+ */
+function validateNodeParams(node: PlanNode, index: number, spec: BlockSpec): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const missing = new Set<string>();
+  for (const key of spec.requiredParams) {
+    if (node.params[key] === undefined) {
+      missing.add(key);
+      const message = `block "${spec.name}" needs params.${key}: ${paramHint(spec, key)}`;
+      diagnostics.push(planDiagnostic('missing_param', nodePath(index, `params.${key}`), message));
+    }
+  }
+  const result = spec.paramsSchema.safeParse(node.params);
+  if (result.success) return diagnostics;
+  const known = [...blockParamInfo(spec).keys()].join(', ');
+  for (const issue of result.error.issues) {
+    const key = issue.path.map(String).join('.');
+    if (issue.path.length === 1 && missing.has(key) && node.params[key] === undefined) continue;
+    if (issue.code === 'unrecognized_keys') {
+      for (const unknownKey of issue.keys) {
+        const message = `block "${spec.name}" has no param "${unknownKey}"; remove it (known params: ${known || 'none'})`;
+        diagnostics.push(planDiagnostic('invalid_params', nodePath(index, `params.${unknownKey}`), message));
+      }
+      continue;
+    }
+    const path = nodePath(index, key === '' ? 'params' : `params.${key}`);
+    const hint = issue.path.length >= 1 ? `; give ${paramHint(spec, String(issue.path[0]))}` : '';
+    diagnostics.push(planDiagnostic('invalid_params', path, `${issue.message}${hint}`));
+  }
+  return diagnostics;
 }

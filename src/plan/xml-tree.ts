@@ -1,5 +1,114 @@
+/**
+ * The XML side's tokenizer: text helpers (a linear pre-pass that keeps `x<y` from being read
+ * as a tag, entity decoding for element content, escaping for rendering) and the element tree.
+ */
 import { Parser } from 'htmlparser2';
-import { decodeXmlText, escapeStrayAngles } from './xml-text.js';
+
+const isNameStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+const isNameChar = (code: number) => isNameStart(code) || (code >= 48 && code <= 57) || code === 45 || code === 46 || code === 58;
+const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
+
+/** Length of the tag starting at `start` (`<name>`, `</name>`, `<name/>`, no attributes), or 0. */
+function tagLength(text: string, start: number): number {
+  let index = start + 1;
+  if (text.charCodeAt(index) === 47) index++; // '/'
+  if (!isNameStart(text.charCodeAt(index))) return 0;
+  while (index < text.length && isNameChar(text.charCodeAt(index))) index++;
+  while (index < text.length && isSpace(text.charCodeAt(index))) index++;
+  if (text.charCodeAt(index) === 47 && text.charCodeAt(start + 1) !== 47) index++;
+  return text.charCodeAt(index) === 62 ? index - start + 1 : 0; // '>'
+}
+
+/**
+ * Escapes every `<` that does not start a plain tag (`<name>`, `</name>`, `<name/>`), a comment
+ * or a CDATA section, so text such as `if a<b then` or `x <= 3` stays text. Plan tags never
+ * carry attributes, so requiring their absence is what keeps prose and code from becoming tags.
+ */
+export function escapeStrayAngles(text: string): string {
+  const parts: string[] = [];
+  let copiedUpTo = 0;
+  for (let index = text.indexOf('<'); index !== -1; index = text.indexOf('<', index + 1)) {
+    // A comment or CDATA section is skipped whole: a `<` inside it (`x<3`) is its text, not a tag.
+    const section = text.startsWith('<!--', index) ? '-->' : text.startsWith('<![CDATA[', index) ? ']]>' : undefined;
+    if (section !== undefined) {
+      const end = text.indexOf(section, index + 4);
+      if (end === -1) break;
+      index = end + section.length - 1;
+      continue;
+    }
+    if (tagLength(text, index) > 0) continue;
+    parts.push(text.slice(copiedUpTo, index), '&lt;');
+    copiedUpTo = index + 1;
+  }
+  parts.push(text.slice(copiedUpTo));
+  return parts.join('');
+}
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const MAX_ENTITY_LENGTH = 12;
+
+/**
+ * Decodes the XML entities (`&lt;`, `&#65;`, `&#x41;`), unwraps CDATA sections and drops
+ * comments. A `&` that starts no entity (as in `AT&T`) is kept as written.
+ */
+export function decodeXmlText(text: string): string {
+  let nextAngle = text.indexOf('<');
+  let nextAmpersand = text.indexOf('&');
+  if (nextAngle === -1 && nextAmpersand === -1) return text;
+  const parts: string[] = [];
+  let copiedUpTo = 0;
+  let index = 0;
+  // Jumps from one `<` or `&` to the next; everything between them is copied as it is.
+  for (;;) {
+    if (nextAngle !== -1 && nextAngle < index) nextAngle = text.indexOf('<', index);
+    if (nextAmpersand !== -1 && nextAmpersand < index) nextAmpersand = text.indexOf('&', index);
+    if (nextAngle === -1 && nextAmpersand === -1) break;
+    index = nextAngle === -1 ? nextAmpersand : nextAmpersand === -1 ? nextAngle : Math.min(nextAngle, nextAmpersand);
+    const code = text.charCodeAt(index);
+    let replacement: string | undefined;
+    let resumeAt = index + 1;
+    if (code === 60 && text.startsWith('<![CDATA[', index)) {
+      const end = text.indexOf(']]>', index + 9);
+      replacement = text.slice(index + 9, end === -1 ? text.length : end);
+      resumeAt = end === -1 ? text.length : end + 3;
+    } else if (code === 60 && text.startsWith('<!--', index)) {
+      const end = text.indexOf('-->', index + 4);
+      replacement = '';
+      resumeAt = end === -1 ? text.length : end + 3;
+    } else if (code === 38) {
+      // Entities are short, so only a bounded window is searched: linear even for `&&&&...`.
+      const semicolon = text.slice(index + 1, index + 1 + MAX_ENTITY_LENGTH).indexOf(';');
+      replacement = semicolon === -1 ? undefined : decodeEntity(text.slice(index + 1, index + 1 + semicolon));
+      resumeAt = replacement === undefined ? index + 1 : index + semicolon + 2;
+    }
+    if (replacement !== undefined) {
+      parts.push(text.slice(copiedUpTo, index), replacement);
+      copiedUpTo = resumeAt;
+    }
+    index = resumeAt;
+  }
+  if (copiedUpTo === 0) return text;
+  parts.push(text.slice(copiedUpTo));
+  return parts.join('');
+}
+
+function decodeEntity(body: string): string | undefined {
+  const named = NAMED_ENTITIES[body];
+  if (named !== undefined) return named;
+  if (body.startsWith('#')) {
+    const hex = body[1] === 'x' || body[1] === 'X';
+    const digits = body.slice(hex ? 2 : 1);
+    if (digits === '' || !(hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/).test(digits)) return undefined;
+    const codePoint = Number.parseInt(digits, hex ? 16 : 10);
+    return codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : undefined;
+  }
+  return undefined;
+}
+
+/** Escapes text for element content so that `decodeXmlText` gives it back exactly. */
+export function escapeXmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
 
 /** An element of plan XML. Content is kept as source offsets so text is read back exactly. */
 export interface XmlElement {
@@ -39,13 +148,118 @@ export const MAX_XML_DEPTH = 256;
 const CHUNK_CHARS = 16_384;
 
 /**
- * Tokenises plan XML with htmlparser2 in XML mode and builds an element tree. Never fails:
- * unclosed tags are closed where their parent closes (or at the end), stray closing tags are
- * ignored, and text outside tags (prose around the plan, code fences) belongs to no element.
- * Tags named in `tagLimits` are counted wherever they stand (inside text tags too: no real
- * plan comes near the limits); past a limit reading stops and `overLimit` says which.
+ * Tokenises plan XML and builds an element tree. Never fails: unclosed tags are closed where
+ * their parent closes (or at the end), stray closing tags are ignored, and text outside tags
+ * (prose around the plan, code fences) belongs to no element. Tags named in `tagLimits` are
+ * counted wherever they stand (inside text tags too: no real plan comes near the limits); past
+ * a limit reading stops and `overLimit` says which.
+ *
+ * Text made of plain tags (every plan an orchestrator writes) is read in one pass by
+ * `readPlainTree`; text it does not model (nesting past MAX_XML_DEPTH, a tag limit passed, the
+ * short comment `<!-->`) goes through htmlparser2 in XML mode, whose reading the fast pass
+ * reproduces exactly where it applies.
  */
 export function parseXmlTree(text: string, tagLimits: XmlTagLimits = new Map()): XmlTree {
+  return readPlainTree(text, tagLimits) ?? readTreeWithHtmlparser(text, tagLimits);
+}
+
+const newElement = (name: string, start: number): XmlElement => ({ name, children: [], start, contentStart: -1, contentEnd: -1, closed: false, openAtEnd: false });
+
+/**
+ * One pass over the raw text, giving the tree htmlparser2 gives for `escapeStrayAngles(text)`
+ * (offsets then refer to `text` itself: a stray `<` is text either way, and `elementText` reads
+ * `&lt;` and `<` alike). Element starts follow htmlparser2's `startIndex` bookkeeping, which
+ * `liftOutOfUnclosed` relies on. Returns `undefined` for text it does not model, so that
+ * htmlparser2 decides there: when tags nest deeper than MAX_XML_DEPTH or a tag limit is passed
+ * (htmlparser2 is fed in chunks and checks the bounds between them) and at a short comment
+ * (`<!-->`, `<!--->`), which htmlparser2 ends at once while `escapeStrayAngles` reads on.
+ */
+function readPlainTree(text: string, tagLimits: XmlTagLimits): XmlTree | undefined {
+  const root: XmlElement = { name: '#root', children: [], start: 0, contentStart: 0, contentEnd: text.length, closed: true, openAtEnd: false };
+  const stack: XmlElement[] = [root];
+  const tagCounts = tagLimits.size > 0 ? new Map<string, number>() : undefined;
+  /** htmlparser2's `startIndex`: where the node being read began, as its Parser counts it. */
+  let startIndex = 0;
+  /** Where the text after the last tag, comment or CDATA section begins. */
+  let textStart = 0;
+  for (let index = text.indexOf('<'); index !== -1; index = text.indexOf('<', index + 1)) {
+    const next = text.charCodeAt(index + 1);
+    if (next === 33 /* ! */) {
+      const section = text.startsWith('<!--', index) ? '-->' : text.startsWith('<![CDATA[', index) ? ']]>' : undefined;
+      if (section !== undefined) {
+        if (section === '-->' && (text.charCodeAt(index + 4) === 62 || text.startsWith('->', index + 4))) return undefined;
+        const end = text.indexOf(section, index + 4);
+        // An unclosed comment or CDATA section holds the rest of the text: no tag follows.
+        if (end === -1) break;
+        index = end + section.length - 1;
+        startIndex = index + 1;
+        textStart = index + 1;
+        continue;
+      }
+    }
+    // A plain tag, as `tagLength` reads one: `<name>`, `</name>` or `<name/>`, space before `>` allowed.
+    const closing = next === 47; // '/'
+    const nameStart = closing ? index + 2 : index + 1;
+    if (!isNameStart(text.charCodeAt(nameStart))) continue; // a stray `<`: text
+    let nameEnd = nameStart;
+    let upperCase = false;
+    for (let code = text.charCodeAt(nameEnd); isNameChar(code); code = text.charCodeAt(++nameEnd)) upperCase ||= code <= 90 && code >= 65;
+    let tagEnd = nameEnd;
+    while (isSpace(text.charCodeAt(tagEnd))) tagEnd++;
+    const selfClosing = !closing && text.charCodeAt(tagEnd) === 47;
+    if (selfClosing) tagEnd++;
+    if (text.charCodeAt(tagEnd) !== 62) continue; // no `>`: a stray `<`
+    if (index > textStart) startIndex = index;
+    if (closing) {
+      // The innermost open element of that name; a lowercase name is compared in place, without a copy.
+      const nameLength = nameEnd - nameStart;
+      const name = upperCase ? text.slice(nameStart, nameEnd).toLowerCase() : undefined;
+      const matches = (element: XmlElement) =>
+        name === undefined ? element.name.length === nameLength && text.startsWith(element.name, nameStart) : element.name === name;
+      let match = stack.length - 1;
+      while (match > 0 && !matches(stack[match]!)) match--;
+      if (match > 0) {
+        for (let depth = stack.length - 1; depth >= match; depth--) {
+          const element = stack.pop()!;
+          element.contentEnd = Math.max(element.contentStart, startIndex);
+          element.closed = depth === match;
+        }
+      }
+      // htmlparser2 reports a closing tag where its name ends (at `>` or the space before it).
+      startIndex = nameEnd + 1;
+    } else {
+      const name = upperCase ? text.slice(nameStart, nameEnd).toLowerCase() : text.slice(nameStart, nameEnd);
+      const element = newElement(name, startIndex);
+      stack[stack.length - 1]!.children.push(element);
+      stack.push(element);
+      if (stack.length > MAX_XML_DEPTH) return undefined;
+      const limit = tagCounts === undefined ? undefined : tagLimits.get(name);
+      if (limit !== undefined) {
+        const count = (tagCounts!.get(name) ?? 0) + 1;
+        if (count > limit) return undefined;
+        tagCounts!.set(name, count);
+      }
+      element.contentStart = tagEnd + 1;
+      if (selfClosing) {
+        // `<name/>`: htmlparser2 closes it as implied, with empty content.
+        element.contentEnd = element.contentStart;
+        stack.pop();
+      }
+      startIndex = tagEnd + 1;
+    }
+    textStart = tagEnd + 1;
+    index = tagEnd;
+  }
+  for (let depth = stack.length - 1; depth > 0; depth--) {
+    const element = stack[depth]!;
+    element.contentEnd = Math.max(element.contentStart, text.length);
+    element.openAtEnd = true;
+  }
+  return { root, source: text, tooDeep: false };
+}
+
+/** htmlparser2 in XML mode over the text with stray `<` escaped, fed in chunks so the bounds are checked as reading goes. */
+function readTreeWithHtmlparser(text: string, tagLimits: XmlTagLimits): XmlTree {
   const source = escapeStrayAngles(text);
   const root: XmlElement = { name: '#root', children: [], start: 0, contentStart: 0, contentEnd: source.length, closed: true, openAtEnd: false };
   const stack: XmlElement[] = [root];
@@ -56,7 +270,7 @@ export function parseXmlTree(text: string, tagLimits: XmlTagLimits = new Map()):
     {
       onopentagname(name) {
         const parent = stack[stack.length - 1] ?? root;
-        const element: XmlElement = { name, children: [], start: parser.startIndex, contentStart: -1, contentEnd: -1, closed: false, openAtEnd: false };
+        const element = newElement(name, parser.startIndex);
         parent.children.push(element);
         stack.push(element);
         const limit = tagLimits.get(name);
@@ -103,14 +317,15 @@ export function elementText(tree: XmlTree, element: XmlElement): string {
  */
 export function findElements(element: XmlElement, names: ReadonlySet<string>, stopAt: ReadonlySet<string>): XmlElement[] {
   const found: XmlElement[] = [];
-  const pending = [...element.children].reverse();
-  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
-    if (names.has(current.name)) found.push(current);
-    if (!stopAt.has(current.name)) {
-      for (let index = current.children.length - 1; index >= 0; index--) pending.push(current.children[index]!);
-    }
-  }
+  collectElements(element.children, names, stopAt, found);
   return found;
+}
+
+function collectElements(children: readonly XmlElement[], names: ReadonlySet<string>, stopAt: ReadonlySet<string>, found: XmlElement[]): void {
+  for (const child of children) {
+    if (names.has(child.name)) found.push(child);
+    if (child.children.length > 0 && !stopAt.has(child.name)) collectElements(child.children, names, stopAt, found);
+  }
 }
 
 /**

@@ -27,21 +27,19 @@
  *   ... reply with <choice>k</choice>
  * ```
  *
- * The simulated judge (src/sim/judge/) reads prompts by exactly these headers.
+ * The wording is the prompt template set's (`prompts/`, JUDGE_PROMPTS); the simulated judge
+ * (src/sim/judge/) reads prompts by the same headers from there.
  */
 import type { Episode } from '../core/episode.js';
 import { ModelBehaviorError } from '../core/errors.js';
 import type { ChatMessage } from '../core/llm-call.js';
+import { BLOCK_PROMPTS, JUDGE_PROMPTS } from '../prompts/index.js';
 
-export const TRAJECTORY_JUDGE_HEADER = 'Judge: trajectories';
-export const PLAN_JUDGE_HEADER = 'Judge: plans';
+export const TRAJECTORY_JUDGE_HEADER = JUDGE_PROMPTS.trajectoryHeader;
+export const PLAN_JUDGE_HEADER = JUDGE_PROMPTS.planHeader;
 /** Bound on one node's output quoted to the trajectory judge, so prompts grow linearly with nodes. */
 export const MAX_OUTPUT_CHARS = 600;
 
-const TRAJECTORY_SYSTEM =
-  'You are an expert judge. Several multi-agent systems attempted the same question; for each you see its plan, the intermediate outputs of its agents and its final answer. Decide which candidate reached the correct answer.';
-const PLAN_SYSTEM =
-  'You are an expert judge of multi-agent orchestration plans. Several plans were written for the same question and none has run yet. Decide which plan is most likely to reach the correct answer when executed.';
 
 /** Indents every line of `text` by `spaces` spaces. */
 export function indent(text: string, spaces = 2): string {
@@ -53,21 +51,22 @@ export function indent(text: string, spaces = 2): string {
 }
 
 function tail(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `[...] ${text.slice(text.length - maxChars)}`;
+  return text.length <= maxChars ? text : `${BLOCK_PROMPTS.cutStart}${text.slice(text.length - maxChars)}`;
 }
 
 function header(kind: string, question: string, count: number): string[] {
-  return [`${kind}\nCandidates: ${count}`, `Question:\n${indent(question.trim())}`];
+  return [`${kind}\n${JUDGE_PROMPTS.candidatesHeader}${count}`, `${JUDGE_PROMPTS.questionHeader}\n${indent(question.trim())}`];
 }
 
 function trajectoryBlock(episode: Episode, canonicalPlan: string, position: number): string {
-  const lines = [`Candidate ${position}:`, 'Plan:', indent(canonicalPlan), 'Intermediate outputs:'];
-  if (episode.nodes.length === 0) lines.push('  (none)');
+  const none = JUDGE_PROMPTS.none;
+  const lines = [JUDGE_PROMPTS.candidateHeader(position), JUDGE_PROMPTS.candidatePlanHeader, indent(canonicalPlan), JUDGE_PROMPTS.outputsHeader];
+  if (episode.nodes.length === 0) lines.push(indent(none));
   for (const node of episode.nodes) {
-    lines.push(`  [${node.nodeId}] ${node.agent} (${node.status}): answer ${node.answer ?? '(none)'}`);
+    lines.push(`  [${node.nodeId}] ${node.agent} (${node.status}): answer ${node.answer ?? none}`);
     if (node.output !== undefined && node.output.trim() !== '') lines.push(indent(tail(node.output.trim(), MAX_OUTPUT_CHARS), 4));
   }
-  lines.push(`Final answer: ${oneLine(episode.finalAnswer) || '(none)'}`, `Status: ${episode.status}`);
+  lines.push(`${JUDGE_PROMPTS.finalAnswerPrefix}${oneLine(episode.finalAnswer) || none}`, `${JUDGE_PROMPTS.statusPrefix}${episode.status}`);
   return lines.join('\n');
 }
 
@@ -84,11 +83,9 @@ function oneLine(text: string | undefined): string {
  */
 export function buildTrajectoryJudgeMessages(question: string, episodes: readonly Episode[], canonicalPlans: readonly string[]): ChatMessage[] {
   const blocks = episodes.map((episode, index) => trajectoryBlock(episode, canonicalPlans[index] ?? '', index + 1));
-  const instructions = `Instructions:\n${indent(
-    `Check each candidate's reasoning and answer against the question. Reply with a short justification, then the number of the best candidate (1 to ${episodes.length}) inside <choice></choice> tags.`,
-  )}`;
+  const instructions = `${JUDGE_PROMPTS.instructionsHeader}\n${indent(JUDGE_PROMPTS.instructions.trajectories(episodes.length))}`;
   return [
-    { role: 'system', content: TRAJECTORY_SYSTEM },
+    { role: 'system', content: JUDGE_PROMPTS.systems.trajectories },
     { role: 'user', content: [...header(TRAJECTORY_JUDGE_HEADER, question, episodes.length), ...blocks, instructions].join('\n\n') },
   ];
 }
@@ -100,12 +97,10 @@ export function buildTrajectoryJudgeMessages(question: string, episodes: readonl
  * buildPlanJudgeMessages(task.question, canonicalPlans)
  */
 export function buildPlanJudgeMessages(question: string, canonicalPlans: readonly string[]): ChatMessage[] {
-  const blocks = canonicalPlans.map((plan, index) => `Candidate ${index + 1}:\n${indent(plan)}`);
-  const instructions = `Instructions:\n${indent(
-    `Judge how likely each plan is to reach the correct answer when its agents run. Reply with a short justification, then the number of the best plan (1 to ${canonicalPlans.length}) inside <choice></choice> tags.`,
-  )}`;
+  const blocks = canonicalPlans.map((plan, index) => `${JUDGE_PROMPTS.candidateHeader(index + 1)}\n${indent(plan)}`);
+  const instructions = `${JUDGE_PROMPTS.instructionsHeader}\n${indent(JUDGE_PROMPTS.instructions.plans(canonicalPlans.length))}`;
   return [
-    { role: 'system', content: PLAN_SYSTEM },
+    { role: 'system', content: JUDGE_PROMPTS.systems.plans },
     { role: 'user', content: [...header(PLAN_JUDGE_HEADER, question, canonicalPlans.length), ...blocks, instructions].join('\n\n') },
   ];
 }

@@ -1,5 +1,7 @@
 import type { ChatMessage } from '../../core/llm-call.js';
-import { PLAN_JUDGE_HEADER, TRAJECTORY_JUDGE_HEADER } from '../../select/judge-prompts.js';
+import { JUDGE_PROMPTS } from '../../prompts/index.js';
+
+const { trajectoryHeader: TRAJECTORY_JUDGE_HEADER, planHeader: PLAN_JUDGE_HEADER } = JUDGE_PROMPTS;
 
 /** One candidate as the simulated judge reads it. */
 export interface JudgeCandidate {
@@ -22,7 +24,8 @@ export function isJudgePrompt(messages: readonly ChatMessage[]): boolean {
 }
 
 /**
- * Reads a judge prompt by its headers (see src/select/judge-prompts.ts): the question, and per
+ * Reads a judge prompt by the headers of the prompt template set (JUDGE_PROMPTS, laid out as
+ * src/select/judge-prompts.ts documents): the question, and per
  * candidate its plan and (trajectory prompts) its final answer. Every free text there is
  * indented by two spaces, so a line at column 0 is always a header. Undefined when the last
  * user message is not a judge prompt.
@@ -45,18 +48,18 @@ export function parseJudgePrompt(messages: readonly ChatMessage[]): ParsedJudgeP
       else if (section === 'plan') current?.plan.push(line.slice(2));
       continue;
     }
-    if (line === 'Question:') section = 'question';
-    else if (/^Candidate \d+:$/.test(line)) {
+    if (line === JUDGE_PROMPTS.questionHeader) section = 'question';
+    else if (JUDGE_PROMPTS.candidatePattern.test(line)) {
       close();
       current = { plan: [], finalAnswer: '' };
       // Plan prompts show the plan right under the candidate line; trajectory prompts under `Plan:`.
       section = kind === 'plans' ? 'plan' : 'other';
-    } else if (line === 'Plan:' && current !== undefined) section = 'plan';
-    else if (line.startsWith('Final answer: ') && current !== undefined) {
-      const answer = line.slice('Final answer: '.length).trim();
-      current.finalAnswer = answer === '(none)' ? '' : answer;
+    } else if (line === JUDGE_PROMPTS.candidatePlanHeader && current !== undefined) section = 'plan';
+    else if (line.startsWith(JUDGE_PROMPTS.finalAnswerPrefix) && current !== undefined) {
+      const answer = line.slice(JUDGE_PROMPTS.finalAnswerPrefix.length).trim();
+      current.finalAnswer = answer === JUDGE_PROMPTS.none ? '' : answer;
       section = 'other';
-    } else if (line === 'Instructions:') {
+    } else if (line === JUDGE_PROMPTS.instructionsHeader) {
       close();
       section = 'other';
     } else if (line !== '') section = section === 'question' ? 'other' : section === 'plan' ? 'other' : section;

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../core/llm-call.js';
 import type { Dom } from '../../core/plan.js';
+import { ORCHESTRATOR_PROMPTS } from '../../prompts/index.js';
 import type { PlanTextFormat } from './write-plan-text.js';
 
 /** What the simulated orchestrator reads from a plan request. */
@@ -12,10 +13,13 @@ export interface OrchestratorPromptView {
   dom?: Dom;
 }
 
-/** `buildOrchestratorMessages` writes the task as `Task:\n<question>\n\nWrite the plan.` */
-const TASK_PREFIX = 'Task:';
-const TASK_SUFFIX = /\n\s*Write the plan\.?\s*$/;
-const DOM_MARKER = 'Degree of MAS: ';
+/** `buildOrchestratorMessages` writes the task as `Task:\n<question>\n\nWrite the plan.` (ORCHESTRATOR_PROMPTS). */
+const TASK_PREFIX = ORCHESTRATOR_PROMPTS.taskHeader;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The closing line, its final `.` optional. */
+const TASK_SUFFIX = new RegExp(`\\n\\s*${escapeRegExp(ORCHESTRATOR_PROMPTS.writePlan.replace(/\.$/, ''))}\\.?\\s*$`);
+const DOM_MARKER = ORCHESTRATOR_PROMPTS.domMarker;
+const FORMAT_MARKERS = ORCHESTRATOR_PROMPTS.formatMarkers;
 
 /**
  * Reads the question, requested format and DoM from orchestrator messages, as built by
@@ -33,8 +37,9 @@ export function readOrchestratorPrompt(messages: readonly ChatMessage[]): Orches
   for (const message of messages) {
     if (message.role !== 'system' && message.role !== 'developer') continue;
     const text = message.content;
-    if (text.includes('Output format: XML')) view.format = 'xml';
-    else if (view.format === undefined && (text.includes('Output format: one JSON') || text.includes('Output format: JSON'))) view.format = 'json';
+    if (text.includes(FORMAT_MARKERS.xml)) view.format = 'xml';
+    // `Output format: JSON` is accepted too, from prompts written by other clients.
+    else if (view.format === undefined && (text.includes(FORMAT_MARKERS.json) || text.includes('Output format: JSON'))) view.format = 'json';
     const domAt = text.indexOf(DOM_MARKER);
     if (domAt >= 0) {
       const dom = /^(low|high)\b/.exec(text.slice(domAt + DOM_MARKER.length, domAt + DOM_MARKER.length + 5))?.[1];

@@ -1,5 +1,5 @@
-import type { PromptStep } from '../../agents/prompts.js';
 import type { ChatMessage } from '../../core/llm-call.js';
+import { BLOCK_PROMPTS, PROMPT_STEPS, type PromptStep } from '../../prompts/index.js';
 import type { PromptView } from '../families/family.js';
 import { parseSearchResults } from './parse-search-results.js';
 import { parseSections, type MessageSections } from './parse-sections.js';
@@ -37,10 +37,15 @@ export interface ParsedPrompt {
   iterationsLeft?: number;
 }
 
-const STEPS: ReadonlySet<string> = new Set<PromptStep>(['answer', 'critique', 'refine', 'debate-turn', 'debate-final', 'search', 'search-final']);
+const STEPS: ReadonlySet<string> = new Set<PromptStep>(PROMPT_STEPS);
+const HEADERS = BLOCK_PROMPTS.blockHeaders;
+const INLINE = BLOCK_PROMPTS.inlineHeaders;
+/** `Step:` without its colon, as parseSections keys it. */
+const STEP = BLOCK_PROMPTS.stepHeader.slice(0, -1);
 
 /**
- * Parses the messages of a block call by the headers documented in src/agents/prompts.ts. The
+ * Parses the messages of a block call by the headers of the prompt template set (BLOCK_PROMPTS,
+ * laid out as src/agents/prompts.ts documents). The
  * step kind and the per-step sections come from the last user message; the sub-task and
  * original question from the last user message that has them (the search loop states them
  * only in its first message); documents from every `Search results:` section of the
@@ -63,10 +68,10 @@ export function parsePrompt(messages: readonly ChatMessage[]): ParsedPrompt {
     const sections = parseSections(message.content);
     last = sections;
     lastContent = message.content;
-    const messageSubTask = sections.blocks.get('Sub-task:');
+    const messageSubTask = sections.blocks.get(HEADERS.subTask);
     if (messageSubTask !== undefined) {
       subTask = messageSubTask;
-      originalQuestion = sections.blocks.get('Original question:');
+      originalQuestion = sections.blocks.get(HEADERS.originalQuestion);
     }
     for (const results of sections.searchResults) {
       for (const document of parseSearchResults(results)) {
@@ -78,25 +83,26 @@ export function parsePrompt(messages: readonly ChatMessage[]): ParsedPrompt {
   }
   const fallback = lastContent.trim();
   const resolvedSubTask = subTask ?? fallback;
-  const stepValue = last?.inline.get('Step');
+  const stepValue = last?.inline.get(STEP);
   const step = stepValue !== undefined && STEPS.has(stepValue) && subTask !== undefined ? (stepValue as PromptStep) : 'unknown';
   const parsed: ParsedPrompt = {
     step,
     view: { subTask: resolvedSubTask, originalQuestion: originalQuestion ?? resolvedSubTask, documents },
-    otherAnswers: parseAnswerLines(last?.blocks.get("Other agents' answers:")),
-    debateAnswers: parseAnswerLines(last?.blocks.get('Debate answers:')),
+    otherAnswers: parseAnswerLines(last?.blocks.get(HEADERS.otherAnswers)),
+    debateAnswers: parseAnswerLines(last?.blocks.get(HEADERS.debateAnswers)),
   };
   if (last === undefined) return parsed;
-  assignDefined(parsed, 'previousAnswer', last.blocks.get('Previous answer:'));
-  assignDefined(parsed, 'critique', last.blocks.get('Critique:'));
-  assignDefined(parsed, 'ownPreviousAnswer', last.blocks.get('Your previous answer:'));
-  assignDefined(parsed, 'role', last.inline.get('Role'));
-  const round = /^(\d+) of (\d+)$/.exec(last.inline.get('Round') ?? '');
+  assignDefined(parsed, 'previousAnswer', last.blocks.get(HEADERS.previousAnswer));
+  assignDefined(parsed, 'critique', last.blocks.get(HEADERS.critique));
+  assignDefined(parsed, 'ownPreviousAnswer', last.blocks.get(HEADERS.ownPreviousAnswer));
+  assignDefined(parsed, 'role', last.inline.get(INLINE.role));
+  // BLOCK_PROMPTS.roundValue writes `<r> of <n>`.
+  const round = /^(\d+) of (\d+)$/.exec(last.inline.get(INLINE.round) ?? '');
   if (round !== null) {
     parsed.round = Number(round[1]);
     parsed.rounds = Number(round[2]);
   }
-  const iterationsLeft = /^\d+$/.exec(last.inline.get('Iterations left') ?? '');
+  const iterationsLeft = /^\d+$/.exec(last.inline.get(INLINE.iterationsLeft) ?? '');
   if (iterationsLeft !== null) parsed.iterationsLeft = Number(iterationsLeft[0]);
   return parsed;
 }
@@ -109,6 +115,7 @@ function assignDefined<K extends 'previousAnswer' | 'critique' | 'ownPreviousAns
   if (value !== undefined) target[key] = value;
 }
 
+/** What BLOCK_PROMPTS.roundPrefix writes: `Round <r>, `. */
 const ROUND_PREFIX = /^Round (\d+), /;
 
 /** `- <role>: <answer>` lines, optionally `- Round <r>, <role>: <answer>`; other lines are skipped. */
@@ -116,8 +123,8 @@ function parseAnswerLines(content: string | undefined): DebateAnswerLine[] {
   if (content === undefined) return [];
   const lines: DebateAnswerLine[] = [];
   for (const rawLine of content.split('\n')) {
-    if (!rawLine.startsWith('- ')) continue;
-    let rest = rawLine.slice(2);
+    if (!rawLine.startsWith(BLOCK_PROMPTS.answerLinePrefix)) continue;
+    let rest = rawLine.slice(BLOCK_PROMPTS.answerLinePrefix.length);
     let round = 0;
     const prefix = ROUND_PREFIX.exec(rest);
     if (prefix !== null) {

@@ -1,3 +1,5 @@
+import { BLOCK_PROMPTS } from '../../prompts/index.js';
+
 /** A document as the search loop showed it to the model. */
 export interface ShownDocument {
   id: string;
@@ -5,8 +7,8 @@ export interface ShownDocument {
   text: string;
 }
 
-const ID_MARK = ' (id: ';
-const TRUNCATION_MARK = ' [...]';
+const ID_MARK = BLOCK_PROMPTS.searchResults.idMark;
+const TRUNCATION_MARK = BLOCK_PROMPTS.searchResults.cutEnd;
 
 /**
  * Reads the content of one `Search results:` section: per document a `[<i>] <title> (id: <id>)`

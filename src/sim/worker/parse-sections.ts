@@ -1,4 +1,6 @@
-/** The header-delimited sections of one user message (see src/agents/prompts.ts). */
+import { BLOCK_PROMPTS } from '../../prompts/index.js';
+
+/** The header-delimited sections of one user message (see src/agents/prompts.ts; the headers are BLOCK_PROMPTS'). */
 export interface MessageSections {
   /** Inline headers by name without the colon (`Step`, `Role`, `Round`, `Query`, `Iterations left`); first occurrence wins. */
   inline: Map<string, string>;
@@ -8,21 +10,10 @@ export interface MessageSections {
   searchResults: string[];
 }
 
-const BLOCK_HEADERS: ReadonlySet<string> = new Set([
-  'Sub-task:',
-  'Original question:',
-  'Previous answer:',
-  'Critique:',
-  'Your previous answer:',
-  "Other agents' answers:",
-  "Other agents' reasoning:",
-  'Debate answers:',
-  'Final-round reasoning:',
-  'Search results:',
-  'Instructions:',
-]);
-
-const INLINE_HEADERS = ['Role', 'Round', 'Query', 'Iterations left'] as const;
+const BLOCK_HEADERS: ReadonlySet<string> = new Set(Object.values(BLOCK_PROMPTS.blockHeaders));
+const SEARCH_RESULTS = BLOCK_PROMPTS.blockHeaders.searchResults;
+const STEP_HEADER = BLOCK_PROMPTS.stepHeader;
+const INLINE_HEADERS: readonly string[] = Object.values(BLOCK_PROMPTS.inlineHeaders);
 
 /**
  * Splits a user message into its sections in one pass over its lines. A block header counts
@@ -42,15 +33,15 @@ export function parseSections(content: string): MessageSections {
   const close = (): void => {
     if (header === undefined) return;
     const text = body.join('\n').trim();
-    if (header === 'Search results:') sections.searchResults.push(text);
+    if (header === SEARCH_RESULTS) sections.searchResults.push(text);
     else if (!sections.blocks.has(header)) sections.blocks.set(header, text);
     header = undefined;
     body = [];
   };
   lines.forEach((rawLine, index) => {
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
-    if (index === 0 && line.startsWith('Step:')) {
-      sections.inline.set('Step', line.slice('Step:'.length).trim());
+    if (index === 0 && line.startsWith(STEP_HEADER)) {
+      sections.inline.set(STEP_HEADER.slice(0, -1), line.slice(STEP_HEADER.length).trim());
       inInlineSection = true;
       sectionStart = false;
       return;

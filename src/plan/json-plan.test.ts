@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { findJsonCandidates } from './find-json-candidates.js';
+import { findJsonCandidates } from './json-plan.js';
 
 const texts = (input: string) => findJsonCandidates(input).map((candidate) => [candidate.text, candidate.fenced, candidate.complete]);
 

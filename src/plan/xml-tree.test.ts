@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { decodeXmlText, escapeStrayAngles, escapeXmlText } from './xml-text.js';
+import { decodeXmlText, escapeStrayAngles, escapeXmlText } from './xml-tree.js';
 
 describe('escapeStrayAngles', () => {
   test('keeps plain tags, comments and CDATA; escapes every other <', () => {

@@ -1,12 +1,10 @@
+/** XML plans (the MAS-Orchestra format): reading a plan from the element tree of `xml-tree.ts`. */
 import type { Diagnostic, Dom, PlanEdge, PlanNode, PlanParseResult, PlanWarning } from '../core/plan.js';
-import { collectParams, type WrittenParam } from './collect-params.js';
-import { finishPlan } from './finish-plan.js';
-import { readDom, readNodeId } from './plan-values.js';
+import { defaultBlockCatalog } from './block-specs.js';
+import { COMPLETE, collectParams, FIX, finishPlan, readDom, readNodeId, truncated, type PlanEnding, type PlanTextOptions, type WrittenParam } from './finish-plan.js';
 import { nodePath, planDiagnostic, planWarning } from './plan-diagnostic.js';
 import { MAX_PLAN_EDGES, MAX_PLAN_NODES, tooManyDiagnostic } from './plan-limits.js';
-import { defaultBlockCatalog, type PlanTextOptions } from './plan-text-options.js';
-import { endsBeforeEdges, xmlEnding } from './plan-ending.js';
-import { elementText, findElements, liftOutOfUnclosed, MAX_XML_DEPTH, parseXmlTree, type XmlElement, type XmlTagLimits, type XmlTree } from './xml-tree.js';
+import { elementText, findElements, liftOutOfUnclosed, MAX_XML_DEPTH, openAtEnd, parseXmlTree, type XmlElement, type XmlTagLimits, type XmlTree } from './xml-tree.js';
 
 const names = (...list: string[]) => new Set(list);
 /** Tags whose content is text, never structure: the parser does not look inside them. */
@@ -45,6 +43,8 @@ const ENDED_BY: ReadonlyMap<string, ReadonlySet<string> | 'any'> = new Map<strin
 const PLAN_VOCABULARY = new Set([...PLAN_STRUCTURE, ...INPUT_TAGS, ...DESCRIPTION_TAGS, ...DIRECT_ANSWER_TAGS, ...OUTPUT_ID_TAGS]);
 /** Tags that are never params, even when found inside an `<agent>` (e.g. after a missing `</agent>`). */
 const NOT_PARAMS = new Set(['agent', 'edge', 'edges', 'agents', ...OUTPUT_ID_TAGS, ...FROM_TO_TAGS, ...DOM_TAGS, ...THINKING_TAGS, ...ANSWER_NODE_TAGS, ...DIRECT_ANSWER_TAGS]);
+/** Where the `<from>`/`<to>` of an `<edge>` block are looked for. */
+const EDGE_BLOCK_STOP = new Set([...STRUCTURE_STOP, 'edge']);
 /** Every edge has one `<from>` (or `<source>`) and one `<to>` (or `<target>`). */
 const TAG_LIMITS: XmlTagLimits = new Map([['agent', MAX_PLAN_NODES], ...[...FROM_TO_TAGS].map((name) => [name, MAX_PLAN_EDGES] as const)]);
 
@@ -85,27 +85,25 @@ export function parseXmlPlan(text: string, options: PlanTextOptions = {}): PlanP
   if (ending.kind === 'truncated') return { ok: false, diagnostics: [ending.diagnostic], warnings };
   const catalog = options.catalog ?? defaultBlockCatalog();
   const read = (element: XmlElement) => elementText(tree, element);
-  // Plan-level tags are looked for inside agents too: after a missing </agent> the tokenizer nests what follows.
-  const first = (set: ReadonlySet<string>) => findElements(tree.root, set, TEXT_TAGS)[0];
+  const found = planElements(tree.root);
 
-  const agents = findElements(tree.root, AGENT_TAGS, TEXT_TAGS);
+  const agents = found.agents;
   const nodes = agents.map((agent, index) => readAgent(tree, agent, index, { catalog, warnings, diagnostics, onlyAgent: agents.length === 1 }));
-  const edges = readEdges(tree, diagnostics, warnings);
+  const edges = readEdges(tree, found, diagnostics, warnings);
   const beforeEdges = endsBeforeEdges(tree, agents, edges.length);
   if (beforeEdges.kind === 'truncated') return { ok: false, diagnostics: [beforeEdges.diagnostic], warnings };
-  const strayFields = findElements(tree.root, STRAY_AGENT_FIELDS, STRUCTURE_STOP);
-  if (strayFields.length > 0) {
-    const message = `${strayFields.length} <agent_id>/<agent_name> tag(s) stand outside any <agent> block; wrap each agent in <agent>...</agent>`;
+  if (found.strayFields > 0) {
+    const message = `${found.strayFields} <agent_id>/<agent_name> tag(s) stand outside any <agent> block; wrap each agent in <agent>...</agent>`;
     diagnostics.push(planDiagnostic('xml_syntax', 'nodes', message));
   }
 
-  const domElement = first(DOM_TAGS);
+  const domElement = found.dom;
   let dom: Dom | undefined;
   if (domElement) dom = readDom(read(domElement), 'dom', diagnostics);
-  const thinkingElement = first(THINKING_TAGS);
-  const answerNodeElement = first(ANSWER_NODE_TAGS);
+  const thinkingElement = found.thinking;
+  const answerNodeElement = found.answerNode;
   let answer = answerNodeElement ? readNodeId(read(answerNodeElement)) : undefined;
-  const directAnswerElement = first(DIRECT_ANSWER_TAGS);
+  const directAnswerElement = found.directAnswer;
   let directAnswer = directAnswerElement ? read(directAnswerElement) : undefined;
   if (directAnswer !== undefined && nodes.length > 0 && answer === undefined && nodes.some((node) => node.id === readNodeId(directAnswer!))) {
     warnings.push(planWarning('key_variant', 'answer', '<answer> names an agent; read it as <answer_node>'));
@@ -127,6 +125,46 @@ export function parseXmlPlan(text: string, options: PlanTextOptions = {}): PlanP
   return { ok: true, plan, warnings };
 }
 
+/** The plan-level elements of a tree, found in one walk (see `planElements`). */
+interface PlanElements {
+  agents: XmlElement[];
+  edgeBlocks: XmlElement[];
+  /** `<from>`/`<to>` outside any `<edge>` block. */
+  looseEnds: XmlElement[];
+  /** `<agent_id>`/`<agent_name>` outside any `<agent>`. */
+  strayFields: number;
+  dom?: XmlElement;
+  thinking?: XmlElement;
+  answerNode?: XmlElement;
+  directAnswer?: XmlElement;
+}
+
+/**
+ * Walks the tree once, in document order, without descending into text tags. Plan-level tags
+ * are looked for inside agents too: after a missing </agent> the tokenizer nests what follows.
+ */
+function planElements(root: XmlElement): PlanElements {
+  const found: PlanElements = { agents: [], edgeBlocks: [], looseEnds: [], strayFields: 0 };
+  const visit = (children: readonly XmlElement[], insideAgent: boolean, insideEdge: boolean): void => {
+    for (const child of children) {
+      const name = child.name;
+      if (AGENT_TAGS.has(name)) found.agents.push(child);
+      else if (EDGE_TAGS.has(name)) found.edgeBlocks.push(child);
+      else if (FROM_TO_TAGS.has(name)) {
+        if (!insideEdge) found.looseEnds.push(child);
+      } else if (STRAY_AGENT_FIELDS.has(name)) {
+        if (!insideAgent) found.strayFields++;
+      } else if (DOM_TAGS.has(name)) found.dom ??= child;
+      else if (THINKING_TAGS.has(name)) found.thinking ??= child;
+      else if (ANSWER_NODE_TAGS.has(name)) found.answerNode ??= child;
+      else if (DIRECT_ANSWER_TAGS.has(name)) found.directAnswer ??= child;
+      if (child.children.length > 0 && !TEXT_TAGS.has(name)) visit(child.children, insideAgent || AGENT_TAGS.has(name), insideEdge || EDGE_TAGS.has(name));
+    }
+  };
+  visit(root.children, false, false);
+  return found;
+}
+
 interface AgentContext {
   catalog: NonNullable<PlanTextOptions['catalog']>;
   warnings: PlanWarning[];
@@ -139,12 +177,10 @@ function readAgent(tree: XmlTree, agent: XmlElement, index: number, context: Age
   const { catalog, warnings, diagnostics } = context;
   const read = (element: XmlElement) => elementText(tree, element);
   // STRUCTURE_STOP includes 'agent', so an unclosed agent's nested successor is not read as its own.
-  const idElement = findElements(agent, ID_TAGS, STRUCTURE_STOP)[0];
-  const nameElement = findElements(agent, NAME_TAGS, STRUCTURE_STOP)[0];
+  const { idElement, nameElement, outputIdElement } = agentFields(agent);
   let id = idElement ? readNodeId(read(idElement)) : undefined;
   if (id === undefined) {
     // The minimal format (one agent, no <agent_id>) names the agent's output instead.
-    const outputIdElement = findElements(agent, OUTPUT_ID_TAGS, STRUCTURE_STOP)[0];
     const outputId = outputIdElement ? readNodeId(read(outputIdElement)) : '';
     if (outputId !== '') {
       id = outputId;
@@ -182,12 +218,27 @@ function readAgent(tree: XmlTree, agent: XmlElement, index: number, context: Age
   return node;
 }
 
+/** The first id, name and output-id tags of an agent, in one walk that enters neither text tags nor a nested agent. */
+function agentFields(agent: XmlElement): { idElement?: XmlElement; nameElement?: XmlElement; outputIdElement?: XmlElement } {
+  const fields: { idElement?: XmlElement; nameElement?: XmlElement; outputIdElement?: XmlElement } = {};
+  const visit = (children: readonly XmlElement[]): void => {
+    for (const child of children) {
+      if (ID_TAGS.has(child.name)) fields.idElement ??= child;
+      else if (NAME_TAGS.has(child.name)) fields.nameElement ??= child;
+      else if (OUTPUT_ID_TAGS.has(child.name)) fields.outputIdElement ??= child;
+      if (child.children.length > 0 && !STRUCTURE_STOP.has(child.name)) visit(child.children);
+    }
+  };
+  visit(agent.children);
+  return fields;
+}
+
 /** A param's text, or the texts of its children for list-shaped params (`<role>..</role>` items). */
 function paramText(tree: XmlTree, element: XmlElement): string | string[] {
   return element.children.length > 0 ? element.children.map((child) => elementText(tree, child)) : elementText(tree, element);
 }
 
-function readEdges(tree: XmlTree, diagnostics: Diagnostic[], warnings: PlanWarning[]): PlanEdge[] {
+function readEdges(tree: XmlTree, found: PlanElements, diagnostics: Diagnostic[], warnings: PlanWarning[]): PlanEdge[] {
   const edges: PlanEdge[] = [];
   const pair = (ends: XmlElement[], label: string) => {
     const froms = ends.filter((end) => end.name === 'from' || end.name === 'source').map((end) => readNodeId(elementText(tree, end)));
@@ -198,13 +249,60 @@ function readEdges(tree: XmlTree, diagnostics: Diagnostic[], warnings: PlanWarni
     }
     for (let index = 0; index < Math.min(froms.length, tos.length); index++) edges.push({ from: froms[index]!, to: tos[index]! });
   };
-  findElements(tree.root, EDGE_TAGS, TEXT_TAGS).forEach((block, index) => {
-    pair(findElements(block, FROM_TO_TAGS, new Set([...STRUCTURE_STOP, 'edge'])), `<edge> block ${index + 1}`);
+  found.edgeBlocks.forEach((block, index) => {
+    pair(findElements(block, FROM_TO_TAGS, EDGE_BLOCK_STOP), `<edge> block ${index + 1}`);
   });
-  const loose = findElements(tree.root, FROM_TO_TAGS, new Set([...TEXT_TAGS, 'edge']));
+  const loose = found.looseEnds;
   if (loose.length > 0) {
     warnings.push(planWarning('edge_without_wrapper', 'edges', `${loose.length} <from>/<to> tag(s) stand outside an <edge> block; read them as edges in order`));
     pair(loose, 'the <from>/<to> tags outside <edge> blocks');
   }
   return edges;
 }
+
+// ---- How XML plan text ends
+
+/** A tag begun and not finished at the very end: `<fro`, `</agen` (looked for in the last characters only). */
+const PARTIAL_TAG_AT_END = /<\/?([A-Za-z_][A-Za-z0-9_.:-]*)\s*$/;
+const TAIL_CHARS = 128;
+const NO_STOP: ReadonlySet<string> = new Set();
+
+/**
+ * How XML plan text ends, given its element tree (after unclosed text tags gave back their
+ * structure). `planTags` are the tags plans are written with: an unclosed `<b>` in closing
+ * prose, or `x<y`, says nothing about the plan.
+ */
+function xmlEnding(tree: XmlTree, text: string, planTags: ReadonlySet<string>): PlanEnding {
+  const open = openAtEnd(tree.root);
+  const outermost = open[0];
+  if (outermost !== undefined && THINKING_TAGS.has(outermost.name)) {
+    return { kind: 'inside_thinking', diagnostic: planDiagnostic('truncated', '', `the output stops inside <thinking>, before any plan; ${FIX}`) };
+  }
+  if (outermost !== undefined && planTags.has(outermost.name)) {
+    return truncated(`the output stops inside ${open.map((element) => `<${element.name}>`).join(' ')}, before the plan is finished`);
+  }
+  // Text whose last `<` has a `>` after it cannot end inside a tag: the search is skipped.
+  const partial = text.lastIndexOf('>') > text.lastIndexOf('<') ? null : PARTIAL_TAG_AT_END.exec(text.slice(-TAIL_CHARS));
+  const partialName = partial?.[1]?.toLowerCase();
+  if (partial !== null && partialName !== undefined && [...planTags].some((tag) => tag.startsWith(partialName)) && hasPlanElements(tree.root, planTags)) {
+    return truncated(`the output stops while writing the tag "${partial[0].trim()}"`);
+  }
+  return COMPLETE;
+}
+
+function hasPlanElements(root: XmlElement, planTags: ReadonlySet<string>): boolean {
+  return findElements(root, planTags, NO_STOP).length > 0;
+}
+
+/**
+ * Whether several agents were read, no edge at all, and nothing follows the last `</agent>` but
+ * space or a code fence: the output stopped where the `<edge>` block was to begin (the
+ * MAS-Orchestra format always ends with it).
+ */
+function endsBeforeEdges(tree: XmlTree, agents: readonly XmlElement[], edgeCount: number): PlanEnding {
+  const last = agents.at(-1);
+  if (agents.length < 2 || edgeCount > 0 || last === undefined || !last.closed) return COMPLETE;
+  const after = tree.source.slice(last.contentEnd).replace(/^<\/agent\s*>/i, '');
+  return /^[\s`]*$/.test(after) ? truncated(`the output ends after its ${agents.length} agents with no <edge> block, which a plan of several agents needs`) : COMPLETE;
+}
+
