@@ -72,21 +72,34 @@ function opensObject(text: string, index: number): boolean {
 }
 
 /**
+ * The first backslash at or after a position, found with `indexOf` and reused until the scan
+ * passes it, so a text with few backslashes is searched for them once, not once per string.
+ */
+class NextBackslash {
+  private at = -2;
+  constructor(private readonly text: string) {}
+
+  from(position: number): number {
+    if (this.at !== -1 && this.at < position) this.at = this.text.indexOf('\\', position);
+    return this.at;
+  }
+}
+
+/**
  * The offset of the quote that closes a string opened just before `from`, or -1 when the text
  * ends inside it. A backslash escapes the character after it; the search jumps from quote to
  * quote and backslash to backslash instead of reading every character.
  */
-function stringEnd(text: string, from: number, quote: '"' | "'"): number {
-  let backslash = text.indexOf('\\', from);
+function stringEnd(text: string, from: number, quote: '"' | "'", backslashes: NextBackslash): number {
   let position = from;
   for (;;) {
     const close = text.indexOf(quote, position);
     if (close === -1) return -1;
-    while (backslash !== -1 && backslash < close - 1) backslash = text.indexOf('\\', backslash + 2);
+    let backslash = backslashes.from(position);
+    while (backslash !== -1 && backslash < close - 1) backslash = backslashes.from(backslash + 2);
     if (backslash !== close - 1) return close;
     // The quote is escaped: look on after it.
     position = close + 1;
-    backslash = text.indexOf('\\', close + 1);
   }
 }
 
@@ -108,6 +121,7 @@ function scanFrom(text: string, from: number, candidates: JsonCandidate[]): numb
   /** The last character outside strings that is not space. */
   let previous = 0;
   let index = from;
+  const backslashes = new NextBackslash(text);
   while (index < text.length) {
     if (depth === 0) {
       const open = text.indexOf('{', index);
@@ -124,7 +138,7 @@ function scanFrom(text: string, from: number, candidates: JsonCandidate[]): numb
     // A single quote opens a string only where a JSON value or key can start, so the
     // apostrophe in an unquoted `don't` is not mistaken for one.
     if (code === 34 || (code === 39 && opensValue(previous))) {
-      const close = stringEnd(text, index + 1, code === 34 ? '"' : "'");
+      const close = stringEnd(text, index + 1, code === 34 ? '"' : "'", backslashes);
       if (close === -1) break;
       previous = code;
       index = close + 1;

@@ -3,7 +3,7 @@ import { defaultBlockCatalog } from './block-specs.js';
 import type { PlanTextOptions } from './finish-plan.js';
 import { parseJsonPlan } from './json-plan.js';
 import { planDiagnostic } from './plan-diagnostic.js';
-import { validatePlan } from './validate-plan.js';
+import { validateLinkedPlan } from './validate-plan.js';
 import { parseXmlPlan } from './xml-plan.js';
 
 /** Which plan format a text was read as; `unknown` when it holds neither. */
@@ -107,7 +107,8 @@ export function parsePlan(text: string, options: ParsePlanOptions = {}): PlanPar
     } else result = read(chosen);
     // The parsers' results are fresh objects: `format` is added in place rather than copied.
     if (!result.ok) return Object.assign(result, { format: chosen });
-    const diagnostics = validatePlan(result.plan, catalog, { dom: options.dom });
+    // The parsers link references to edges (`linkReferences`), so the plan's edges are already complete.
+    const diagnostics = validateLinkedPlan(result.plan, catalog, { dom: options.dom }, result.plan.edges);
     if (diagnostics.length > 0) return { ok: false, diagnostics, warnings: result.warnings, format: chosen };
     return Object.assign(result, { format: chosen });
   } catch (error) {

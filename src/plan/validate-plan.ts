@@ -1,4 +1,4 @@
-import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan, type PlanNode } from '../core/plan.js';
+import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan, type PlanEdge, type PlanNode } from '../core/plan.js';
 import { blockParamInfo } from './block-params.js';
 import type { BlockCatalog, BlockSpec } from './block-specs.js';
 import { nodePath, planDiagnostic } from './plan-diagnostic.js';
@@ -21,6 +21,15 @@ export interface ValidatePlanOptions {
  * validatePlan({ dom: 'low', nodes: [], edges: [], directAnswer: '42' }, catalog) // []
  */
 export function validatePlan(plan: Plan, catalog: BlockCatalog, options: ValidatePlanOptions = {}): Diagnostic[] {
+  return validateLinkedPlan(plan, catalog, options, linkedEdges(plan.nodes, plan.edges));
+}
+
+/**
+ * `validatePlan` given the plan's edges with every reference edge already among them
+ * (`linkedEdges`). The parsers' plans are such plans (`linkReferences` added the missing ones),
+ * so `parsePlan` passes `plan.edges` and skips reading every input again.
+ */
+export function validateLinkedPlan(plan: Plan, catalog: BlockCatalog, options: ValidatePlanOptions, linked: readonly PlanEdge[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const push = (code: Diagnostic['code'], path: string, message: string) => diagnostics.push(planDiagnostic(code, path, message));
   const firstIndex = new Map<string, number>();
@@ -59,7 +68,7 @@ export function validatePlan(plan: Plan, catalog: BlockCatalog, options: Validat
     return index !== undefined ? `edges[${index}]` : nodePath(firstIndex.get(to) ?? -1, 'input');
   };
   const ids = [...firstIndex.keys()];
-  const graph = buildGraph(ids, linkedEdges(plan.nodes, plan.edges));
+  const graph = buildGraph(ids, linked);
   if (ids.length > 0) checkShape(plan, graph, edgePath, push);
 
   const askedLow = plan.dom === 'low' || options.dom === 'low';

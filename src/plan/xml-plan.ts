@@ -133,10 +133,10 @@ interface PlanElements {
   looseEnds: XmlElement[];
   /** `<agent_id>`/`<agent_name>` outside any `<agent>`. */
   strayFields: number;
-  dom?: XmlElement;
-  thinking?: XmlElement;
-  answerNode?: XmlElement;
-  directAnswer?: XmlElement;
+  dom: XmlElement | undefined;
+  thinking: XmlElement | undefined;
+  answerNode: XmlElement | undefined;
+  directAnswer: XmlElement | undefined;
 }
 
 /**
@@ -144,7 +144,7 @@ interface PlanElements {
  * are looked for inside agents too: after a missing </agent> the tokenizer nests what follows.
  */
 function planElements(root: XmlElement): PlanElements {
-  const found: PlanElements = { agents: [], edgeBlocks: [], looseEnds: [], strayFields: 0 };
+  const found: PlanElements = { agents: [], edgeBlocks: [], looseEnds: [], strayFields: 0, dom: undefined, thinking: undefined, answerNode: undefined, directAnswer: undefined };
   const visit = (children: readonly XmlElement[], insideAgent: boolean, insideEdge: boolean): void => {
     for (const child of children) {
       const name = child.name;

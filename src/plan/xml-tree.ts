@@ -214,10 +214,11 @@ function readPlainTree(text: string, tagLimits: XmlTagLimits): XmlTree | undefin
       // The innermost open element of that name; a lowercase name is compared in place, without a copy.
       const nameLength = nameEnd - nameStart;
       const name = upperCase ? text.slice(nameStart, nameEnd).toLowerCase() : undefined;
-      const matches = (element: XmlElement) =>
-        name === undefined ? element.name.length === nameLength && text.startsWith(element.name, nameStart) : element.name === name;
       let match = stack.length - 1;
-      while (match > 0 && !matches(stack[match]!)) match--;
+      for (; match > 0; match--) {
+        const open = stack[match]!.name;
+        if (name === undefined ? open.length === nameLength && text.startsWith(open, nameStart) : open === name) break;
+      }
       if (match > 0) {
         for (let depth = stack.length - 1; depth >= match; depth--) {
           const element = stack.pop()!;
