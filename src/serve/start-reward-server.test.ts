@@ -114,9 +114,10 @@ describe('startRewardServer', () => {
   });
 
   it('closes gracefully: in-flight requests finish, new connections are refused', async () => {
-    const server = await start({ model: createSlowRewardModel(150) });
+    const model = createSlowRewardModel(150);
+    const server = await start({ model });
     const inFlight = postJson(`${server.url}/v1/score`, { task: '', plans: ['a', 'b'] });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(() => model.started, { interval: 5 }).toBe(1);
     const closed = server.close();
     expect(await inFlight).toEqual({ status: 200, json: { scores: [0, 1] } });
     await closed;

@@ -20,11 +20,14 @@ export function createLengthRewardModel(): RewardModel & { calls: { task: string
 }
 
 /** A model that answers after `delayMs` (or when aborted), to exercise in-flight requests and shutdown. */
-export function createSlowRewardModel(delayMs: number): RewardModel & { aborted: number } {
+export function createSlowRewardModel(delayMs: number): RewardModel & { aborted: number; started: number } {
   const model = {
     name: 'slow',
     aborted: 0,
+    /** Calls begun: a test waits on it to know a request is in flight, however loaded the machine. */
+    started: 0,
     score(_task: string, plans: readonly (string | Plan)[], options?: { signal?: AbortSignal }): Promise<number[]> {
+      model.started++;
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => resolve(plans.map((_, index) => index)), delayMs);
         options?.signal?.addEventListener('abort', () => {
