@@ -1,4 +1,4 @@
-import type { EventSink, ProgressEvent } from '../core/events.js';
+import type { EventSink, ProgressEvent } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import type { EpisodeFilter } from '../store/index.js';
 import { compareText } from './compare-text.js';

@@ -1,6 +1,6 @@
 import { InvalidInputError, zodIssues } from '../core/errors.js';
 import { stableStringify } from '../core/hash.js';
-import type { EventSink, ProgressEvent } from '../core/events.js';
+import type { EventSink, ProgressEvent } from '../core/index.js';
 import { stableId } from '../core/ids.js';
 import type { EpisodeFilter, Store } from '../store/index.js';
 import { groupStoredEpisodes } from './group-stored-episodes.js';

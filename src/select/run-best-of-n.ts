@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { Episode } from '../core/episode.js';
-import type { EventSink, ProgressEvent } from '../core/events.js';
+import type { EventSink, ProgressEvent } from '../core/index.js';
 import type { Grader } from '../core/grader.js';
 import type { Retriever } from '../core/retriever.js';
 import type { RewardModel } from '../core/reward-model.js';

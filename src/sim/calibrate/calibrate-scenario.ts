@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { Episode } from '../../core/episode.js';
-import type { EventSink, ProgressEvent } from '../../core/events.js';
+import type { EventSink, ProgressEvent } from '../../core/index.js';
 import { deriveSeed, Rng } from '../../core/rng.js';
 import type { Task } from '../../core/task.js';
 import { runEpisode } from '../../exec/index.js';

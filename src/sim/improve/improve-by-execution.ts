@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { EventSink } from '../../core/events.js';
+import type { EventSink } from '../../core/index.js';
 import { deriveSeed, Rng } from '../../core/rng.js';
 import type { Task } from '../../core/task.js';
 import { runEpisode } from '../../exec/index.js';
