@@ -1,6 +1,6 @@
 export { saveCheckpointToStore, listStoredCheckpoints, type StoredCheckpoint } from './checkpoint-store.js';
 export { clippedSurrogate, klK3, type KlTerm, type SurrogateTerm } from './clipped-objective.js';
-export { createExecutionReward, createPlanExecutor, type ExecutionRewardOptions, type PlanExecutor } from './execution-reward.js';
+export { createExecutionReward, createPlanExecutor, type ExecutionRewardOptions, type PlanExecutor, type RewardEpisodeEndEvent } from './execution-reward.js';
 export { groupAdvantages } from './group-advantages.js';
 export { GrpoConfigSchema, parseGrpoConfig, type GrpoConfig, type GrpoConfigInput } from './grpo-config.js';
 export {
