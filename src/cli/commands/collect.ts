@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { collectEpisodes, CollectStoppedError, type CollectEvent, type CollectProgress, type CollectResult, type CollectSummary } from '../../collect/index.js';
-import { UserError } from '../../core/errors.js';
+import { fanOutEvents, ignoreEvents, UserError } from '../../core/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { createCliEvents, formatDuration, formatTokens } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
@@ -107,13 +107,14 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
     const total = setup.tasks.length * flags.plansPerTask;
     const concurrency = flags.concurrency ?? setup.providerConfig?.concurrency ?? DEFAULT_CONCURRENCY;
     const progress = createCliEvents({ stderr: process.stderr, bars: { collect: { barEta: false } } });
-    const events = (event: CollectEvent) => {
-      if (flags.events) process.stdout.write(`${JSON.stringify(event)}\n`);
+    const printJsonLine = (event: CollectEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
+    const drawProgress = (event: CollectEvent) => {
       if (event.type === 'collect-start' && event.continued && event.done < event.total) {
         progress.sink({ type: 'log', level: 'warn', source: 'collect', message: `continuing run ${event.runId}: ${event.done} of ${event.total} episodes were committed earlier` });
       }
       if (event.type !== 'collect-end') progress.sink({ type: 'progress', stage: 'collect', done: event.done, total, detail: progressDetail(event) });
     };
+    const events = fanOutEvents<CollectEvent>(flags.events ? printJsonLine : ignoreEvents, drawProgress);
     let summary: CollectResult;
     try {
       summary = await collectEpisodes({
