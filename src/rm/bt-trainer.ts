@@ -160,7 +160,7 @@ export interface BtTrainOptions {
   signal?: AbortSignal;
   /** State after an earlier run's epoch (`onEpochState`); training continues after that epoch. */
   resume?: BtTrainingState;
-  /** Called after every epoch with everything needed to resume after it (write it to disk). */
+  /** Hook (not an event; the run depends on it): called after every epoch with everything needed to resume after it (write it to disk). */
   onEpochState?: (state: BtTrainingState) => void;
 }
 
