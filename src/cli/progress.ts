@@ -1,4 +1,6 @@
+import type { Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
+import type { CoreEvent, EventSink, StreamEvent } from '../core/index.js';
 
 export interface Progress {
   update(done: number, detail?: string): void;
@@ -63,4 +65,56 @@ export function formatTokens(tokens: number): string {
   if (tokens < 1000) return String(tokens);
   if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(1)}k`;
   return `${(tokens / 1_000_000).toFixed(2)}M`;
+}
+
+export interface CliEventsOptions<Event extends StreamEvent> {
+  /** Where log lines and command lines go. */
+  stderr: Writable;
+  /** The stages whose progress events are drawn, each as one bar (created on its first event); other stages' progress is not shown. */
+  bars?: Readonly<Record<string, ProgressOptions>>;
+  /** The line (without its newline) a command prints for one of its stage's own events; undefined prints nothing. */
+  line?: (event: Event) => string | undefined;
+}
+
+/** The CLI's one consumer of the event stream, and `close` to stop its bars when the run ends. */
+export interface CliEvents<Event extends StreamEvent> {
+  sink: EventSink<Event | CoreEvent>;
+  close(): void;
+}
+
+/**
+ * The sink a command passes as `events`: progress of the stages in `bars` draws bars, log lines
+ * print on stderr (a warning as `orchrm: <message>`), the command's own events print the line
+ * `line` makes of them, and usage events are left to the summaries that count them.
+ */
+export function createCliEvents<Event extends StreamEvent>(options: CliEventsOptions<Event>): CliEvents<Event> {
+  const bars = new Map<string, Progress>();
+  const sink = (event: Event | CoreEvent): void => {
+    const core = event as CoreEvent;
+    if (core.type === 'progress') {
+      const barOptions = options.bars?.[core.stage];
+      if (barOptions === undefined) return;
+      let bar = bars.get(core.stage);
+      if (bar === undefined) {
+        bar = createProgress(core.stage, core.total, barOptions);
+        bars.set(core.stage, bar);
+      }
+      bar.update(core.done, core.detail);
+      return;
+    }
+    if (core.type === 'log') {
+      options.stderr.write(core.level === 'warn' ? `orchrm: ${core.message}\n` : `${core.message}\n`);
+      return;
+    }
+    if (core.type === 'usage') return;
+    const line = options.line?.(event as Event);
+    if (line !== undefined) options.stderr.write(`${line}\n`);
+  };
+  return {
+    sink,
+    close() {
+      for (const bar of bars.values()) bar.stop();
+      bars.clear();
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { Episode } from '../core/episode.js';
+import type { EventSink } from '../core/index.js';
 import type { Grader } from '../core/grader.js';
 import { stableId } from '../core/ids.js';
 import type { Retriever } from '../core/retriever.js';
@@ -56,10 +57,8 @@ export interface CollectOptions {
    * 0 never stops. @default 5
    */
   stopAfterRepeatedFailures?: number;
-  /** Called after each episode is committed, or skipped on resume (`episode` undefined). */
-  onEpisode?: (episode: Episode | undefined, done: number, total: number) => void;
   /** Typed progress events: start, each episode's end, and the end of the run. */
-  onEvent?: (event: CollectEvent) => void;
+  events?: EventSink<CollectEvent>;
   /** Aborting stops the run: episodes in flight are dropped (a resume redoes them) and CollectStoppedError is thrown. */
   signal?: AbortSignal;
 }
@@ -128,8 +127,7 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
     tally.addCommitted(earlier);
     return false;
   });
-  options.onEvent?.({ type: 'collect-start', continued, ...progress() });
-  for (let index = 0; index < tally.done; index++) options.onEpisode?.(undefined, index + 1, total);
+  options.events?.({ type: 'collect-start', continued, ...progress() });
 
   const jobs = pending.map(({ task, sampleIndex }) =>
     limit(async () => {
@@ -154,8 +152,7 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
       tally.add(episode);
       const failure = callFailure(episode) ?? null;
       streak = failure === null ? { failure: '', episodes: 0 } : failure === streak.failure ? { failure, episodes: streak.episodes + 1 } : { failure, episodes: 1 };
-      options.onEpisode?.(episode, tally.done, total);
-      options.onEvent?.({
+      options.events?.({
         type: 'episode-end',
         episodeId: episode.id,
         taskId: task.id,
@@ -189,11 +186,11 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
   const summary = tally.summary(performance.now() - startedAt);
   if (stopped !== undefined) {
     store.finishRun(runId, stopped.reason === 'aborted' ? 'interrupted' : 'failed');
-    options.onEvent?.({ type: 'collect-end', summary, stopped: { reason: stopped.reason, message: stopped.message } });
+    options.events?.({ type: 'collect-end', summary, stopped: { reason: stopped.reason, message: stopped.message } });
     throw new CollectStoppedError(stopped.message, stopped.reason, runId, summary, { cause: stopped.cause });
   }
   store.finishRun(runId, 'completed');
-  options.onEvent?.({ type: 'collect-end', summary, stopped: null });
+  options.events?.({ type: 'collect-end', summary, stopped: null });
   return { ...summary, continued };
 }
 

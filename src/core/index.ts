@@ -20,3 +20,4 @@ export * from './version.js';
 export * from './sqlite-database.js';
 export * from './http-server.js';
 export * from './sigmoid.js';
+export * from './events.js';

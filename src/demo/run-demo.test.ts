@@ -10,7 +10,7 @@ describe('runDemo --quick', () => {
   it('writes results.json, report.html and a usable reward model, with the seed and configuration recorded', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'orchrm-demo-'));
     const lines: string[] = [];
-    const outcome = await runDemo({ outDir, quick: true, seed: 3, onProgress: (line) => lines.push(line) });
+    const outcome = await runDemo({ outDir, quick: true, seed: 3, events: (event) => lines.push(event.message) });
     const results = DemoResultsSchema.parse(JSON.parse(readFileSync(outcome.resultsPath, 'utf8')));
     expect(results).toMatchObject({ scenario: 'default', seed: 3, config: { quick: true } });
     for (const source of ['outcome', 'checkpoint', 'process', 'efficiency']) expect(results.pairs[source]?.count).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { EventSink, LogEvent } from '../core/index.js';
 import { collectEpisodes } from '../collect/index.js';
 import type { Pair } from '../core/pair.js';
 import type { RewardModel } from '../core/reward-model.js';
@@ -48,8 +49,8 @@ export interface DemoOptions {
   quick?: boolean;
   /** Sizes that replace those of the full (or quick) run, stage by stage, e.g. for a family with few tasks such as hotpot. */
   sizes?: Partial<DemoSizes>;
-  /** One line per stage and step, for stderr. */
-  onProgress?: (line: string) => void;
+  /** One `info` log line (source `demo`) per stage and step, for stderr. */
+  events?: EventSink<LogEvent>;
 }
 
 export interface DemoOutcome {
@@ -78,7 +79,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const startedAt = performance.now();
   const { seed = 0, quick = false } = options;
   const sizes: DemoSizes = { ...(quick ? QUICK_SIZES : FULL_SIZES), ...options.sizes };
-  const progress = options.onProgress ?? (() => {});
+  const progress = (message: string) => options.events?.({ type: 'log', level: 'info', source: 'demo', message });
   const elapsed = () => `${Math.round((performance.now() - startedAt) / 1000)} s`;
   const stage = (index: number, text: string) => progress(`${index}/${STAGES} ${text} (at ${elapsed()})`);
   const outDir = resolve(options.outDir);
@@ -149,7 +150,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         trainTaskOffset: sizes.collect.tasks,
         evaluation: { tasks: sizes.grpo.evalTasks, samplesPerTask: sizes.grpo.evalSamples, seed },
         store,
-        onStep: (log) => progress(`    ${reward} step ${log.step}: mean reward ${log.meanReward.toFixed(3)}`),
+        events: (event) => {
+          if (event.type === 'grpo-step-end') progress(`    ${reward} step ${event.log.step}: mean reward ${event.log.meanReward.toFixed(3)}`);
+        },
       });
     const grpoRm = await grpo('rm');
     const grpoExecution = await grpo('execution');

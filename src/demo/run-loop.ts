@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { EventSink, LogEvent } from '../core/index.js';
 import { collectEpisodes } from '../collect/index.js';
 import type { Orchestrator } from '../orchestrator/index.js';
 import { minePairs } from '../pairs/index.js';
@@ -27,7 +28,8 @@ export interface LoopOptions {
   testTasks?: number;
   /** @default 0 */
   seed?: number;
-  onProgress?: (line: string) => void;
+  /** One `info` log line (source `loop`) per stage and step, for stderr. */
+  events?: EventSink<LogEvent>;
 }
 
 export type LoopRound = NonNullable<DemoResults['loop']>[number];
@@ -41,7 +43,7 @@ export type LoopRound = NonNullable<DemoResults['loop']>[number];
  */
 export async function runLoop(options: LoopOptions): Promise<{ rounds: LoopRound[]; loopPath: string; reportPath?: string }> {
   const { rounds, tasksPerRound = 100, plansPerTask = 4, candidates = 4, testTasks = 100, seed = 0 } = options;
-  const progress = options.onProgress ?? (() => {});
+  const progress = (message: string) => options.events?.({ type: 'log', level: 'info', source: 'loop', message });
   const outDir = resolve(options.outDir);
   mkdirSync(outDir, { recursive: true });
   const dbPath = join(outDir, 'loop.db');

@@ -1,5 +1,5 @@
 import { createBlockRegistry } from '../agents/index.js';
-import type { OrchestratorRef, Retriever, Task, TaskSplit } from '../core/index.js';
+import type { EventSink, LogEvent, OrchestratorRef, Retriever, Task, TaskSplit } from '../core/index.js';
 import { checkServedModels, createChatProvider, loadProviderConfig, parseProviderConfig, type ConfiguredChatProvider, type NeededModel, type ProviderConfig, type ProviderConfigInput } from '../llm/index.js';
 import { createLlmOrchestrator, offeredBlocks } from '../orchestrator/index.js';
 import { createBm25Retriever, detectSuite, exactMatchGrader, graderFor, loadCorpus, loadSuite, loadTaskFile, type LoadSuiteOptions, type Suite } from '../tasks/index.js';
@@ -33,8 +33,8 @@ export interface RemoteEnvironmentOptions {
    * and the judge when `judge` is set. `false` skips the check. @default {}
    */
   checkModels?: false | { orchestrator?: NeededModel; judge?: boolean };
-  /** Told what the check could not verify (a server without `GET /v1/models`). */
-  onWarning?: (message: string) => void;
+  /** Told what the check could not verify (a server without `GET /v1/models`), as a `warn` log event of source `environment`. */
+  events?: EventSink<LogEvent>;
   /** Who is recorded as having written a model's plans. @default `{ name: model }` */
   orchestratorRef?: (model: string) => OrchestratorRef;
 }
@@ -70,7 +70,7 @@ export async function createRemoteEnvironment(providerConfig: ProviderConfigInpu
     const needed: NeededModel[] = [check.orchestrator ?? { model: config.models.orchestrator, source: `models.orchestrator in ${configName}` }, { model: config.models.worker, source: `models.worker in ${configName}` }];
     if (check.judge) needed.push({ model: config.models.judge, source: `models.judge in ${configName}` });
     const { warning } = await checkServedModels(config, needed);
-    if (warning !== undefined) options.onWarning?.(warning);
+    if (warning !== undefined) options.events?.({ type: 'log', level: 'warn', source: 'environment', message: warning });
   }
   const provider: ConfiguredChatProvider = createChatProvider(config, { ...(options.cacheDatabase !== undefined && { cacheDatabase: options.cacheDatabase }) });
   const blocks = offeredBlocks(createBlockRegistry(), { hasRetriever: retriever !== undefined });

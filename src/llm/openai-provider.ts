@@ -1,5 +1,6 @@
 import OpenAI, { type ClientOptions } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { EventSink, LogEvent } from '../core/index.js';
 import type { Usage } from '../core/usage.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from './chat-provider.js';
 import { parseCompletion, type ParsedCompletion } from './openai-response.js';
@@ -20,9 +21,10 @@ export interface OpenAiProviderOptions {
   retry?: Omit<RetryOptions, 'maxRetries' | 'signal'>;
   /**
    * Told once per model and parameter when the server refuses one and the provider changes what
-   * it sends (e.g. `max_completion_tokens` for `max_tokens`). @default writes `orchrm: <message>` to stderr
+   * it sends (e.g. `max_completion_tokens` for `max_tokens`), as a `warn` log event of source
+   * `provider`. @default writes `orchrm: <message>` to stderr
    */
-  onWarning?: (message: string) => void;
+  events?: EventSink<LogEvent>;
 }
 
 /** Rejected requests re-sent in a new form before giving up (one per adaptable parameter, plus the schema). */
@@ -58,7 +60,10 @@ export function createOpenAiProvider(
   // OpenAI's API takes max_completion_tokens for every model (its reasoning models refuse max_tokens);
   // the servers people run locally read max_tokens. Either way, what a model refuses is learned.
   const parameters = createParameterMemory(isOpenAiApi(baseURL) ? 'max_completion_tokens' : 'max_tokens');
-  const warn = options.onWarning ?? ((message: string) => process.stderr.write(`orchrm: ${message}\n`));
+  const warn = (message: string): void => {
+    if (options.events) options.events({ type: 'log', level: 'warn', source: 'provider', message });
+    else process.stderr.write(`orchrm: ${message}\n`);
+  };
 
   async function attempt(request: ChatRequest, params: ChatCompletionCreateParamsNonStreaming): Promise<ParsedCompletion> {
     const controller = new AbortController();

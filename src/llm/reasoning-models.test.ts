@@ -15,7 +15,7 @@ afterEach(async () => {
 async function setup(handler: ChatServerHandler) {
   server = await startChatServer({ handler, models: ['gpt-5-mini', 'o4-mini'] });
   const warnings: string[] = [];
-  const provider = createOpenAiProvider({ baseURL: server.url, models }, { env: {}, onWarning: (message) => warnings.push(message), retry: { sleep: async () => {} } });
+  const provider = createOpenAiProvider({ baseURL: server.url, models }, { env: {}, events: (event) => warnings.push(event.message), retry: { sleep: async () => {} } });
   return { server, provider, warnings };
 }
 

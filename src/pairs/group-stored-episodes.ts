@@ -1,3 +1,4 @@
+import type { EventSink, ProgressEvent } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import type { EpisodeFilter } from '../store/index.js';
 import { compareText } from './compare-text.js';
@@ -13,7 +14,7 @@ export function groupStoredEpisodes(
   store: Store,
   filter: EpisodeFilter,
   options: { labelFree: boolean },
-  onProgress?: (done: number, total: number) => void,
+  events?: EventSink<ProgressEvent>,
 ): { groups: TaskGroup[]; withoutPlanText: number } {
   const total = store.countEpisodes(filter);
   const groups = new Map<string, TaskGroup>();
@@ -22,7 +23,7 @@ export function groupStoredEpisodes(
   const canonicalKeyOf = createCanonicalKeyer();
   for (const episode of store.iterateEpisodeOutlines(filter)) {
     done += 1;
-    if (onProgress !== undefined && (done % 1000 === 0 || done === total)) onProgress(done, total);
+    if (events !== undefined && (done % 1000 === 0 || done === total)) events({ type: 'progress', stage: 'reading episodes', done, total });
     if (episode.planText.trim() === '') {
       withoutPlanText += 1;
       continue;

@@ -45,7 +45,7 @@ describe('minePairs over a store', () => {
   it('mines every source, writes the dataset with its config, and re-mining replaces it', () => {
     seed();
     const progress: number[] = [];
-    const result = minePairs(store, { config: { seed: 1 }, onProgress: (done) => progress.push(done) });
+    const result = minePairs(store, { config: { seed: 1 }, events: (event) => progress.push(event.done) });
     expect(progress).toEqual([8]);
     expect(result).toMatchObject({ episodes: 7, tasks: 3, labelFreeTasks: 1, withoutPlanText: 1 });
     expect(result.sources.outcome?.kept).toBe(3); // g1>g3, g2>g3, o2>o1

@@ -1,5 +1,6 @@
 import { InvalidInputError, zodIssues } from '../core/errors.js';
 import { stableStringify } from '../core/hash.js';
+import type { EventSink, ProgressEvent } from '../core/index.js';
 import { stableId } from '../core/ids.js';
 import type { EpisodeFilter, Store } from '../store/index.js';
 import { groupStoredEpisodes } from './group-stored-episodes.js';
@@ -13,8 +14,8 @@ export interface MinePairsOptions {
   filter?: EpisodeFilter;
   /** @default a hash of the configuration and filter, so re-mining the same way replaces the same dataset */
   datasetId?: string;
-  /** Called every 1,000 episodes read. */
-  onProgress?: (done: number, total: number) => void;
+  /** Progress of stage `reading episodes`, every 1,000 episodes read and after the last. */
+  events?: EventSink<ProgressEvent>;
 }
 
 export interface MinePairsResult extends MiningReport {
@@ -38,7 +39,7 @@ export function minePairs(store: Store, options: MinePairsOptions = {}): MinePai
   const config = parsed.data;
   const filter = options.filter ?? {};
   const datasetId = options.datasetId ?? stableId('pairs', stableStringify({ config, filter }));
-  const { groups, withoutPlanText } = groupStoredEpisodes(store, filter, { labelFree: config.labelFree }, options.onProgress);
+  const { groups, withoutPlanText } = groupStoredEpisodes(store, filter, { labelFree: config.labelFree }, options.events);
   const { pairs, report } = minePairGroups(groups, config, datasetId);
   const result: MinePairsResult = { ...report, withoutPlanText, config };
   store.transaction(() => {

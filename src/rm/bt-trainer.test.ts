@@ -87,7 +87,7 @@ describe('trainBradleyTerry', () => {
     const dataset = randomPairDataset({ dimension: 10, rows: 20, nonzerosPerRow: 3, pairs: 40, seed: 2 });
     const logs: number[] = [];
     const config = parseBtConfig({ maxEpochs: 4, batchSize: 8 });
-    const result = trainBradleyTerry(dataset, createHead(config.head, 10, 0), config, { onProgress: (log) => logs.push(log.epoch) });
+    const result = trainBradleyTerry(dataset, createHead(config.head, 10, 0), config, { events: (event) => logs.push(event.log.epoch) });
     expect(logs).toEqual([1, 2, 3, 4]);
     const first = result.history[0]!.train;
     // The first minibatch is scored by a zero model: every pair ties, and a tie is wrong.

@@ -1,3 +1,4 @@
+import type { EventSink } from '../core/index.js';
 import { UserError } from '../core/errors.js';
 import { Rng } from '../core/rng.js';
 import { Adam } from './adam.js';
@@ -122,7 +123,7 @@ export function evaluatePairTotals(head: RewardHead, dataset: PairDataset, pairI
 
 // The training loop.
 
-/** What is logged after each epoch (and passed to `onProgress`). */
+/** What is logged after each epoch (and sent as an `epoch-end` event). */
 export interface EpochLog {
   /** 1-based. */
   epoch: number;
@@ -147,13 +148,19 @@ export interface BtTrainingResult {
   validationPairs: number;
 }
 
+/** Sent after every epoch of Bradley-Terry training. */
+export interface EpochEndEvent {
+  type: 'epoch-end';
+  log: EpochLog;
+}
+
 export interface BtTrainOptions {
-  /** Called after every epoch; the CLI prints it on stderr. */
-  onProgress?: (log: EpochLog) => void;
+  /** An `epoch-end` event after every epoch; the CLI prints it on stderr. */
+  events?: EventSink<EpochEndEvent>;
   signal?: AbortSignal;
   /** State after an earlier run's epoch (`onEpochState`); training continues after that epoch. */
   resume?: BtTrainingState;
-  /** Called after every epoch with everything needed to resume after it (write it to disk). */
+  /** Hook (not an event; the run depends on it): called after every epoch with everything needed to resume after it (write it to disk). */
   onEpochState?: (state: BtTrainingState) => void;
 }
 
@@ -178,10 +185,10 @@ const copyValues = (head: RewardHead) => head.tensors.map((tensor) => tensor.val
  *
  * @example
  * const head = createHead(config.head, dataset.matrix.dimension, config.seed);
- * const result = trainBradleyTerry(dataset, head, config, { onProgress: (log) => console.error(log) });
+ * const result = trainBradleyTerry(dataset, head, config, { events: (event) => console.error(event.log) });
  */
 export function trainBradleyTerry(dataset: PairDataset, head: RewardHead, config: BtConfig, options: BtTrainOptions = {}): BtTrainingResult {
-  const { onProgress, signal, resume } = options;
+  const { events, signal, resume } = options;
   const trainIndices = splitIndices(dataset, 'train');
   const validationIndices = splitIndices(dataset, 'validation');
   if (trainIndices.length === 0) throw new UserError('no training pairs (every pair is in the validation or test split); mine more pairs or re-split them');
@@ -234,7 +241,7 @@ export function trainBradleyTerry(dataset: PairDataset, head: RewardHead, config
     }
     log.durationMs = performance.now() - startedMs;
     history.push(log);
-    onProgress?.(log);
+    events?.({ type: 'epoch-end', log });
     if (log.validation === undefined) bestEpoch = epoch;
     else if (log.validation.loss < bestLoss - config.minDelta) {
       bestLoss = log.validation.loss;

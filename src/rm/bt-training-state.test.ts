@@ -23,15 +23,15 @@ describe('training checkpoints of trainRewardModel', () => {
     await expect(
       trainRewardModel(pairs, CONFIG, {
         stateFile,
-        onProgress: (log) => {
-          if (log.epoch === stopAt) throw new Error('interrupted');
+        events: (event) => {
+          if (event.type === 'epoch-end' && event.log.epoch === stopAt) throw new Error('interrupted');
         },
       }),
     ).rejects.toThrow('interrupted');
     expect(existsSync(stateFile)).toBe(true);
 
     let resumedAfter = -1;
-    const resumed = await trainRewardModel(pairs, CONFIG, { stateFile, resume: true, onResume: (epochs) => (resumedAfter = epochs) });
+    const resumed = await trainRewardModel(pairs, CONFIG, { stateFile, resume: true, events: (event) => { if (event.type === 'rm-training-resume') resumedAfter = event.epochsDone; } });
     expect(resumedAfter).toBe(stopAt - 1);
     expect(resumed.training.steps).toBe(reference.training.steps);
     expect(resumed.training.bestEpoch).toBe(reference.training.bestEpoch);
@@ -62,10 +62,10 @@ describe('training checkpoints of trainRewardModel', () => {
     await expect(
       trainRewardModel(pairs, tuned, {
         stateFile,
-        onTrialEnd: () => trialsDone++,
-        onProgress: (log) => {
+        events: (event) => {
+          if (event.type === 'tuning-trial-end') trialsDone++;
           // Interrupt in the second trial, after its first epoch.
-          if (trialsDone === 1 && log.epoch === 2) throw new Error('interrupted');
+          if (event.type === 'epoch-end' && trialsDone === 1 && event.log.epoch === 2) throw new Error('interrupted');
         },
       }),
     ).rejects.toThrow('interrupted');

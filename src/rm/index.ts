@@ -3,13 +3,13 @@ export * from './heads/index.js';
 export { Adam, type AdamSettings } from './adam.js';
 export { BtConfigSchema, parseBtConfig, type BtConfig, type BtConfigInput } from './bt-config.js';
 export { btTrainingKey, loadBtTrainingState, removeBtTrainingState, saveBtTrainingState, type BtTrainingState } from './bt-training-state.js';
-export { accumulateBatchGradient, evaluatePairTotals, PairTotals, softplus, trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochLog, type PairMetrics } from './bt-trainer.js';
+export { accumulateBatchGradient, evaluatePairTotals, PairTotals, softplus, trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochEndEvent, type EpochLog, type PairMetrics } from './bt-trainer.js';
 export { loadRewardModel, MODEL_FORMAT, MODEL_FORMAT_VERSION, saveRewardModel, type LoadRewardModelOptions, type SaveRewardModelOptions } from './model-file.js';
 export { encodePairs, FeatureMatrixBuilder, SPLIT_CODES, splitIndices, type EncodePairsOptions, type FeatureMatrix, type PairDataset } from './pair-dataset.js';
 export { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';
 export { syntheticPairs, syntheticPlan, syntheticTask, syntheticUtility, type SyntheticPairsOptions, type SyntheticTask, type SyntheticTaskKind } from './synthetic-pairs.js';
-export { trainRewardModel, type TrainRewardModelOptions, type TrainRewardModelResult } from './train-reward-model.js';
-export { registerRewardModel, trainingSource, trainStoredRewardModel, worldOfRun, type TrainStoredRewardModelOptions, type TrainStoredRewardModelResult } from './stored-reward-model.js';
+export { trainRewardModel, type RmTrainingEvent, type TrainRewardModelOptions, type TrainRewardModelResult } from './train-reward-model.js';
+export { registerRewardModel, trainingSource, trainStoredRewardModel, worldOfRun, type StoredRmTrainingEvent, type TrainStoredRewardModelOptions, type TrainStoredRewardModelResult } from './stored-reward-model.js';
 export {
   describeWorld,
   PLAN_CACHE_SIZE,

@@ -1,3 +1,4 @@
+import type { EventSink, ProgressEvent } from '../core/index.js';
 import { createHash } from 'node:crypto';
 import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
 import { PairSchema, type Pair, type PairSplit } from '../core/pair.js';
@@ -34,8 +35,8 @@ export interface EncodePairsOptions {
   /** @default the built-in blocks */
   catalog?: BlockCatalog;
   signal?: AbortSignal;
-  /** Called after each chunk with the pairs encoded so far. */
-  onProgress?: (event: { encodedPairs: number; totalPairs: number; distinctRows: number }) => void;
+  /** Progress of stage `encoding pairs` after each chunk: pairs encoded so far, with the distinct plans (rows) among them. */
+  events?: EventSink<ProgressEvent>;
 }
 
 /** Indices of the pairs in one split. */
@@ -56,7 +57,7 @@ const key = (task: string, text: string) => createHash('sha1').update(task).upda
  * const dataset = await encodePairs(pairs, new FeaturePipeline(parseEncoderSpec('words:1-2,structure')));
  */
 export async function encodePairs(pairs: readonly Pair[], pipeline: FeaturePipeline, options: EncodePairsOptions = {}): Promise<PairDataset> {
-  const { catalog = defaultBlockCatalog(), signal, onProgress } = options;
+  const { catalog = defaultBlockCatalog(), signal, events } = options;
   const count = pairs.length;
   const winner = new Uint32Array(count);
   const loser = new Uint32Array(count);
@@ -122,7 +123,7 @@ export async function encodePairs(pairs: readonly Pair[], pipeline: FeaturePipel
       (item.side === 0 ? winner : loser)[item.pairIndex] = row;
     }
     pipeline.release();
-    onProgress?.({ encodedPairs: chunkEnd, totalPairs: count, distinctRows: builder.rowCount });
+    events?.({ type: 'progress', stage: 'encoding pairs', done: chunkEnd, total: count, detail: `${builder.rowCount} distinct rows` });
   }
   return { matrix: builder.finish(), winner, loser, weight, margin, split, pairIds, sources, dataHash: dataHash.digest('hex') };
 }

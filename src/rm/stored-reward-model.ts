@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path';
+import type { EventSink } from '../core/index.js';
 import type { Pair } from '../core/pair.js';
 import { UserError } from '../core/errors.js';
 import { insertModel, type RunRecord, type Store } from '../store/index.js';
@@ -6,7 +7,7 @@ import { loadTrainingPairs } from './eval/index.js';
 import { formatEncoderSpec } from './features/encoder-spec.js';
 import type { BtConfigInput } from './bt-config.js';
 import { saveRewardModel } from './model-file.js';
-import { trainRewardModel, type TrainRewardModelOptions, type TrainRewardModelResult } from './train-reward-model.js';
+import { trainRewardModel, type RmTrainingEvent, type TrainRewardModelOptions, type TrainRewardModelResult } from './train-reward-model.js';
 import type { TrainedRewardModel, TrainingSource, TrainingWorld } from './trained-reward-model.js';
 
 /*
@@ -15,11 +16,13 @@ import type { TrainedRewardModel, TrainingSource, TrainingWorld } from './traine
  * a registered model file.
  */
 
-export interface TrainStoredRewardModelOptions extends TrainRewardModelOptions {
+/** Training's events, after `training-pairs-loaded`: the pairs trained on (the dataset without its test split), before training starts. */
+export type StoredRmTrainingEvent = RmTrainingEvent | { type: 'training-pairs-loaded'; datasetId: string; pairs: number };
+
+export interface TrainStoredRewardModelOptions extends Omit<TrainRewardModelOptions, 'events'> {
   /** The model file to write. */
   out: string;
-  /** Called with the training pairs (the dataset without its test split) before training starts. */
-  onPairsLoaded?: (pairs: readonly Pair[]) => void;
+  events?: EventSink<StoredRmTrainingEvent>;
 }
 
 export interface TrainStoredRewardModelResult extends TrainRewardModelResult {
@@ -39,10 +42,10 @@ export interface TrainStoredRewardModelResult extends TrainRewardModelResult {
  * const { model, id } = await trainStoredRewardModel(store, datasetId, { seed: 1 }, { out: 'rm.safetensors' });
  */
 export async function trainStoredRewardModel(store: Store, datasetId: string, config: BtConfigInput, options: TrainStoredRewardModelOptions): Promise<TrainStoredRewardModelResult> {
-  const { out, onPairsLoaded, ...trainOptions } = options;
+  const { out, ...trainOptions } = options;
   const pairs = loadTrainingPairs(store, datasetId);
   if (!pairs.some((pair) => pair.split === 'train' || pair.split === undefined)) throw new UserError(`pair dataset ${datasetId} has no training pairs; mine more episodes or change its split fractions`);
-  onPairsLoaded?.(pairs);
+  options.events?.({ type: 'training-pairs-loaded', datasetId, pairs: pairs.length });
   const trained = await trainRewardModel(pairs, config, trainOptions);
   const { model } = trained;
   model.provenance.metrics = { ...model.provenance.metrics, datasetId };

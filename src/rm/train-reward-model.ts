@@ -1,28 +1,35 @@
+import type { EventSink, ProgressEvent } from '../core/index.js';
 import type { Pair } from '../core/pair.js';
 import type { BlockCatalog } from '../plan/index.js';
 import { parseBtConfig, type BtConfig, type BtConfigInput } from './bt-config.js';
-import { trainBradleyTerry, type BtTrainingResult, type BtTrainOptions } from './bt-trainer.js';
+import { trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochEndEvent } from './bt-trainer.js';
 import { btTrainingKey, loadBtTrainingState, saveBtTrainingState } from './bt-training-state.js';
 import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';
 import { createHead } from './heads/create-head.js';
 import type { RewardHead } from './heads/reward-head.js';
-import { encodePairs, splitIndices, type EncodePairsOptions, type PairDataset } from './pair-dataset.js';
+import { encodePairs, splitIndices, type PairDataset } from './pair-dataset.js';
 import { TrainedRewardModel } from './trained-reward-model.js';
 
-export interface TrainRewardModelOptions extends Omit<BtTrainOptions, 'resume' | 'onEpochState'> {
+/**
+ * What reward-model training reports: `rm-training-resume` before training (with `resume`),
+ * progress of the encoding pass (stage `encoding pairs`), `epoch-end` after every epoch and
+ * `tuning-trial-end` after each hyperparameter trial.
+ */
+export type RmTrainingEvent =
+  | ProgressEvent
+  | EpochEndEvent
+  | { type: 'rm-training-resume'; /** Epochs taken from `stateFile`; 0: none, training starts from scratch. */ epochsDone: number }
+  | { type: 'tuning-trial-end'; trial: TuningTrial };
+
+export interface TrainRewardModelOptions extends Omit<BtTrainOptions, 'resume' | 'onEpochState' | 'events'> {
   /** Training checkpoint written after every epoch (atomically); the caller removes it when done. With tuning, one file per trial (`<stateFile>.trial-<k>`). */
   stateFile?: string;
   /** Continue from `stateFile` when it exists (it must match the pairs and config). */
   resume?: boolean;
-  /** Called before training with the epochs taken from `stateFile` (0: none, training starts from scratch). */
-  onResume?: (epochsDone: number) => void;
   /** Endpoint and cache of embedding features. */
   features?: FeaturePipelineOptions;
   catalog?: BlockCatalog;
-  /** Progress of the encoding pass before training. */
-  onEncodeProgress?: EncodePairsOptions['onProgress'];
-  /** Called after each hyperparameter trial. */
-  onTrialEnd?: (trial: TuningTrial) => void;
+  events?: EventSink<RmTrainingEvent>;
   /** @default 'orchrm-bt-<head kind>' */
   name?: string;
 }
@@ -57,7 +64,7 @@ export interface TrainRewardModelResult {
  * lowest validation loss.
  *
  * @example
- * const { model, training } = await trainRewardModel(pairs, { head: { kind: 'mlp' }, seed: 1 }, { onProgress: printEpoch });
+ * const { model, training } = await trainRewardModel(pairs, { head: { kind: 'mlp' }, seed: 1 }, { events: printEpoch });
  */
 export async function trainRewardModel(pairs: readonly Pair[], configInput: BtConfigInput = {}, options: TrainRewardModelOptions = {}): Promise<TrainRewardModelResult> {
   const config = parseBtConfig(configInput);
@@ -66,7 +73,7 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
     const dataset = await encodePairs(pairs, pipeline, {
       ...(options.catalog ? { catalog: options.catalog } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onEncodeProgress ? { onProgress: options.onEncodeProgress } : {}),
+      ...(options.events ? { events: options.events } : {}),
     });
     return { pipeline, dataset };
   };
@@ -74,9 +81,9 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
     const head = createHead(trialConfig.head, pipeline.dimension, trialConfig.seed);
     const key = btTrainingKey(dataset.dataHash, trialConfig);
     const resume = stateFile !== undefined && options.resume === true ? loadBtTrainingState(stateFile, key) : undefined;
-    if (options.resume) options.onResume?.(resume?.epoch ?? 0);
+    if (options.resume) options.events?.({ type: 'rm-training-resume', epochsDone: resume?.epoch ?? 0 });
     const training = trainBradleyTerry(dataset, head, trialConfig, {
-      ...(options.onProgress && { onProgress: options.onProgress }),
+      ...(options.events && { events: options.events }),
       ...(options.signal && { signal: options.signal }),
       ...(resume && { resume }),
       ...(stateFile !== undefined && { onEpochState: (state) => saveBtTrainingState(stateFile, state, key) }),
@@ -107,7 +114,7 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
           const loss = training.history[training.bestEpoch - 1]?.validation?.loss ?? Infinity;
           const trial: TuningTrial = { hashBits, l2, learningRate, validationLoss: loss, bestEpoch: training.bestEpoch };
           trials.push(trial);
-          options.onTrialEnd?.(trial);
+          options.events?.({ type: 'tuning-trial-end', trial });
           if (best === undefined || loss < best.loss) best = { ...encoded, head, training, config: trialConfig, loss };
         }
       }

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { Episode } from '../core/episode.js';
+import type { EventSink, ProgressEvent } from '../core/index.js';
 import type { Grader } from '../core/grader.js';
 import type { Retriever } from '../core/retriever.js';
 import type { RewardModel } from '../core/reward-model.js';
@@ -35,8 +36,8 @@ export interface BestOfNOptions {
   /** Template plans of `pool: 'sampled+templates'`; required there. */
   templates?: PlanTemplateLibrary;
   config?: BonConfigInput;
-  /** Called after each task's strategies are done. */
-  onTaskEnd?: (done: number, total: number) => void;
+  /** Progress of stage `bon`, after each task's strategies are done. */
+  events?: EventSink<ProgressEvent>;
   signal?: AbortSignal;
 }
 
@@ -135,7 +136,7 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
         }
         distinctExecutions += pool.executedCount;
         perTask[position] = outcomes;
-        options.onTaskEnd?.(++done, options.tasks.length);
+        options.events?.({ type: 'progress', stage: 'bon', done: ++done, total: options.tasks.length });
       }),
     ),
   );

@@ -1,4 +1,5 @@
-import type { Refusal } from './reward-app.js';
+import type { EventSink } from '../core/index.js';
+import type { RequestRefusedEvent } from './reward-app.js';
 
 export interface RefusalLoggerOptions {
   /** Most lines written per window; the rest are counted and summarised once the window ends. @default 50 */
@@ -12,20 +13,20 @@ export interface RefusalLoggerOptions {
 }
 
 /**
- * An `onRefusal` handler that writes one line per refused request, such as
+ * A `request-refused` event sink that writes one line per refused request, such as
  * `refused POST /get_reward from 127.0.0.1: 400 query_prompt_mismatch (query[3]): query[3] does not start ...`,
  * and at most `maxLinesPerWindow` lines per window, so a misbehaving client cannot flood the
  * log: the lines it suppresses are counted and reported by the next line written.
  *
  * @example
- * const server = await startRewardServer({ model, onRefusal: createRefusalLogger((line) => process.stderr.write(line)) });
+ * const server = await startRewardServer({ model, events: createRefusalLogger((line) => process.stderr.write(line)) });
  */
-export function createRefusalLogger(write: (line: string) => void, options: RefusalLoggerOptions = {}): (refusal: Refusal) => void {
+export function createRefusalLogger(write: (line: string) => void, options: RefusalLoggerOptions = {}): EventSink<RequestRefusedEvent> {
   const { maxLinesPerWindow = 50, windowMs = 10_000, now = Date.now, maxMessageChars = 500 } = options;
   let windowStartMs = -Infinity;
   let written = 0;
   let suppressed = 0;
-  return (refusal) => {
+  return ({ refusal }) => {
     const atMs = now();
     if (atMs - windowStartMs >= windowMs) {
       windowStartMs = atMs;

@@ -15,7 +15,7 @@ export {
 export { HttpError } from '../core/index.js';
 export { isLoopbackHost } from '../core/is-loopback-host.js';
 export { GetRewardRequestSchema, ScoreRequestSchema, type GetRewardRequest, type ScoreRequest } from './request-bodies.js';
-export { createRewardApp, DEFAULT_MAX_PLANS, type AppRequest, type ErrorBody, type AppRequestHead, type AppResponse, type Refusal, type RewardApp, type RewardAppOptions } from './reward-app.js';
+export { createRewardApp, DEFAULT_MAX_PLANS, type AppRequest, type ErrorBody, type AppRequestHead, type AppResponse, type Refusal, type RequestRefusedEvent, type RewardApp, type RewardAppOptions } from './reward-app.js';
 export { createServerMetrics, LATENCY_BUCKETS_S, METRIC_ROUTES, PROMETHEUS_CONTENT_TYPE, type MetricRoute, type ServerMetrics } from './server-metrics.js';
 export { planOfQuery } from './plan-of-query.js';
 export { DEFAULT_MAX_BODY_BYTES, startRewardServer, type RewardServer, type RewardServerOptions } from './start-reward-server.js';

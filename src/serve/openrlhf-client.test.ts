@@ -67,7 +67,7 @@ describe.skipIf(!python.available)(`OpenRLHF's remote reward clients against orc
     // Default limits, as `orchrm serve` starts; two of them, as OpenRLHF takes a comma-separated list.
     const [first, second] = [await start({ model: createLengthRewardModel() }), await start({ model: createLengthRewardModel() })];
     const small = await start({ model: createLengthRewardModel(), maxBodyBytes: 512 * 1024 });
-    const logging = await start({ model: createLengthRewardModel(), onRefusal: (refusal) => refusalLines.push(`${refusal.status} ${refusal.code} ${refusal.message}`) });
+    const logging = await start({ model: createLengthRewardModel(), events: ({ refusal }) => refusalLines.push(`${refusal.status} ${refusal.code} ${refusal.message}`) });
     const url = (server: RewardServer) => `${server.url}/get_reward`;
     const wrongPrompt = { queries: ['the plan'], prompts: ['a prompt the query does not start with'], labels: [''] };
     const head = (count: number) => ({ queries: batch.queries.slice(0, count), prompts: batch.prompts.slice(0, count), labels: batch.labels.slice(0, count) });

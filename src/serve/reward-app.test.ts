@@ -193,9 +193,9 @@ describe('GET /healthz and /metrics', () => {
 });
 
 describe('refused requests', () => {
-  it('are counted by route and code in /metrics and reported to onRefusal with their reason', async () => {
+  it('are counted by route and code in /metrics and reported as request-refused events with their reason', async () => {
     const refusals: unknown[] = [];
-    const app = createRewardApp({ model: createLengthRewardModel(), onRefusal: (refusal) => refusals.push(refusal) });
+    const app = createRewardApp({ model: createLengthRewardModel(), events: (event) => refusals.push(event.refusal) });
     await app.request({ ...post('/get_reward', { query: ['P1 plan'], prompts: ['P2 '] }), remoteAddress: '10.0.0.7' });
     await app.request(post('/v1/score', '{"plans": ['));
     await app.request({ method: 'GET', path: '/nowhere?x=1' });
@@ -214,8 +214,8 @@ describe('refused requests', () => {
     expect(app.metrics.refusalCount('/v1/score', 'invalid_json')).toBe(1);
   });
 
-  it('still answers when onRefusal throws', async () => {
-    const app = createRewardApp({ model: createLengthRewardModel(), onRefusal: () => { throw new Error('log full'); } });
+  it('still answers when the event sink throws', async () => {
+    const app = createRewardApp({ model: createLengthRewardModel(), events: () => { throw new Error('log full'); } });
     expect((await app.request(post('/v1/score', '[]'))).status).toBe(400);
   });
 

@@ -1,6 +1,6 @@
 import type { RewardModel } from '../core/reward-model.js';
 import { bearerTokenChecker } from './bearer-token.js';
-import { HttpError } from '../core/index.js';
+import { HttpError, type EventSink } from '../core/index.js';
 import { createTaskExtractor, type TaskSource } from './extract-task.js';
 import { planOfQuery } from './plan-of-query.js';
 import { checkBatchSize, GetRewardRequestSchema, parseJsonText, ScoreRequestSchema, validateBody } from './request-bodies.js';
@@ -14,7 +14,7 @@ import { createServerMetrics, PROMETHEUS_CONTENT_TYPE, type MetricRoute, type Se
  */
 export const DEFAULT_MAX_PLANS = 16_384;
 
-/** One refused request, as `onRefusal` receives it: enough to tell the client what to fix. */
+/** One refused request, as a `request-refused` event carries it: enough to tell the client what to fix. */
 export interface Refusal {
   method: string;
   path: string;
@@ -24,6 +24,12 @@ export interface Refusal {
   message: string;
   field?: string;
   remoteAddress?: string;
+}
+
+/** Sent for every refused request. */
+export interface RequestRefusedEvent {
+  type: 'request-refused';
+  refusal: Refusal;
 }
 
 export interface RewardAppOptions {
@@ -41,8 +47,8 @@ export interface RewardAppOptions {
   taskSource?: TaskSource;
   /** A regular expression whose group `task` (or first group) is the task inside each prompt; overrides `taskSource`. */
   taskPattern?: string;
-  /** Called for every refused request (4xx/5xx), e.g. to log it; OpenRLHF's client drops error bodies. */
-  onRefusal?: (refusal: Refusal) => void;
+  /** A `request-refused` event for every refused request (4xx/5xx), e.g. to log it; OpenRLHF's client drops error bodies. */
+  events?: EventSink<RequestRefusedEvent>;
   /** Clock for latency metrics. @default performance.now @unit milliseconds */
   now?: () => number;
 }
@@ -105,7 +111,7 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
  * JSON.parse(response.body).scores // [0.42]
  */
 export function createRewardApp(options: RewardAppOptions): RewardApp {
-  const { model, token, maxPlans = DEFAULT_MAX_PLANS, onRefusal, now = () => performance.now() } = options;
+  const { model, token, maxPlans = DEFAULT_MAX_PLANS, events, now = () => performance.now() } = options;
   const extractTask = createTaskExtractor({
     ...(options.taskSource !== undefined && { source: options.taskSource }),
     ...(options.taskPattern !== undefined && { pattern: options.taskPattern }),
@@ -198,22 +204,25 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
     };
   }
 
-  /** Counts and reports a refused request; a failing `onRefusal` must not turn an answer into a crash. */
+  /** Counts and reports a refused request; a failing event sink must not turn an answer into a crash. */
   function refused(head: AppRequestHead, error: HttpError): void {
     const route = metricRouteOf(head.path);
     metrics.addRefusal(route, errorCode(error));
-    if (!onRefusal) return;
+    if (!events) return;
     const { field } = error.details;
     try {
-      onRefusal({
-        method: head.method,
-        path: pathOf(head.path),
-        route,
-        status: error.status,
-        code: errorCode(error),
-        message: error.message,
-        ...(field !== undefined && { field }),
-        ...(head.remoteAddress !== undefined && { remoteAddress: head.remoteAddress }),
+      events({
+        type: 'request-refused',
+        refusal: {
+          method: head.method,
+          path: pathOf(head.path),
+          route,
+          status: error.status,
+          code: errorCode(error),
+          message: error.message,
+          ...(field !== undefined && { field }),
+          ...(head.remoteAddress !== undefined && { remoteAddress: head.remoteAddress }),
+        },
       });
     } catch {
       // Logging is best effort.

@@ -84,7 +84,7 @@ describe('startRewardServer', () => {
 
   it('names the error code and field in the status line, and reports the client\'s address', async () => {
     const refusals: { remoteAddress?: string; code: string }[] = [];
-    const server = await start({ onRefusal: (refusal) => refusals.push(refusal) });
+    const server = await start({ events: (event) => refusals.push(event.refusal) });
     const body = JSON.stringify({ query: ['P1 plan'], prompts: ['P2'] });
     const answer = await rawExchange(server.port, (write) => write(`POST /get_reward HTTP/1.1\r\nhost: x\r\ncontent-length: ${body.length}\r\n\r\n${body}`));
     expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request (query_prompt_mismatch query[0])');

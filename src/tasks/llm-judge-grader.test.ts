@@ -25,7 +25,7 @@ describe('createLlmJudgeGrader', () => {
       }),
     });
     const seen: Usage[] = [];
-    const grader = createLlmJudgeGrader({ provider: provider(server.url), onUsage: (usage) => seen.push(usage) });
+    const grader = createLlmJudgeGrader({ provider: provider(server.url), events: (event) => seen.push(event.usage) });
     const grade = await grader(task, 'I think sasha and malia obama');
     expect(grade).toEqual({
       correct: true,
@@ -57,7 +57,7 @@ describe('createLlmJudgeGrader', () => {
   test('a reply without a verdict throws ModelBehaviorError after reporting its tokens', async () => {
     server = await startChatServer({ handler: () => ({ text: 'I cannot decide.', usage: { promptTokens: 10, completionTokens: 4 } }) });
     const seen: Usage[] = [];
-    const grader = createLlmJudgeGrader({ provider: provider(server.url), onUsage: (usage) => seen.push(usage) });
+    const grader = createLlmJudgeGrader({ provider: provider(server.url), events: (event) => seen.push(event.usage) });
     await expect(grader(task, 'Malia')).rejects.toThrow(ModelBehaviorError);
     expect(seen).toEqual([{ promptTokens: 10, completionTokens: 4, totalTokens: 14 }]);
   });

@@ -1,8 +1,9 @@
 import type { Grade } from '../core/episode.js';
 import { ModelBehaviorError } from '../core/errors.js';
 import type { Task } from '../core/task.js';
+import type { EventSink, UsageEvent } from '../core/index.js';
 import type { Usage } from '../core/usage.js';
-import type { ChatProvider, ChatResponse } from '../llm/chat-provider.js';
+import type { ChatProvider } from '../llm/chat-provider.js';
 
 /**
  * The judge prompt, after the grader template of BrowseComp (Wei et al., 2025, openai/simple-evals
@@ -39,8 +40,8 @@ export interface LlmJudgeGraderOptions {
   maxTokens?: number;
   /** @default JUDGE_TEMPLATE */
   template?: string;
-  /** Called once per judge call with its tokens, so a UsageMeter or report can book them as verification. */
-  onUsage?: (usage: Usage, response: ChatResponse) => void;
+  /** A `usage` event (role `verification`) once per judge call, so a report can book its tokens. */
+  events?: EventSink<UsageEvent>;
   /** Per-call abort signal. */
   signal?: AbortSignal;
 }
@@ -59,16 +60,16 @@ export interface JudgeGrade extends Grade {
  * `correct: yes|no` line. For answers no rule can grade (web research, free-form QA).
  *
  * Token accounting: the judge's tokens are verification tokens. They are returned on the grade
- * (`usage`) and passed to `onUsage`; the caller adds them to `episode.usage.verification` and may
+ * (`usage`) and sent as a `usage` event; the caller adds them to `episode.usage.verification` and may
  * store the bare Grade with `splitGradeUsage`. A reply with no verdict throws ModelBehaviorError
- * (after `onUsage` has seen its tokens), so a judge failure is never mistaken for a wrong answer.
+ * (after the `usage` event), so a judge failure is never mistaken for a wrong answer.
  *
  * @example
- * const grader = createLlmJudgeGrader({ provider, onUsage: (usage) => meter.add('verification', usage) });
+ * const grader = createLlmJudgeGrader({ provider, events: (event) => verificationTokens.push(event.usage) });
  * const grade = await grader(task, 'Malia and Sasha'); // { correct: true, method: 'llm_judge', usage: {...}, ... }
  */
 export function createLlmJudgeGrader(options: LlmJudgeGraderOptions): (task: Task, answer: string) => Promise<JudgeGrade | undefined> {
-  const { provider, model, temperature = 0, maxTokens = 1024, template = JUDGE_TEMPLATE, onUsage, signal } = options;
+  const { provider, model, temperature = 0, maxTokens = 1024, template = JUDGE_TEMPLATE, events, signal } = options;
   return async (task, answer) => {
     if (task.answer === undefined) return undefined;
     const aliases = task.answerAliases ?? [];
@@ -82,7 +83,7 @@ export function createLlmJudgeGrader(options: LlmJudgeGraderOptions): (task: Tas
       ...(model !== undefined && { model }),
       ...(signal !== undefined && { signal }),
     });
-    onUsage?.(response.usage, response);
+    events?.({ type: 'usage', role: 'verification', usage: response.usage });
     const verdicts = [...response.text.matchAll(VERDICT)];
     const verdict = verdicts.at(-1)?.[1]?.toLowerCase();
     if (verdict === undefined) {

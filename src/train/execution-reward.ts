@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import type { EventSink } from '../core/index.js';
 import type { Grader } from '../core/grader.js';
 import type { Retriever } from '../core/retriever.js';
 import { runEpisode, type ExecutableBlocks } from '../exec/index.js';
@@ -17,8 +18,14 @@ export interface ExecutionRewardOptions {
   correctWeight?: number;
   /** Episodes in flight. @default 16 */
   concurrency?: number;
-  /** Sees every executed episode (e.g. to store it for pair mining). */
-  onEpisode?: (episode: Episode) => void;
+  /** A `reward-episode-end` event with every executed episode (e.g. to store it for pair mining). */
+  events?: EventSink<RewardEpisodeEndEvent>;
+}
+
+/** Sent after each plan the execution reward executed. */
+export interface RewardEpisodeEndEvent {
+  type: 'reward-episode-end';
+  episode: Episode;
 }
 
 /** Executes plans and rewards `w_exec * ok + w_correct * correct`; shared by `execution` and `hybrid`. */
@@ -48,7 +55,7 @@ export function createPlanExecutor(options: ExecutionRewardOptions): PlanExecuto
               orchestrator: context.orchestrator,
               ...(context.signal !== undefined && { signal: context.signal }),
             });
-            options.onEpisode?.(episode);
+            options.events?.({ type: 'reward-episode-end', episode });
             const correct = episode.grade?.correct === true;
             return {
               reward: executedWeight * (episode.status === 'ok' ? 1 : 0) + correctWeight * (correct ? 1 : 0),

@@ -1,4 +1,5 @@
 import { UserError } from '../core/errors.js';
+import type { EventSink } from '../core/index.js';
 import { deriveSeed } from '../core/rng.js';
 import type { Task } from '../core/task.js';
 import { clippedSurrogate, klK3 } from './clipped-objective.js';
@@ -57,14 +58,21 @@ export interface GrpoTrainerOptions<Checkpoint, Action, Gradient> {
   config?: GrpoConfigInput;
   /** Held-out accuracy of a checkpoint (e.g. a trainable orchestrator's `evaluate`); skipped when absent. */
   evaluate?: (checkpoint: Checkpoint) => Promise<HeldOutEvaluation>;
-  onStep?: (log: GrpoStepLog) => void;
-  /** Receives checkpoints to persist: every `checkpointInterval` steps and the final one. */
+  /** A `grpo-step-end` event after every step. */
+  events?: EventSink<GrpoStepEndEvent>;
+  /** Hook (awaited; not an event): receives checkpoints to persist: every `checkpointInterval` steps and the final one. */
   onCheckpoint?: (checkpoint: Checkpoint, step: number) => void | Promise<void>;
   signal?: AbortSignal;
   /** State after an earlier run's step (`onState`); training continues with the next step. */
   resume?: GrpoResumeState<Checkpoint>;
-  /** Called after every step (after `onCheckpoint`) with everything needed to resume after it. */
+  /** Hook (awaited; not an event): called after every step (after `onCheckpoint`) with everything needed to resume after it. */
   onState?: (state: GrpoResumeState<Checkpoint>) => void | Promise<void>;
+}
+
+/** Sent after every GRPO step. */
+export interface GrpoStepEndEvent {
+  type: 'grpo-step-end';
+  log: GrpoStepLog;
 }
 
 export interface GrpoResult<Checkpoint> {
@@ -157,7 +165,7 @@ export async function trainGrpo<Checkpoint, Action, Gradient>(options: GrpoTrain
       if (evaluation) log.evaluation = evaluation;
     }
     history.push(log);
-    options.onStep?.(log);
+    options.events?.({ type: 'grpo-step-end', log });
     if (options.onCheckpoint && (last || (config.checkpointInterval > 0 && (step + 1) % config.checkpointInterval === 0))) {
       await options.onCheckpoint(current, step + 1);
     }

@@ -17,7 +17,7 @@ export interface RewardSourceOptions {
   executedFraction?: number;
   /** Episodes or judge calls in flight. @default 16 */
   concurrency?: number;
-  onEpisode?: ExecutionRewardOptions['onEpisode'];
+  events?: ExecutionRewardOptions['events'];
 }
 
 /**
@@ -32,7 +32,7 @@ export function createRewardSource(kind: RewardKind, environment: Pick<Environme
     grader: environment.grader,
     retriever: environment.retriever,
     concurrency,
-    ...(options.onEpisode !== undefined && { onEpisode: options.onEpisode }),
+    ...(options.events !== undefined && { events: options.events }),
   };
   const requireModel = () => {
     if (!options.rewardModel) throw new UserError(`--reward ${kind} needs a reward model; pass --rm <model.safetensors>`);

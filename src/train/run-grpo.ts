@@ -1,10 +1,10 @@
-import { UserError, type RewardModel, type Task } from '../core/index.js';
+import { UserError, type EventSink, type RewardModel, type Task } from '../core/index.js';
 import type { Environment, HeldOutOptions, TrainableOrchestrator } from '../environment/index.js';
 import type { Store } from '../store/index.js';
 import { saveCheckpointToStore } from './checkpoint-store.js';
 import { parseGrpoConfig, type GrpoConfigInput } from './grpo-config.js';
 import { grpoRunKey, grpoStateFile, type GrpoResumeState } from './grpo-resume-state.js';
-import { trainGrpo, type GrpoResult, type GrpoStepLog } from './grpo-trainer.js';
+import { trainGrpo, type GrpoResult, type GrpoStepEndEvent } from './grpo-trainer.js';
 import { createRewardSource, type RewardKind } from './reward-source-for.js';
 
 /** GRPO was asked for in an environment whose orchestrator cannot be trained (no `trainable`). */
@@ -38,15 +38,17 @@ export interface RunGrpoOptions<Checkpoint> {
   store?: Store;
   /** The final checkpoint is written here (the environment's `loadCheckpoint` reads it). */
   outFile?: string;
-  onStep?: (log: GrpoStepLog) => void;
+  /** `grpo-resume` before training (with `resume`), then `grpo-step-end` after every step. */
+  events?: EventSink<GrpoEvent>;
   signal?: AbortSignal;
   /** Resume state written atomically after every step (the caller removes it when done, `removeGrpoState`). */
   stateFile?: string;
   /** Continue from `stateFile` when it exists; it must come from a run with the same options. */
   resume?: boolean;
-  /** Called before training with the steps taken from `stateFile` (0: none, training starts from scratch). */
-  onResume?: (stepsDone: number) => void;
 }
+
+/** What `runGrpo` reports. */
+export type GrpoEvent = GrpoStepEndEvent | { type: 'grpo-resume'; /** Steps taken from `stateFile`; 0: none, training starts from scratch. */ stepsDone: number };
 
 export interface RunGrpoResult<Checkpoint> extends GrpoResult<Checkpoint> {
   reward: RewardKind;
@@ -100,7 +102,7 @@ export async function runGrpo<Checkpoint, Action, Gradient>(
   });
   const states = grpoStateFile({ serialize: (checkpoint: Checkpoint) => policy.serialize(checkpoint), parse: (value, source) => trainable.parseCheckpoint(value, source) });
   const resume = stateFile !== undefined && options.resume === true ? states.load(stateFile, key) : undefined;
-  if (options.resume) options.onResume?.(resume?.step ?? 0);
+  if (options.resume) options.events?.({ type: 'grpo-resume', stepsDone: resume?.step ?? 0 });
   const storedCheckpoints: string[] = resume ? resume.storedCheckpoints.slice() : [];
   const { evaluation } = options;
   const result = await trainGrpo({
@@ -113,7 +115,7 @@ export async function runGrpo<Checkpoint, Action, Gradient>(
     }),
     config,
     ...(evaluation !== false && { evaluate: (checkpoint: Checkpoint) => trainable.evaluate(checkpoint, evaluation ?? {}) }),
-    ...(options.onStep !== undefined && { onStep: options.onStep }),
+    ...(options.events !== undefined && { events: options.events }),
     ...(options.signal !== undefined && { signal: options.signal }),
     onCheckpoint: async (checkpoint) => {
       if (options.store) {

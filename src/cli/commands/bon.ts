@@ -6,7 +6,7 @@ import type { TrainedRewardModel } from '../../rm/trained-reward-model.js';
 import { trainingMismatch, worldOfRun } from '../../rm/index.js';
 import { DEFAULT_NS, formatBonTable, loadPlanTemplates, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
-import { createProgress } from '../progress.js';
+import { createCliEvents } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { environmentFromFlags } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
@@ -119,7 +119,7 @@ async function bon(flags: BonFlags): Promise<void> {
       if (mismatch !== undefined) process.stderr.write(`orchrm: warning: ${mismatch}\n`);
     }
     const ns = flags.curve ? [...new Set([...DEFAULT_NS, flags.n])] : [flags.n];
-    const progress = createProgress('bon', setup.tasks.length);
+    const progress = createCliEvents({ stderr: process.stderr, bars: { bon: {} } });
     const run = await runBestOfN({
       tasks: setup.tasks,
       orchestrator: setup.orchestrator,
@@ -131,9 +131,9 @@ async function bon(flags: BonFlags): Promise<void> {
       ...(rewardModel !== undefined && { rewardModel }),
       ...(flags.pool === 'sampled+templates' && { templates: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates) }),
       config: { ns, strategies, pool: flags.pool as 'sampled' | 'sampled+templates', topK: flags.topK, adaptiveMargin: flags.adaptiveMargin, seed: flags.seed, concurrency: flags.concurrency },
-      onTaskEnd: (done) => progress.update(done),
+      events: progress.sink,
     });
-    progress.stop();
+    progress.close();
     const recorded = recordBestOfN(store, run, { ...setup.config, rewardModel: flags.rm ?? null });
     const table = recorded.curve.find((entry) => entry.n === flags.n)!;
     if (flags.json) {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { collectEpisodes, CollectStoppedError, type CollectEvent, type CollectProgress, type CollectResult, type CollectSummary } from '../../collect/index.js';
-import { UserError } from '../../core/errors.js';
+import { fanOutEvents, ignoreEvents, UserError } from '../../core/index.js';
 import { openStore, type Store } from '../../store/index.js';
-import { createProgress, formatDuration, formatTokens } from '../progress.js';
+import { createCliEvents, formatDuration, formatTokens } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { environmentFromFlags, type EnvironmentFlags } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
@@ -106,15 +106,15 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
     const resumeRunId = flags.resume === undefined ? undefined : resolveResumeRun(store, flags.resume);
     const total = setup.tasks.length * flags.plansPerTask;
     const concurrency = flags.concurrency ?? setup.providerConfig?.concurrency ?? DEFAULT_CONCURRENCY;
-    const progress = createProgress('collect', total, { barEta: false });
-    const onEvent = (event: CollectEvent) => {
-      if (flags.events) process.stdout.write(`${JSON.stringify(event)}\n`);
-      if (event.type === 'collect-start') {
-        if (event.continued && event.done < event.total) process.stderr.write(`orchrm: continuing run ${event.runId}: ${event.done} of ${event.total} episodes were committed earlier\n`);
-        progress.update(event.done, progressDetail(event));
+    const progress = createCliEvents({ stderr: process.stderr, bars: { collect: { barEta: false } } });
+    const printJsonLine = (event: CollectEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
+    const drawProgress = (event: CollectEvent) => {
+      if (event.type === 'collect-start' && event.continued && event.done < event.total) {
+        progress.sink({ type: 'log', level: 'warn', source: 'collect', message: `continuing run ${event.runId}: ${event.done} of ${event.total} episodes were committed earlier` });
       }
-      if (event.type === 'episode-end') progress.update(event.done, progressDetail(event));
+      if (event.type !== 'collect-end') progress.sink({ type: 'progress', stage: 'collect', done: event.done, total, detail: progressDetail(event) });
     };
+    const events = fanOutEvents<CollectEvent>(flags.events ? printJsonLine : ignoreEvents, drawProgress);
     let summary: CollectResult;
     try {
       summary = await collectEpisodes({
@@ -134,16 +134,16 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
         ...(resumeRunId !== undefined && { resumeRunId }),
         sameFingerprint: flags.newRun ? 'new-run' : 'continue',
         stopAfterRepeatedFailures: flags.stopAfterFailures,
-        onEvent,
+        events,
         signal: interrupt.signal,
       });
     } catch (error) {
-      progress.stop();
+      progress.close();
       if (!(error instanceof CollectStoppedError)) throw error;
       reportStopped(error, flags, args);
       return;
     }
-    progress.stop();
+    progress.close();
     if (summary.continued && summary.skipped === summary.total) {
       process.stderr.write(
         `orchrm: run ${summary.runId} in ${flags.db} already holds all ${summary.total} episodes of this collection (same tasks, --seed, --plans-per-task and orchestrator); nothing was collected. Pass --new-run to collect them again as a separate run.\n`,

@@ -4,6 +4,7 @@ import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
+import { createCliEvents } from '../progress.js';
 
 interface DemoFlags {
   scenario: string;
@@ -30,7 +31,7 @@ export function registerDemoCommand(program: Command, streams: CommandStreams = 
           outDir: flags.out,
           seed: flags.seed,
           quick: flags.quick,
-          onProgress: (line) => streams.stderr.write(`${line}\n`),
+          events: createCliEvents({ stderr: streams.stderr }).sink,
         });
         streams.stdout.write(
           flags.json

@@ -5,6 +5,7 @@ import type { Orchestrator } from '../../orchestrator/index.js';
 import { genericPlanTemplates } from '../../select/index.js';
 import { createSimEnvironment, loadCheckpoint, loadScenario, orchestratorRefOfModel, SIM_ORCHESTRATOR_MODEL_PREFIX } from '../../sim/index.js';
 import { createBm25Retriever, loadCorpus, SUITES, SuiteSchema, type Suite } from '../../tasks/index.js';
+import { createCliEvents } from '../progress.js';
 
 /** The flags `collect` and `bon` share: where tasks, models and documents come from. */
 export interface EnvironmentFlags {
@@ -89,7 +90,7 @@ export async function environmentFromFlags(flags: EnvironmentFlags, needs: Envir
       ...(simulated !== undefined && { retriever: simulated.retriever }),
       ...(flags.cache && { cacheDatabase: flags.db }),
       checkModels: { ...(model !== undefined && { orchestrator: { model, source: '--orchestrator' } }), ...(needs.judge && { judge: true }) },
-      onWarning: (warning) => process.stderr.write(`orchrm: ${warning}\n`),
+      events: createCliEvents({ stderr: process.stderr }).sink,
       // A simulated orchestrator served over HTTP records its checkpoint, as in-process.
       orchestratorRef: (name) => orchestratorRefOfModel(name, simulated?.checkpoints),
     });

@@ -5,7 +5,8 @@ import { loadRewardModel } from '../../rm/model-file.js';
 import type { Environment } from '../../environment/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { openStore } from '../../store/index.js';
-import { NoTrainablePolicyError, REWARD_KINDS, removeGrpoState, runGrpo, type EvaluationPoint, type GrpoStepLog, type RunGrpoResult } from '../../train/index.js';
+import { NoTrainablePolicyError, REWARD_KINDS, removeGrpoState, runGrpo, type EvaluationPoint, type GrpoEvent, type GrpoStepLog, type RunGrpoResult } from '../../train/index.js';
+import { createCliEvents } from '../progress.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
@@ -112,9 +113,16 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
             evaluation: flags.evalTasks === 0 ? false : { tasks: flags.evalTasks, samplesPerTask: flags.evalSamples, seed: flags.evalSeed },
             ...(store !== undefined && { store }),
             ...(flags.out !== undefined && { outFile: flags.out }),
-            onStep: (log) => streams.stderr.write(`${formatStep(log, flags.steps)}\n`),
+            events: createCliEvents<GrpoEvent>({
+              stderr: streams.stderr,
+              line: (event) =>
+                event.type === 'grpo-step-end'
+                  ? formatStep(event.log, flags.steps)
+                  : event.stepsDone === 0
+                    ? `grpo: no state ${stateFile}; training from scratch`
+                    : `grpo: resumed after step ${event.stepsDone} from ${stateFile}`,
+            }).sink,
             ...(stateFile !== undefined && { stateFile, resume: flags.resume }),
-            onResume: (stepsDone) => streams.stderr.write(stepsDone === 0 ? `grpo: no state ${stateFile}; training from scratch\n` : `grpo: resumed after step ${stepsDone} from ${stateFile}\n`),
           });
           if (stateFile !== undefined) removeGrpoState(stateFile);
           const trained = trainable.policy.ref(result.checkpoint);

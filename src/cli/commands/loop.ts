@@ -4,6 +4,7 @@ import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
+import { createCliEvents } from '../progress.js';
 
 interface LoopFlags {
   scenario: string;
@@ -37,7 +38,7 @@ export function registerLoopCommand(program: Command, streams: CommandStreams = 
           tasksPerRound: flags.tasksPerRound,
           testTasks: flags.testTasks,
           seed: flags.seed,
-          onProgress: (line) => streams.stderr.write(`${line}\n`),
+          events: createCliEvents({ stderr: streams.stderr }).sink,
         });
         if (flags.json) {
           streams.stdout.write(`${JSON.stringify(outcome.rounds, null, 2)}\n`);

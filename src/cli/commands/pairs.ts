@@ -19,7 +19,7 @@ import {
   type PairMiningConfigInput,
 } from '../../pairs/index.js';
 import { openStore } from '../../store/index.js';
-import { createProgress } from '../progress.js';
+import { createCliEvents } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
@@ -133,18 +133,15 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
         }
         const store = openStore(flags.db);
         try {
-          let progress: ReturnType<typeof createProgress> | undefined;
+          // A plain stream (tests) has no isTTY, so the progress prints lines instead of redrawing.
+          const progress = createCliEvents({ stderr: streams.stderr, bars: { 'reading episodes': { stream: streams.stderr as NodeJS.WriteStream } } });
           const result = minePairs(store, {
             config,
             ...(flags.dataset !== undefined && { datasetId: flags.dataset }),
             ...(flags.run !== undefined && { filter: { runId: flags.run } }),
-            onProgress: (done, total) => {
-              // A plain stream (tests) has no isTTY, so the progress prints lines instead of redrawing.
-              progress ??= createProgress('reading episodes', total, streams.stderr as NodeJS.WriteStream);
-              progress.update(done);
-            },
+            events: progress.sink,
           });
-          progress?.stop();
+          progress.close();
           streams.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatMiningReport(result));
         } finally {
           store.close();

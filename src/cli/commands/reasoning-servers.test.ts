@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ignoreEvents } from '../../core/index.js';
 import { createChatProvider, parseProviderConfig } from '../../llm/index.js';
 import { openStore } from '../../store/index.js';
 import { createLlmJudgeGrader } from '../../tasks/index.js';
@@ -114,7 +115,7 @@ describe.each([
   });
 
   it('the LLM-judge grader reads its verdict', async () => {
-    const chat = createChatProvider(parseProviderConfig({ type: 'openai', baseURL: server.url, models: { orchestrator: 'planner', worker: 'gpt-5-mini', judge: 'o4-mini' } }), { env: {}, onWarning: () => {} });
+    const chat = createChatProvider(parseProviderConfig({ type: 'openai', baseURL: server.url, models: { orchestrator: 'planner', worker: 'gpt-5-mini', judge: 'o4-mini' } }), { env: {}, events: ignoreEvents });
     const grade = await createLlmJudgeGrader({ provider: chat })({ id: 'q', suite: 'jsonl', question: 'What is 2 + 3?', answer: '5', metadata: {} }, 'five');
     expect(grade).toMatchObject({ correct: true, extractedAnswer: '5' });
     chat.close();

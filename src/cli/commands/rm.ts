@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import type { Pair } from '../../core/pair.js';
-import { ablateSources, evaluateWithBaselines, formatAblationReport, formatBaselineReport, loadEvaluationData, loadTrainingPairs, resolvePairDataset } from '../../rm/eval/index.js';
+import { ablateSources, evaluateWithBaselines, type BaselineEpochEndEvent, formatAblationReport, formatBaselineReport, loadEvaluationData, loadTrainingPairs, resolvePairDataset } from '../../rm/eval/index.js';
 import {
   DEFAULT_ENCODER_SPEC_TEXT,
   ENCODER_SPEC_GRAMMAR,
@@ -13,8 +13,10 @@ import {
   trainRewardModel,
   trainStoredRewardModel,
   type EpochLog,
+  type StoredRmTrainingEvent,
   type TrainedRewardModel,
 } from '../../rm/index.js';
+import { createCliEvents } from '../progress.js';
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
@@ -111,9 +113,10 @@ function parseJsonLine(line: string): unknown {
   }
 }
 
+/** One epoch's line, without its newline. */
 function epochLine(log: EpochLog, label = 'epoch'): string {
   const validation = log.validation ? `, validation loss ${log.validation.loss.toFixed(4)} accuracy ${(log.validation.accuracy * 100).toFixed(1)}%` : '';
-  return `${label} ${log.epoch}: train loss ${log.train.loss.toFixed(4)} accuracy ${(log.train.accuracy * 100).toFixed(1)}%${validation} (${log.durationMs.toFixed(0)} ms)\n`;
+  return `${label} ${log.epoch}: train loss ${log.train.loss.toFixed(4)} accuracy ${(log.train.accuracy * 100).toFixed(1)}%${validation} (${log.durationMs.toFixed(0)} ms)`;
 }
 
 /**
@@ -148,13 +151,19 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
           const stateFile = `${out}.training.safetensors`;
           const { training, config: chosen, stateFiles, id } = await trainStoredRewardModel(store, dataset.id, config, {
             out,
-            onPairsLoaded: (pairs) => streams.stderr.write(`training a ${flags.head} reward model on ${pairs.length} pairs of dataset ${dataset.id}\n`),
             name: `orchrm-bt-${flags.head}`,
             stateFile,
             resume: flags.resume,
-            onResume: (epochsDone) => streams.stderr.write(epochsDone === 0 ? `no training checkpoint ${stateFile}; training from scratch\n` : `resumed after epoch ${epochsDone} from ${stateFile}\n`),
-            onProgress: (log) => streams.stderr.write(epochLine(log)),
-            onTrialEnd: (trial) => streams.stderr.write(`trial l2 ${trial.l2} learning rate ${trial.learningRate}: best validation loss ${trial.validationLoss.toFixed(4)} at epoch ${trial.bestEpoch}\n`),
+            events: createCliEvents<StoredRmTrainingEvent>({
+              stderr: streams.stderr,
+              line: (event) => {
+                if (event.type === 'training-pairs-loaded') return `training a ${flags.head} reward model on ${event.pairs} pairs of dataset ${event.datasetId}`;
+                if (event.type === 'rm-training-resume') return event.epochsDone === 0 ? `no training checkpoint ${stateFile}; training from scratch` : `resumed after epoch ${event.epochsDone} from ${stateFile}`;
+                if (event.type === 'epoch-end') return epochLine(event.log);
+                if (event.type === 'tuning-trial-end') return `trial l2 ${event.trial.l2} learning rate ${event.trial.learningRate}: best validation loss ${event.trial.validationLoss.toFixed(4)} at epoch ${event.trial.bestEpoch}`;
+                return undefined;
+              },
+            }).sink,
           });
           for (const file of stateFiles) removeBtTrainingState(file);
           const summary = { id, path: out, datasetId: dataset.id, trainPairs: training.trainPairs, validationPairs: training.validationPairs, bestEpoch: training.bestEpoch, stoppedEarly: training.stoppedEarly, l2: chosen.l2, learningRate: chosen.learningRate, last: training.history.at(-1) };
@@ -219,7 +228,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
             config,
             seed: flags.seed,
             subsetsPerTask: flags.subsets,
-            onBaselineProgress: (kind, log) => streams.stderr.write(epochLine(log, `${kind} baseline epoch`)),
+            events: createCliEvents<BaselineEpochEndEvent>({ stderr: streams.stderr, line: (event) => epochLine(event.log, `${event.baseline} baseline epoch`) }).sink,
           });
           streams.stdout.write(flags.json ? `${JSON.stringify({ datasetId: data.datasetId, modelFiles: flags.model, ...report }, null, 2)}\n` : formatBaselineReport(report, { title: `dataset ${data.datasetId}` }));
         } finally {

@@ -106,7 +106,7 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
     closeTimeoutMs: flags.closeTimeoutMs,
     taskSource: flags.taskFrom,
     ...(flags.taskPattern !== undefined && { taskPattern: flags.taskPattern }),
-    ...(flags.logRefusals && { onRefusal: createRefusalLogger((line) => io.stderr.write(`orchrm serve: ${line}`)) }),
+    ...(flags.logRefusals && { events: createRefusalLogger((line) => io.stderr.write(`orchrm serve: ${line}`)) }),
     ...(token ? { token } : {}),
   });
   io.stderr.write(

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { calibrateScenario, type CalibrationReport } from '../../sim/calibrate/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { createProgress, type Progress } from '../progress.js';
+import { createCliEvents } from '../progress.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { simCommand } from './sim.js';
 
@@ -29,18 +29,15 @@ export function registerSimCalibrateCommand(program: Command, streams: CommandSt
     .action(
       runAction(async (flags: CalibrateFlags) => {
         const environment = await createSimEnvironment(loadScenario(flags.scenario));
-        let progress: Progress | undefined;
+        const progress = createCliEvents({ stderr: streams.stderr, bars: { calibrate: {} } });
         const report = await calibrateScenario(environment, {
           tasks: flags.tasks,
           plansPerTask: flags.plansPerTask,
           executionsPerKind: flags.executionsPerKind,
           seed: flags.seed,
-          onProgress: (done, total) => {
-            progress ??= createProgress('calibrate', total);
-            progress.update(done);
-          },
+          events: progress.sink,
         });
-        progress?.stop();
+        progress.close();
         streams.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
       }),
     );

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { baseCheckpoint, createSimEnvironment, loadCheckpoint, loadScenario, saveCheckpoint } from '../../sim/index.js';
-import { improveByExecution } from '../../sim/improve/index.js';
+import { improveByExecution, type ImproveEvent } from '../../sim/improve/index.js';
+import { createCliEvents } from '../progress.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption, runAction } from '../run-action.js';
 import { simCommand } from './sim.js';
@@ -46,8 +47,10 @@ export function registerSimImproveCommand(program: Command, streams: CommandStre
           samplesPerTask: flags.samplesPerTask,
           learningRate,
           seed: flags.seed,
-          onRound: (round) =>
-            streams.stderr.write(`improve: round ${round.round + 1}/${flags.rounds} mean reward ${round.meanReward.toFixed(3)}, accuracy ${(round.accuracy * 100).toFixed(1)}%\n`),
+          events: createCliEvents<ImproveEvent>({
+            stderr: streams.stderr,
+            line: ({ round, rounds }) => `improve: round ${round.round + 1}/${rounds} mean reward ${round.meanReward.toFixed(3)}, accuracy ${(round.accuracy * 100).toFixed(1)}%`,
+          }).sink,
         });
         await saveCheckpoint(result.checkpoint, flags.out);
         streams.stdout.write(

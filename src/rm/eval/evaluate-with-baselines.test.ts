@@ -42,7 +42,7 @@ describe('evaluateWithBaselines', () => {
       trainingPairs,
       config,
       seed: 5,
-      onBaselineProgress: (kind, log) => epochs.push(`${kind}:${log.epoch}`),
+      events: (event) => epochs.push(`${event.baseline}:${event.log.epoch}`),
     });
     expect(epochs).toContain('structure-only:1');
     expect(epochs).toContain('plan-only:1');

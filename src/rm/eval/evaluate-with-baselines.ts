@@ -1,10 +1,11 @@
+import type { EventSink } from '../../core/index.js';
 import type { Pair } from '../../core/pair.js';
 import type { RewardModel } from '../../core/reward-model.js';
 import type { BtConfig } from '../bt-config.js';
 import type { EpochLog } from '../bt-trainer.js';
 import { planOnlySpec, type EncoderSpec } from '../features/encoder-spec.js';
 import type { FeaturePipelineOptions } from '../features/feature-pipeline.js';
-import { trainRewardModel } from '../train-reward-model.js';
+import { trainRewardModel, type RmTrainingEvent } from '../train-reward-model.js';
 import { BASELINE_KINDS, type BaselineKind } from './compare-to-baseline.js';
 import { evaluateAgainstBaselines, type BaselineReport } from './evaluate-against-baselines.js';
 import type { EvaluateOptions, EvaluationData } from './evaluate-model.js';
@@ -16,8 +17,15 @@ export interface EvaluateWithBaselinesOptions extends EvaluateOptions {
   config: BtConfig;
   /** Endpoint and cache of embedding features (for a plan-only baseline that keeps plan embeddings). */
   features?: FeaturePipelineOptions;
-  /** Each baseline's epochs, for progress on stderr. */
-  onBaselineProgress?: (kind: BaselineKind, log: EpochLog) => void;
+  /** A `baseline-epoch-end` event after each epoch of each baseline, for progress on stderr. */
+  events?: EventSink<BaselineEpochEndEvent>;
+}
+
+/** Sent after every epoch of a baseline's training. */
+export interface BaselineEpochEndEvent {
+  type: 'baseline-epoch-end';
+  baseline: BaselineKind;
+  log: EpochLog;
 }
 
 /**
@@ -42,7 +50,7 @@ export function baselineEncoder(kind: BaselineKind, encoder: EncoderSpec): Encod
  * process.stdout.write(formatBaselineReport(report));
  */
 export async function evaluateWithBaselines(models: readonly RewardModel[], data: EvaluationData, options: EvaluateWithBaselinesOptions): Promise<BaselineReport> {
-  const { trainingPairs, config, features, onBaselineProgress, ...evaluateOptions } = options;
+  const { trainingPairs, config, features, events, ...evaluateOptions } = options;
   const baselines: { kind: BaselineKind; model: RewardModel }[] = [];
   for (const kind of BASELINE_KINDS) {
     const { model } = await trainRewardModel(
@@ -52,7 +60,11 @@ export async function evaluateWithBaselines(models: readonly RewardModel[], data
         name: `${kind}-baseline`,
         ...(features ? { features } : {}),
         ...(evaluateOptions.signal ? { signal: evaluateOptions.signal } : {}),
-        ...(onBaselineProgress ? { onProgress: (log: EpochLog) => onBaselineProgress(kind, log) } : {}),
+        ...(events && {
+          events: (event: RmTrainingEvent) => {
+            if (event.type === 'epoch-end') events({ type: 'baseline-epoch-end', baseline: kind, log: event.log });
+          },
+        }),
       },
     );
     baselines.push({ kind, model });

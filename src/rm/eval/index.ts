@@ -19,7 +19,7 @@ export {
   type PrefixPredictiveness,
   type PrefixScoringModel,
 } from './evaluate-model.js';
-export { baselineEncoder, evaluateWithBaselines, type EvaluateWithBaselinesOptions } from './evaluate-with-baselines.js';
+export { baselineEncoder, evaluateWithBaselines, type BaselineEpochEndEvent, type EvaluateWithBaselinesOptions } from './evaluate-with-baselines.js';
 export { formatBaselineReport } from './format-baseline-report.js';
 export { loadEvaluationData, loadPairs, loadTrainingPairs, resolvePairDataset } from './load-evaluation-data.js';
 export { pairwiseAccuracy, rankedCorrectly, type AccuracyEstimate, type PairwiseAccuracy, type ScoredPair } from './pairwise-accuracy.js';

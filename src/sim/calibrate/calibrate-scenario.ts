@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { Episode } from '../../core/episode.js';
+import type { EventSink, ProgressEvent } from '../../core/index.js';
 import { deriveSeed, Rng } from '../../core/rng.js';
 import type { Task } from '../../core/task.js';
 import { runEpisode } from '../../exec/index.js';
@@ -18,7 +19,8 @@ export interface CalibrationOptions {
   executionsPerKind?: number;
   /** Episodes in flight. @default 16 */
   concurrency?: number;
-  onProgress?: (done: number, total: number) => void;
+  /** Progress of stage `calibrate`, after each episode. */
+  events?: EventSink<ProgressEvent>;
 }
 
 /** Whether the best fixed plan depends on the task within a family: by task type (an axis bucket). */
@@ -92,7 +94,7 @@ export async function calibrateScenario(environment: SimEnvironment, options: Ca
       orchestrator: { name: 'calibration' },
       ...(orchestratorCall !== undefined && { orchestratorCall }),
     }).then((episode) => {
-      options.onProgress?.(++done, total);
+      options.events?.({ type: 'progress', stage: 'calibrate', done: ++done, total });
       return episode;
     });
 

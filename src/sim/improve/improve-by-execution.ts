@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import type { EventSink } from '../../core/index.js';
 import { deriveSeed, Rng } from '../../core/rng.js';
 import type { Task } from '../../core/task.js';
 import { runEpisode } from '../../exec/index.js';
@@ -24,8 +25,12 @@ export interface ImproveByExecutionOptions {
   seed?: number;
   /** Episodes in flight. @default 16 */
   concurrency?: number;
-  onRound?: (round: ImprovementRound) => void;
+  /** An `improve-round-end` event after each round. */
+  events?: EventSink<ImproveEvent>;
 }
+
+/** What `improveByExecution` reports: each round's summary, with the number of rounds. */
+export type ImproveEvent = { type: 'improve-round-end'; round: ImprovementRound; rounds: number };
 
 /** Accuracy of a checkpoint's sampled plans on test-split tasks, by executing them. */
 export async function evaluateCheckpointByExecution(
@@ -111,7 +116,7 @@ export async function improveByExecution(
       executionTokens: results.reduce((sum, result) => sum + result.tokens, 0),
     };
     history.push(summary);
-    options.onRound?.(summary);
+    options.events?.({ type: 'improve-round-end', round: summary, rounds });
   }
   return { checkpoint, rounds: history };
 }

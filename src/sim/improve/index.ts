@@ -1,1 +1,1 @@
-export { evaluateCheckpointByExecution, improveByExecution, type ImproveByExecutionOptions, type ImprovementRound } from './improve-by-execution.js';
+export { evaluateCheckpointByExecution, improveByExecution, type ImproveByExecutionOptions, type ImproveEvent, type ImprovementRound } from './improve-by-execution.js';
