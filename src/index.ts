@@ -17,7 +17,8 @@
  * const summary = await collectEpisodes({ tasks, orchestrator, provider, blocks, store, plansPerTask: 8 });
  */
 
-// Shared data: tasks, plans, episodes, pairs, usage, and the error tree.
+// Shared data: tasks, plans, episodes, pairs, usage, the error tree, and the event stream
+// every long-running function reports through (`events` option).
 export {
   BudgetExceededError,
   EPISODE_SCHEMA_VERSION,
@@ -34,16 +35,21 @@ export {
   TaskSchema,
   TimeoutError,
   UserError,
+  fanOutEvents,
+  ignoreEvents,
   type BlockArtifacts,
   type ChatMessage,
   type Diagnostic,
   type DiagnosticCode,
   type Dom,
+  type CoreEvent,
   type Episode,
   type EpisodeStatus,
+  type EventSink,
   type Grade,
   type Grader,
   type LlmCallRecord,
+  type LogEvent,
   type NodeStatus,
   type NodeTrace,
   type OrchestratorRef,
@@ -57,14 +63,17 @@ export {
   type PlanParseResult,
   type PlanTemplateLibrary,
   type PlanWarning,
+  type ProgressEvent,
   type RetrievedDocument,
   type Retriever,
   type RewardModel,
+  type StreamEvent,
   type Task,
   type TaskInput,
   type TemplatePlan,
   type Usage,
   type UsageByRole,
+  type UsageEvent,
 } from './core/index.js';
 
 // Model servers: OpenAI-compatible providers and their wrappers.
@@ -273,9 +282,11 @@ export {
   type HeadConfig,
   type HeadConfigInput,
   type LoadRewardModelOptions,
+  type EpochEndEvent,
   type ModelEvaluation,
   type OpenRlhfRewardOptions,
   type RewardModelProvenance,
+  type RmTrainingEvent,
   type SaveRewardModelOptions,
   type TrainRewardModelOptions,
   type TrainRewardModelResult,
@@ -316,6 +327,7 @@ export {
   trainGrpo,
   type GrpoConfig,
   type GrpoConfigInput,
+  type GrpoEvent,
   type GrpoResult,
   type GrpoTrainerOptions,
   type PlanReward,
@@ -326,4 +338,14 @@ export {
   type RunGrpoResult,
   type TrainablePolicy,
 } from './train/index.js';
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_PLANS, createRewardApp, startRewardServer, type RewardApp, type RewardAppOptions, type RewardServer, type RewardServerOptions } from './serve/index.js';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_PLANS,
+  createRewardApp,
+  startRewardServer,
+  type RequestRefusedEvent,
+  type RewardApp,
+  type RewardAppOptions,
+  type RewardServer,
+  type RewardServerOptions,
+} from './serve/index.js';
