@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UserError } from '../core/errors.js';
-import { addOptions, InvalidFlagError, optionsFromSchema } from './options-from-schema.js';
+import { addOptions, InvalidFlagError, optionsFromSchema, parseFlagValue, parseIntegerOption } from './options-from-schema.js';
 
 const Schema = z.object({
   groupSize: z.number().int().min(2).default(8).meta({ flag: 'group', description: 'plans per task' }),
@@ -89,5 +89,17 @@ describe('optionsFromSchema', () => {
     expect(error).toBeInstanceOf(UserError);
     expect(error).toMatchObject({ flag: '--clip' });
     expect((error as Error).message).toMatch(/^--clip: .*see --help$/);
+  });
+});
+
+describe('parseFlagValue', () => {
+  it('checks a command\'s own flag the same way, with the same error', () => {
+    const port = parseFlagValue('--port', z.number().int().min(0).max(65535));
+    expect(port('8080')).toBe(8080);
+    expect(() => port('70000')).toThrow(new InvalidFlagError('--port', '--port must be an integer from 0 to 65535, got "70000"'));
+    expect(() => port('')).toThrow('--port must be an integer from 0 to 65535, got ""');
+    expect(parseIntegerOption('--k', 1)('3')).toBe(3);
+    expect(() => parseIntegerOption('--k', 1)('0')).toThrow('--k must be an integer >= 1, got "0"');
+    expect(() => parseFlagValue('--rate', z.number().min(0).max(1))(' ')).toThrow('--rate must be a number from 0 to 1, got " "');
   });
 });

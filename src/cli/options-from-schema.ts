@@ -94,6 +94,27 @@ function numberRule(field: z.ZodType, inner: z.ZodType, kind: 'integer' | 'numbe
   return [noun, bounds.join(' and ')].filter(Boolean).join(' ');
 }
 
+/**
+ * Parses one flag's value through a schema of a number or a string: the one way a flag value is
+ * checked, for generated options and for a command's own. A blank value is no number.
+ * @example new Option('--port <n>').argParser(parseFlagValue('--port', z.number().int().min(0).max(65535)))
+ */
+export function parseFlagValue<Schema extends z.ZodType>(flag: string, field: Schema): (text: string) => z.output<Schema> {
+  const { inner } = unwrap(field);
+  const kind = kindOf(inner, flag);
+  const rule = kind === 'integer' || kind === 'number' ? numberRule(field, inner, kind) : undefined;
+  return (text) => {
+    const parsed = field.safeParse(rule === undefined ? text : text.trim() === '' ? Number.NaN : Number(text));
+    if (parsed.success) return parsed.data;
+    throw new InvalidFlagError(flag, rule === undefined ? `${flag}: ${parsed.error.issues[0]?.message}, got "${text}"` : `${flag} must be ${rule}, got "${text}"`);
+  };
+}
+
+/** An integer flag of at least `minimum`, for a command whose setting has no config field. */
+export function parseIntegerOption(flag: string, minimum: number): (text: string) => number {
+  return parseFlagValue(flag, z.number().int().min(minimum));
+}
+
 function optionOf(key: string, field: z.ZodType): FlagField {
   const metadata = FlagMetadataSchema.parse(z.globalRegistry.get(field) ?? {});
   const description = metadata.description ?? field.description ?? '';
@@ -112,15 +133,7 @@ function optionOf(key: string, field: z.ZodType): FlagField {
   else if (kind === 'list') {
     if (!placeholder.endsWith('...')) option.argParser((text: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), text]);
   }
-  else {
-    const rule = kind === 'string' ? undefined : numberRule(field, inner, kind);
-    option.argParser((text: string) => {
-      const value = kind === 'string' ? text : Number(text);
-      const parsed = field.safeParse(value);
-      if (parsed.success) return parsed.data;
-      throw new InvalidFlagError(flag, rule === undefined ? `${flag}: ${parsed.error.issues[0]?.message}, got "${text}"` : `${flag} must be ${rule}, got "${text}"`);
-    });
-  }
+  else option.argParser(parseFlagValue(flag, field));
   if (defaultValue !== undefined) option.default(defaultValue);
   else if (!optional) option.makeOptionMandatory();
   return { key, flag, option };

@@ -21,8 +21,8 @@ import {
 } from '../../pairs/index.js';
 import { openStore } from '../../store/index.js';
 import { createProgress } from '../progress.js';
-import { addOptions, optionsFromSchema } from '../options-from-schema.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { addOptions, optionsFromSchema, parseIntegerOption } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 import { commandSummary } from '../command-catalog.js';

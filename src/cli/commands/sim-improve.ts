@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { baseCheckpoint, createSimEnvironment, loadCheckpoint, loadScenario, saveCheckpoint } from '../../sim/index.js';
 import { improveByExecution } from '../../sim/improve/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { parseIntegerOption } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { simCommand } from './sim.js';
 
 interface ImproveFlags {
