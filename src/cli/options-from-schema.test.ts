@@ -101,5 +101,6 @@ describe('parseFlagValue', () => {
     expect(parseIntegerOption('--k', 1)('3')).toBe(3);
     expect(() => parseIntegerOption('--k', 1)('0')).toThrow('--k must be an integer >= 1, got "0"');
     expect(() => parseFlagValue('--rate', z.number().min(0).max(1))(' ')).toThrow('--rate must be a number from 0 to 1, got " "');
+    expect(() => parseFlagValue('--subsets', z.number().int().positive())('0')).toThrow('--subsets must be an integer >= 1, got "0"');
   });
 });

@@ -88,6 +88,9 @@ function numberRule(field: z.ZodType, inner: z.ZodType, kind: 'integer' | 'numbe
       if (def.check === 'less_than' && (high === undefined || bound.value <= high.value)) high = bound;
     }
   }
+  // An integer above 0 is one of at least 1, said so.
+  if (kind === 'integer' && low !== undefined && !low.inclusive && Number.isInteger(low.value)) low = { value: low.value + 1, inclusive: true };
+  if (kind === 'integer' && high !== undefined && !high.inclusive && Number.isInteger(high.value)) high = { value: high.value - 1, inclusive: true };
   const noun = kind === 'integer' ? 'an integer' : 'a number';
   if (low?.inclusive && high?.inclusive) return `${noun} from ${low.value} to ${high.value}`;
   const bounds = [low && `${low.inclusive ? '>=' : '>'} ${low.value}`, high && `${high.inclusive ? '<=' : '<'} ${high.value}`].filter(Boolean);
