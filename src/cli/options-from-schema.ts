@@ -21,6 +21,7 @@ const FlagMetadataSchema = z.object({
 export class InvalidFlagError extends UserError {
   // Commander reports an argument parser's error as the command-line mistake it is (message,
   // help hint, exit code 1) when it carries these two fields, as its own InvalidArgumentError does.
+  // Thrown in an action (`SchemaOptions.parse`), runAction reports it as any UserError (exit code 2).
   readonly code = 'commander.invalidArgument';
   readonly exitCode = 1;
   constructor(
