@@ -1,4 +1,3 @@
-import { InvalidArgumentError } from 'commander';
 import { OrchrmError, SystemError } from '../core/errors.js';
 
 /**
@@ -19,16 +18,5 @@ export function runAction<A extends unknown[]>(action: (...args: A) => Promise<v
       }
       process.exitCode = 2;
     }
-  };
-}
-
-/** Parses an integer flag, naming the flag in the error. */
-export function parseIntegerOption(flag: string, minimum: number): (value: string) => number {
-  return (value: string) => {
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < minimum) {
-      throw new InvalidArgumentError(`${flag} must be an integer >= ${minimum}, got "${value}"`);
-    }
-    return parsed;
   };
 }

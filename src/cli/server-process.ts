@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from 'commander';
+import { z } from 'zod';
+import { parseFlagValue } from './options-from-schema.js';
 
 /** Resolves on the first SIGINT or SIGTERM; a second one then ends the process as usual. */
 export function untilSignal(): Promise<string> {
@@ -14,8 +15,4 @@ export function untilSignal(): Promise<string> {
 }
 
 /** Parses a `--port` flag: 0 (any free port) to 65535. */
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`--port must be an integer from 0 to 65535, got "${value}"`);
-  return port;
-}
+export const parsePort: (value: string) => number = parseFlagValue('--port', z.number().int().min(0).max(65535));

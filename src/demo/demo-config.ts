@@ -1,3 +1,5 @@
+import type { GrpoConfigInput } from '../train/index.js';
+
 /** Sizes of each demo stage (`--quick` for tests and a first look; the full run for the figures). */
 export interface DemoSizes {
   /** Rounds, tasks per round and samples of the execution-reward training that makes the stronger checkpoint. */
@@ -8,8 +10,8 @@ export interface DemoSizes {
   rmEpochs: number;
   /** Test tasks of Best-of-N and its N values (the last is the headline). */
   bon: { tasks: number; ns: number[] };
-  /** GRPO steps, tasks per step, group size, and held-out tasks and samples. */
-  grpo: { steps: number; tasksPerStep: number; groupSize: number; evalTasks: number; evalSamples: number; evalInterval: number };
+  /** GRPO settings (the GRPO config's own fields: steps, tasks per step, group size, evaluation interval), and held-out tasks and samples. */
+  grpo: Required<Pick<GrpoConfigInput, 'steps' | 'tasksPerStep' | 'groupSize' | 'evalInterval'>> & { evalTasks: number; evalSamples: number };
 }
 
 export const FULL_SIZES: DemoSizes = {

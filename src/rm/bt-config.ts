@@ -22,6 +22,8 @@ export type BtTuning = z.infer<typeof BtTuningSchema>;
  * Bradley-Terry training configuration, in the spirit of TRL's `RewardConfig`
  * (`trl/trainer/reward_config.py`): the loss is `-log sigmoid(r_w - r_l - margin)` times the
  * pair weight, plus optional reward centering and L2, minimised with Adam over minibatches.
+ * A field's metadata is its `orchrm rm train` flag (help text, and the flag's name where it is
+ * not the key's: `--epochs`), where it has one.
  */
 export const BtConfigSchema = z.strictObject({
   /** Features: the spec grammar string (see ENCODER_SPEC_GRAMMAR) or a spec object. @default 'shape' */
@@ -38,7 +40,7 @@ export const BtConfigSchema = z.strictObject({
   /** Pairs per minibatch. @default 64 */
   batchSize: z.number().int().min(1).default(64),
   /** @default 20 */
-  maxEpochs: z.number().int().min(1).max(10_000).default(20),
+  maxEpochs: z.number().int().min(1).max(10_000).default(20).meta({ flag: 'epochs', description: 'most epochs' }),
   /** L2 coefficient: adds `l2/2 * ||w||^2` for weights (not biases). On the sparse layer it is applied lazily, to the rows a minibatch touches. @default 1e-6 */
   l2: z.number().min(0).default(1e-6),
   /**
@@ -61,7 +63,7 @@ export const BtConfigSchema = z.strictObject({
    */
   tune: z.union([z.literal(false), BtTuningSchema]).default(() => BtTuningSchema.parse({})),
   /** Seeds the minibatch order and the MLP initialisation. @default 0 */
-  seed: z.number().int().min(0).max(0xffffffff).default(0),
+  seed: z.number().int().min(0).max(0xffffffff).default(0).meta({ description: 'seed of minibatch order and initialisation' }),
 });
 export type BtConfig = z.infer<typeof BtConfigSchema>;
 export type BtConfigInput = z.input<typeof BtConfigSchema>;

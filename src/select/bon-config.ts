@@ -8,7 +8,7 @@ export const DEFAULT_NS = [1, 2, 4, 8, 16] as const;
 /**
  * Settings of a Best-of-N experiment (issue 6), checked at the boundary. Every N uses the
  * first N of the same sampled plans, so results are comparable task by task across strategies
- * and across N.
+ * and across N. A field's metadata is its `orchrm bon` flag (help text), where it has one.
  */
 export const BonConfigSchema = z.strictObject({
   /** N values evaluated; max(ns) plans are sampled per task. @default [1, 2, 4, 8, 16] */
@@ -32,21 +32,27 @@ export const BonConfigSchema = z.strictObject({
    * the fixed-plan baselines (`fixed:<name>`, `best-fixed`, `best-fixed-per-family`).
    * @default 'sampled'
    */
-  pool: z.enum(['sampled', 'sampled+templates']).default('sampled'),
+  pool: z
+    .enum(['sampled', 'sampled+templates'])
+    .default('sampled')
+    .meta({
+      placeholder: 'pool',
+      description: 'sampled: choose among the N sampled plans; sampled+templates: also run every template plan on every task (fixed-plan baselines) and let rm+templates choose among samples and templates',
+    }),
   /** Executions of `rm-topk-vote`. @default 3 (an odd count, so two agreeing answers decide) */
-  topK: z.number().int().min(1).default(3),
+  topK: z.number().int().min(1).default(3).meta({ placeholder: 'k', description: 'executions of rm-topk-vote' }),
   /**
    * `rm-adaptive` keeps executing while best minus next score is below this, in reward logits:
    * a Bradley-Terry margin of 1 means the model gives the best plan only a 73% chance of
    * beating the next. @default 1
    */
-  adaptiveMargin: z.number().min(0).default(1),
+  adaptiveMargin: z.number().min(0).default(1).meta({ placeholder: 'logits', description: 'rm-adaptive executes more while best - next score is below this' }),
   /** Seed of plan sampling, execution, judge calls and the bootstrap. @default 0 */
-  seed: z.number().int().default(0),
+  seed: z.number().int().default(0).meta({ description: 'seed of sampling, execution, judging and bootstrap' }),
   /** Paired-bootstrap resamples per comparison. @default 2000 */
   bootstrapResamples: z.number().int().min(100).default(2000),
   /** Tasks worked at once. @default 4 */
-  concurrency: z.number().int().min(1).default(4),
+  concurrency: z.number().int().min(1).default(4).meta({ description: 'tasks worked at once' }),
 });
 export type BonConfig = Omit<z.infer<typeof BonConfigSchema>, 'strategies'> & { strategies: StrategyName[] };
 export type BonConfigInput = z.input<typeof BonConfigSchema>;

@@ -1,86 +1,67 @@
 import { existsSync } from 'node:fs';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { z } from 'zod';
 import { UserError } from '../../core/errors.js';
 import { loadRewardModel } from '../../rm/model-file.js';
 import type { TrainedRewardModel } from '../../rm/trained-reward-model.js';
 import { trainingMismatch, worldOfRun } from '../../rm/index.js';
-import { DEFAULT_NS, formatBonTable, loadPlanTemplates, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
+import { BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { environmentFromFlags } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
 
-interface BonFlags {
-  scenario?: string;
-  tasks?: string;
-  suite?: string;
-  questionField?: string;
-  answerField?: string;
-  idField?: string;
-  taskFile?: string;
-  split: string;
-  count: number;
-  provider?: string;
-  orchestrator?: string;
-  checkpoint: string[];
-  corpus?: string;
-  format: string;
-  dom: string;
-  rm?: string;
-  n: number;
-  curve: boolean;
-  strategies?: string;
-  pool: string;
-  templates?: string;
-  topK: number;
-  adaptiveMargin: number;
-  seed: number;
-  concurrency: number;
-  db: string;
-  cache: boolean;
-  json: boolean;
-}
+const bonConfig = BonConfigSchema.shape;
+
+/**
+ * The flags of `orchrm bon`: where tasks, models and documents come from (as in collect), and
+ * the Best-of-N settings, the config's own fields (help, default and rule declared there).
+ */
+const BonFlagsSchema = z.object({
+  tasks: z.string().optional().meta({ placeholder: 'file.jsonl', description: 'tasks with gold answers, one JSON object per line (needs --provider); read as --suite says' }),
+  suite: z.string().optional().meta({ placeholder: 'suite', description: 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)' }),
+  questionField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the question' }),
+  answerField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the gold answer' }),
+  idField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the task id' }),
+  scenario: z.string().optional().meta({ placeholder: 'name|file', description: 'simulated scenario whose tasks and models are used instead (in-process)' }),
+  split: z.string().default('test').meta({ placeholder: 'split', description: 'with --scenario: train or test' }),
+  count: z.number().int().min(1).default(200).meta({ description: 'with --scenario: number of tasks' }),
+  // The old name of --tasks, kept to say so.
+  taskFile: z.string().optional().meta({ placeholder: 'file.jsonl', hidden: true }),
+  provider: z.string().optional().meta({ placeholder: 'config.json', description: 'OpenAI-compatible provider config (orchestrator, worker and judge slots)' }),
+  orchestrator: z.string().optional().meta({ placeholder: 'model', description: "orchestrator model; sim:<checkpoint> is a simulated checkpoint (default: the provider config's orchestrator, else sim:base)" }),
+  checkpoint: z.array(z.string()).default([]).meta({ placeholder: 'file', description: 'extra simulated orchestrator checkpoint to serve (repeatable)' }),
+  corpus: z.string().optional().meta({ placeholder: 'file.jsonl', description: 'corpus for search blocks, BM25-indexed' }),
+  format: z.string().default('json').meta({ placeholder: 'format', description: 'plan format asked for: json or xml' }),
+  dom: z.string().default('auto').meta({ placeholder: 'dom', description: 'degree of MAS asked for: low, high or auto' }),
+  rm: z.string().optional().meta({ placeholder: 'model.safetensors', description: 'trained reward model file (orchrm rm train)' }),
+  n: z.number().int().min(1).default(8).meta({ description: 'N: plans sampled per task' }),
+  curve: z.boolean().default(false).meta({ description: `also evaluate N in {${DEFAULT_NS.join(', ')}} over the same samples` }),
+  strategies: z.string().optional().meta({ placeholder: 'list', description: `comma-separated, from ${STRATEGY_NAMES.join(', ')} (default: all; rm ones need --rm)` }),
+  pool: bonConfig.pool,
+  templates: z.string().optional().meta({
+    placeholder: 'file.json',
+    description: 'template plans for --pool sampled+templates: [{"name", "plan"}] (default: the scenario\'s plan kinds, else cot, sc-5, reflexion-3, debate-3x3 and, with a corpus, search)',
+  }),
+  topK: bonConfig.topK,
+  adaptiveMargin: bonConfig.adaptiveMargin,
+  // The command has always refused negative seeds.
+  seed: bonConfig.seed.check(z.nonnegative()),
+  concurrency: bonConfig.concurrency,
+  db: z.string().default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store the results are written to' }),
+  cache: z.boolean().default(true).meta({ description: 'do not read or write the response cache (remote providers)' }),
+  json: z.boolean().default(false).meta({ description: 'print the N table as JSON on stdout' }),
+});
+type BonFlags = z.output<typeof BonFlagsSchema>;
+const bonFlags = optionsFromSchema(BonFlagsSchema);
 
 const RM_STRATEGIES: ReadonlySet<StrategyName> = new Set(['rm', 'rm+templates', 'rm-topk-vote', 'rm-adaptive']);
 
 /** `orchrm bon`: Best-of-N plan selection against every baseline, with full token accounting (issue 6). */
 export function registerBonCommand(program: Command): void {
-  program
-    .command('bon')
-    .description(commandSummary('bon'))
-    .option('--tasks <file.jsonl>', 'tasks with gold answers, one JSON object per line (needs --provider); read as --suite says')
-    .option('--suite <suite>', 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)')
-    .option('--question-field <path>', 'with --suite jsonl: field holding the question')
-    .option('--answer-field <path>', 'with --suite jsonl: field holding the gold answer')
-    .option('--id-field <path>', 'with --suite jsonl: field holding the task id')
-    .option('--scenario <name|file>', 'simulated scenario whose tasks and models are used instead (in-process)')
-    .option('--split <split>', 'with --scenario: train or test', 'test')
-    .option('--count <n>', 'with --scenario: number of tasks', parseIntegerOption('--count', 1), 200)
-    .addOption(new Option('--task-file <file.jsonl>').hideHelp())
-    .option('--provider <config.json>', 'OpenAI-compatible provider config (orchestrator, worker and judge slots)')
-    .option('--orchestrator <model>', 'orchestrator model; sim:<checkpoint> is a simulated checkpoint (default: the provider config\'s orchestrator, else sim:base)')
-    .option('--checkpoint <file>', 'extra simulated orchestrator checkpoint to serve (repeatable)', (value: string, list: string[]) => [...list, value], [])
-    .option('--corpus <file.jsonl>', 'corpus for search blocks, BM25-indexed')
-    .option('--format <format>', 'plan format asked for: json or xml', 'json')
-    .option('--dom <dom>', 'degree of MAS asked for: low, high or auto', 'auto')
-    .option('--rm <model.safetensors>', 'trained reward model file (orchrm rm train)')
-    .option('--n <n>', 'N: plans sampled per task', parseIntegerOption('--n', 1), 8)
-    .option('--curve', `also evaluate N in {${DEFAULT_NS.join(', ')}} over the same samples`, false)
-    .option('--strategies <list>', `comma-separated, from ${STRATEGY_NAMES.join(', ')} (default: all; rm ones need --rm)`)
-    .addOption(
-      new Option('--pool <pool>', 'sampled: choose among the N sampled plans; sampled+templates: also run every template plan on every task (fixed-plan baselines) and let rm+templates choose among samples and templates')
-        .choices(['sampled', 'sampled+templates'])
-        .default('sampled'),
-    )
-    .option('--templates <file.json>', 'template plans for --pool sampled+templates: [{"name", "plan"}] (default: the scenario\'s plan kinds, else cot, sc-5, reflexion-3, debate-3x3 and, with a corpus, search)')
-    .option('--top-k <k>', 'executions of rm-topk-vote', parseIntegerOption('--top-k', 1), 3)
-    .option('--adaptive-margin <logits>', 'rm-adaptive executes more while best - next score is below this', parseNumber, 1)
-    .option('--seed <n>', 'seed of sampling, execution, judging and bootstrap', parseIntegerOption('--seed', 0), 0)
-    .option('--concurrency <n>', 'tasks worked at once', parseIntegerOption('--concurrency', 1), 4)
-    .option('--db <path>', 'SQLite store the results are written to', 'orchrm.db')
-    .option('--no-cache', 'do not read or write the response cache (remote providers)')
-    .option('--json', 'print the N table as JSON on stdout', false)
+  addOptions(program.command('bon').description(commandSummary('bon')), bonFlags)
     .addHelpText(
       'after',
       [
@@ -96,7 +77,7 @@ export function registerBonCommand(program: Command): void {
         'both chosen after the fact on the very tasks they are scored on (the strongest fixed-plan baselines).',
       ].join('\n'),
     )
-    .action(runAction(async (flags: BonFlags) => bon(flags)));
+    .action(runAction(async (raw: Record<string, unknown>) => bon(bonFlags.parse(raw))));
 }
 
 async function bon(flags: BonFlags): Promise<void> {
@@ -164,10 +145,4 @@ function chooseStrategies(flags: BonFlags): StrategyName[] {
   if (needRm.length > 0 && flags.rm === undefined) throw new UserError(`--strategies ${needRm.join(', ')} need a reward model: pass --rm <model.safetensors> (orchrm rm train)`);
   if (chosen.length === 0) throw new UserError('--strategies is empty; name at least one strategy');
   return chosen;
-}
-
-function parseNumber(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError(`--adaptive-margin must be a number >= 0, got "${value}"`);
-  return parsed;
 }

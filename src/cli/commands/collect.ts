@@ -3,7 +3,8 @@ import { collectEpisodes, CollectStoppedError, type CollectEvent, type CollectPr
 import { fanOutEvents, ignoreEvents, UserError } from '../../core/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { createCliEvents, formatDuration, formatTokens } from '../progress.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { parseIntegerOption } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { environmentFromFlags, type EnvironmentFlags } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
 

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { formatDemoSummary, runDemo } from '../../demo/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { parseIntegerOption } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 import { createCliEvents } from '../progress.js';
 

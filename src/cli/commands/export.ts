@@ -1,20 +1,21 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import { EpisodeStatusSchema } from '../../core/episode.js';
-import { InvalidInputError, zodIssues } from '../../core/errors.js';
 import { exportEpisodesJsonl, openStore } from '../../store/index.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { commandSummary } from '../command-catalog.js';
 
 const ExportFlagsSchema = z.object({
-  db: z.string().min(1),
-  format: z.literal('jsonl'),
-  out: z.string().min(1),
-  run: z.string().min(1).optional(),
-  task: z.string().min(1).optional(),
-  status: EpisodeStatusSchema.optional(),
+  db: z.string().min(1).default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to read' }),
+  format: z.enum(['jsonl']).default('jsonl').meta({ placeholder: 'format', description: 'output format' }),
+  out: z.string().min(1).default('-').meta({ placeholder: 'file', description: 'output file, or - for stdout' }),
+  run: z.string().min(1).optional().meta({ placeholder: 'id', description: 'only episodes of this run' }),
+  task: z.string().min(1).optional().meta({ placeholder: 'id', description: 'only episodes of this task' }),
+  status: EpisodeStatusSchema.optional().meta({ placeholder: 'status', description: 'only episodes with this status' }),
 });
+const exportFlags = optionsFromSchema(ExportFlagsSchema);
 
 /**
  * Adds `orchrm export --db <path> --format jsonl [--out file|-] [--run id] [--task id]
@@ -22,21 +23,11 @@ const ExportFlagsSchema = z.object({
  * The count goes to stderr so stdout stays pure JSONL.
  */
 export function registerExportCommand(program: Command, streams: CommandStreams = processStreams): void {
-  program
-    .command('export')
-    .description(commandSummary('export'))
-    .option('--db <path>', 'SQLite store to read', 'orchrm.db')
-    .addOption(new Option('--format <format>', 'output format').choices(['jsonl']).default('jsonl'))
-    .option('--out <file>', 'output file, or - for stdout', '-')
-    .option('--run <id>', 'only episodes of this run')
-    .option('--task <id>', 'only episodes of this task')
-    .addOption(new Option('--status <status>', 'only episodes with this status').choices(EpisodeStatusSchema.options))
+  addOptions(program.command('export').description(commandSummary('export')), exportFlags)
     .addHelpText('after', '\nExample:\n  orchrm export --db runs.db --run run_1a2b --out episodes.jsonl')
     .action(
-      runAction(async (rawFlags: unknown) => {
-        const parsed = ExportFlagsSchema.safeParse(rawFlags);
-        if (!parsed.success) throw new InvalidInputError('orchrm export flags', zodIssues(parsed.error));
-        const { db, out, run, task, status } = parsed.data;
+      runAction(async (rawFlags: Record<string, unknown>) => {
+        const { db, out, run, task, status } = exportFlags.parse(rawFlags);
         const store = openStore(db, { readonly: true });
         try {
           const filter = { ...(run && { runId: run }), ...(task && { taskId: task }), ...(status && { status }) };

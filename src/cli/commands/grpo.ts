@@ -1,44 +1,52 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
+import { UserError } from '../../core/errors.js';
 import { loadRewardModel } from '../../rm/model-file.js';
 import type { Environment } from '../../environment/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { openStore } from '../../store/index.js';
-import { NoTrainablePolicyError, REWARD_KINDS, removeGrpoState, runGrpo, type EvaluationPoint, type GrpoEvent, type GrpoStepLog, type RunGrpoResult } from '../../train/index.js';
+import { GrpoConfigSchema, NoTrainablePolicyError, REWARD_KINDS, removeGrpoState, runGrpo, type EvaluationPoint, type GrpoEvent, type GrpoStepLog, type RunGrpoResult } from '../../train/index.js';
 import { createCliEvents } from '../progress.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 
-const number = (flag: string) => z.coerce.number({ error: `${flag} must be a number` }).finite();
+const config = GrpoConfigSchema.shape;
 
+/**
+ * The flags of `orchrm grpo`: the GRPO settings are the config's own fields (help, default and
+ * rule declared there), beside the settings of the run around it (`RunGrpoOptions`).
+ */
 const GrpoFlagsSchema = z.object({
-  scenario: z.string().min(1),
-  from: z.string().min(1),
-  reward: z.enum(REWARD_KINDS),
-  rm: z.string().min(1).optional(),
-  steps: z.number().int().min(1),
-  group: z.number().int().min(2),
-  tasksPerStep: z.number().int().min(1),
-  trainTasks: z.number().int().min(1).optional(),
-  trainOffset: z.number().int().min(0),
-  learningRate: number('--learning-rate').positive(),
-  innerEpochs: z.number().int().min(1),
-  clip: number('--clip').min(0).max(1),
-  kl: number('--kl').min(0),
-  hybridFraction: number('--hybrid-fraction').min(0).max(1),
-  evalInterval: z.number().int().min(0),
-  evalTasks: z.number().int().min(0),
-  evalSamples: z.number().int().min(1),
-  evalSeed: z.number().int(),
-  name: z.string().min(1).optional(),
-  seed: z.number().int(),
-  out: z.string().min(1).optional(),
-  db: z.string().min(1).optional(),
-  resume: z.boolean(),
-  json: z.boolean(),
+  scenario: z.string().min(1).default('default').meta({ placeholder: 'name|file', description: 'scenario whose train tasks are used (held-out accuracy on its test tasks)' }),
+  from: z.string().min(1).default('base').meta({ placeholder: 'base|file', description: 'starting checkpoint: base or a checkpoint file (orchrm sim improve, orchrm grpo --out)' }),
+  reward: z.enum(REWARD_KINDS).meta({ placeholder: 'kind', description: 'reward source' }),
+  rm: z.string().min(1).optional().meta({ placeholder: 'model.safetensors', description: 'reward model for --reward rm|hybrid (orchrm rm train --out)' }),
+  steps: config.steps,
+  groupSize: config.groupSize,
+  tasksPerStep: config.tasksPerStep,
+  trainTasks: z.number().int().min(1).optional().meta({ description: 'distinct train tasks cycled through (default: steps x tasks-per-step)' }),
+  trainOffset: z.number().int().min(0).default(0).meta({ description: "leave out the n train tasks `orchrm collect --split train --count n` uses (e.g. the reward model's)" }),
+  learningRate: config.learningRate,
+  innerEpochs: config.innerEpochs,
+  clipEpsilon: config.clipEpsilon,
+  klCoefficient: config.klCoefficient,
+  hybridFraction: z.number().min(0).max(1).default(0.1).meta({ placeholder: 'p', description: 'hybrid: share of plans also executed' }),
+  evalInterval: config.evalInterval,
+  evalTasks: z.number().int().min(0).default(100).meta({ description: 'held-out test tasks; 0 = no evaluation' }),
+  evalSamples: z.number().int().min(1).default(4).meta({ description: 'sampled plans executed per held-out task' }),
+  evalSeed: z.number().int().min(0).default(0).meta({ description: 'seed of the held-out plans; keep it fixed to compare runs on the same draws' }),
+  // The command's default name says the reward (grpo-<reward>), so the flag has none of its own.
+  name: config.name.unwrap().optional().meta({ placeholder: 'name', description: 'name of the trained checkpoint (default grpo-<reward>)' }),
+  // The command has always refused negative seeds.
+  seed: config.seed.check(z.nonnegative()),
+  out: z.string().min(1).optional().meta({ placeholder: 'file.json', description: 'write the final checkpoint here (feed it to orchrm collect --checkpoint)' }),
+  db: z.string().min(1).optional().meta({ placeholder: 'path', description: 'write checkpoints to this database (checkpoints table)' }),
+  resume: z.boolean().default(false).meta({ description: 'continue an interrupted run from <out>.grpo-state.json (needs the same flags, --out included)' }),
+  json: z.boolean().default(false).meta({ description: 'print the result (config, step history, evaluations) as JSON on stdout' }),
 });
+const grpoFlags = optionsFromSchema(GrpoFlagsSchema);
 
 /**
  * `orchrm grpo`: trains the orchestrator of an environment with GRPO and a reward model,
@@ -46,42 +54,14 @@ const GrpoFlagsSchema = z.object({
  * The environment is a scenario's simulation, the one whose orchestrator can be trained today.
  */
 export function registerGrpoCommand(program: Command, streams: CommandStreams = processStreams): void {
-  program
-    .command('grpo')
-    .description(commandSummary('grpo'))
-    .option('--scenario <name|file>', 'scenario whose train tasks are used (held-out accuracy on its test tasks)', 'default')
-    .option('--from <base|file>', 'starting checkpoint: base or a checkpoint file (orchrm sim improve, orchrm grpo --out)', 'base')
-    .addOption(new Option('--reward <kind>', 'reward source').choices([...REWARD_KINDS]).makeOptionMandatory())
-    .option('--rm <model.safetensors>', 'reward model for --reward rm|hybrid (orchrm rm train --out)')
-    .option('--steps <n>', 'GRPO steps', parseIntegerOption('--steps', 1), 20)
-    .option('--group <n>', 'G: plans sampled per task', parseIntegerOption('--group', 2), 8)
-    .option('--tasks-per-step <n>', 'train tasks per step', parseIntegerOption('--tasks-per-step', 1), 16)
-    .option('--train-tasks <n>', 'distinct train tasks cycled through (default: steps x tasks-per-step)', parseIntegerOption('--train-tasks', 1))
-    .option('--train-offset <n>', 'leave out the n train tasks `orchrm collect --split train --count n` uses (e.g. the reward model\'s)', parseIntegerOption('--train-offset', 0), 0)
-    .option('--learning-rate <x>', 'step size', '0.5')
-    .option('--inner-epochs <n>', 'gradient steps per batch (TRL num_iterations)', parseIntegerOption('--inner-epochs', 1), 2)
-    .option('--clip <eps>', 'PPO ratio clipping range', '0.2')
-    .option('--kl <beta>', 'KL penalty to the starting checkpoint (k3 estimator); 0 = off', '0')
-    .option('--hybrid-fraction <p>', 'hybrid: share of plans also executed', '0.1')
-    .option('--eval-interval <n>', 'held-out evaluation every n steps (and first and last)', parseIntegerOption('--eval-interval', 0), 5)
-    .option('--eval-tasks <n>', 'held-out test tasks; 0 = no evaluation', parseIntegerOption('--eval-tasks', 0), 100)
-    .option('--eval-samples <n>', 'sampled plans executed per held-out task', parseIntegerOption('--eval-samples', 1), 4)
-    .option('--eval-seed <n>', 'seed of the held-out plans; keep it fixed to compare runs on the same draws', parseIntegerOption('--eval-seed', 0), 0)
-    .option('--name <name>', 'name of the trained checkpoint (default grpo-<reward>)')
-    .option('--seed <n>', 'seed', parseIntegerOption('--seed', 0), 0)
-    .option('--out <file.json>', 'write the final checkpoint here (feed it to orchrm collect --checkpoint)')
-    .option('--db <path>', 'write checkpoints to this database (checkpoints table)')
-    .option('--resume', 'continue an interrupted run from <out>.grpo-state.json (needs the same flags, --out included)', false)
-    .option('--json', 'print the result (config, step history, evaluations) as JSON on stdout', false)
+  addOptions(program.command('grpo').description(commandSummary('grpo')), grpoFlags)
     .addHelpText(
       'after',
       '\nExamples:\n  orchrm grpo --scenario default --from strong.json --reward rm --rm rm.safetensors --steps 30 --out grpo-rm.json\n  orchrm grpo --scenario default --reward execution --steps 30 --db runs.db --json\n\nCrash and resume:\n  With --out, the state after every step (policy, token counters, step log, evaluations) is written\n  atomically to <out>.grpo-state.json and removed once <out> is written. Rerun the same command with\n  --resume to continue after the last finished step; the final checkpoint is identical to an\n  uninterrupted run. A state from other flags is refused; without a state --resume starts from scratch.',
     )
     .action(
       runAction(async (raw: Record<string, unknown>) => {
-        const parsed = GrpoFlagsSchema.safeParse(raw);
-        if (!parsed.success) throw new InvalidInputError('orchrm grpo flags', zodIssues(parsed.error));
-        const flags = parsed.data;
+        const flags = grpoFlags.parse(raw);
         if (flags.resume && flags.out === undefined) throw new UserError('--resume continues from <out>.grpo-state.json; pass the same --out as the interrupted run');
         const stateFile = flags.out === undefined ? undefined : `${flags.out}.grpo-state.json`;
         const environment: Environment = await createSimEnvironment(loadScenario(flags.scenario));
@@ -98,12 +78,12 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
             executedFraction: flags.hybridFraction,
             config: {
               steps: flags.steps,
-              groupSize: flags.group,
+              groupSize: flags.groupSize,
               tasksPerStep: flags.tasksPerStep,
               learningRate: flags.learningRate,
               innerEpochs: flags.innerEpochs,
-              clipEpsilon: flags.clip,
-              klCoefficient: flags.kl,
+              clipEpsilon: flags.clipEpsilon,
+              klCoefficient: flags.klCoefficient,
               evalInterval: flags.evalInterval,
               seed: flags.seed,
               ...(flags.name !== undefined && { name: flags.name }),

@@ -14,29 +14,44 @@ import {
   PairExportFormSchema,
   PairMiningConfigSchema,
   pairStats,
+  ReliabilityConfigSchema,
   trainingFlags,
   type MinedSource,
   type PairMiningConfigInput,
 } from '../../pairs/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { addOptions, optionsFromSchema, parseIntegerOption } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 import { commandSummary } from '../command-catalog.js';
 
+const miningConfig = PairMiningConfigSchema.in.shape;
+const reliabilityConfig = ReliabilityConfigSchema.shape;
+
+/**
+ * The flags of `orchrm pairs mine`. Each setting a flag overrides (on top of the --config file)
+ * is the mining config's own field, its rule declared there; unset, the file's or the config's
+ * default holds.
+ */
 const MineFlagsSchema = z.object({
-  db: z.string().min(1),
-  sources: z.string().optional(),
-  config: z.string().min(1).optional(),
-  seed: z.number().int().nonnegative().optional(),
-  dataset: z.string().min(1).optional(),
-  run: z.string().min(1).optional(),
-  labelFree: z.boolean(),
-  reliability: z.enum(['auto', 'agreement', 'calibration', 'none']).optional(),
-  calibrationTasks: z.number().int().positive().optional(),
-  json: z.boolean(),
+  db: z.string().min(1).default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to read and write' }),
+  // A comma-separated list, read by parseSources (which says what is wrong with it).
+  sources: z.string().optional().meta({ placeholder: 'list', description: `comma-separated sources (${MinedSourceSchema.options.join(',')}); default all, or the config's` }),
+  config: z.string().min(1).optional().meta({ placeholder: 'file', description: 'JSON mining config: process signals, thresholds, caps, balance, splits, reliability (docs/pairs.md)' }),
+  seed: miningConfig.seed.unwrap().optional().meta({ description: 'seed for splits, sampling and tie-breaks (overrides the config)' }),
+  dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'dataset id (default: a hash of the configuration)' }),
+  run: z.string().min(1).optional().meta({ placeholder: 'id', description: 'only episodes of this run' }),
+  labelFree: z.boolean().default(false).meta({ description: 'read no grade anywhere: checkpoint (unconditional) and process pairs only, reliability by agreement' }),
+  reliability: reliabilityConfig.method.unwrap().optional().meta({
+    placeholder: 'method',
+    description: "how each source's reliability (which weights its pairs) is estimated: auto (calibration, or agreement when label-free), agreement, calibration, none",
+  }),
+  calibrationTasks: reliabilityConfig.calibrationTasks.meta({ description: 'with calibration: read the grades of this many train-split tasks only (default: all graded ones)' }),
+  json: z.boolean().default(false).meta({ description: 'print the mining report as JSON on stdout' }),
 });
+const mineFlags = optionsFromSchema(MineFlagsSchema);
 
 const ExportFlagsSchema = z.object({
   db: z.string().min(1),
@@ -97,26 +112,14 @@ function parseSources(list: string): MinedSource[] {
 export function registerPairsCommand(program: Command, streams: CommandStreams = processStreams): void {
   const pairs = program.command('pairs').description(commandSummary('pairs'));
 
-  pairs
-    .command('mine')
-    .description('Mine pairs from the stored episodes into one dataset (replacing a dataset of the same id).')
-    .option('--db <path>', 'SQLite store to read and write', 'orchrm.db')
-    .option('--sources <list>', `comma-separated sources (${MinedSourceSchema.options.join(',')}); default all, or the config's`)
-    .option('--config <file>', 'JSON mining config: process signals, thresholds, caps, balance, splits, reliability (docs/pairs.md)')
-    .option('--seed <n>', 'seed for splits, sampling and tie-breaks (overrides the config)', parseIntegerOption('--seed', 0))
-    .option('--dataset <id>', 'dataset id (default: a hash of the configuration)')
-    .option('--run <id>', 'only episodes of this run')
-    .option('--label-free', 'read no grade anywhere: checkpoint (unconditional) and process pairs only, reliability by agreement', false)
-    .option('--reliability <method>', 'how each source\'s reliability (which weights its pairs) is estimated: auto (calibration, or agreement when label-free), agreement, calibration, none')
-    .option('--calibration-tasks <n>', 'with calibration: read the grades of this many train-split tasks only (default: all graded ones)', parseIntegerOption('--calibration-tasks', 1))
-    .option('--json', 'print the mining report as JSON on stdout', false)
+  addOptions(pairs.command('mine').description('Mine pairs from the stored episodes into one dataset (replacing a dataset of the same id).'), mineFlags)
     .addHelpText(
       'after',
       '\nLabels:\n  outcome and efficiency pairs read grades; checkpoint and process pairs do not. By default the\n  reliability of each source and process signal is estimated from graded train-split tasks\n  (calibration) and weights its pairs; --label-free mines with no grade read at all.\n\nExamples:\n  orchrm pairs mine --db runs.db --seed 7\n  orchrm pairs mine --db runs.db --label-free --dataset label-free\n  orchrm pairs mine --db runs.db --sources outcome,process --config mining.json',
     )
     .action(
-      runAction((rawFlags: unknown) => {
-        const flags = parseFlags(MineFlagsSchema, rawFlags, 'mine');
+      runAction((rawFlags: Record<string, unknown>) => {
+        const flags = mineFlags.parse(rawFlags);
         const config = {
           ...(flags.config !== undefined && readConfigFile(flags.config)),
           ...(flags.sources !== undefined && { sources: parseSources(flags.sources) }),

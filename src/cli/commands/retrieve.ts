@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { createBm25Retriever, loadCorpus } from '../../tasks/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { parseIntegerOption } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 
 interface RetrieveFlags {

@@ -1,12 +1,15 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
+import { UserError } from '../../core/errors.js';
 import type { Pair } from '../../core/pair.js';
 import { ablateSources, evaluateWithBaselines, type BaselineEpochEndEvent, formatAblationReport, formatBaselineReport, loadEvaluationData, loadTrainingPairs, resolvePairDataset } from '../../rm/eval/index.js';
 import {
+  BtConfigSchema,
   DEFAULT_ENCODER_SPEC_TEXT,
   ENCODER_SPEC_GRAMMAR,
+  LinearHeadConfigSchema,
   loadRewardModel,
+  MlpHeadConfigSchema,
   parseBtConfig,
   parseEncoderSpec,
   removeBtTrainingState,
@@ -19,48 +22,58 @@ import {
 import { createCliEvents } from '../progress.js';
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 import { commandSummary } from '../command-catalog.js';
 
+const btConfig = BtConfigSchema.shape;
+const db = z.string().min(1).default('orchrm.db');
+const json = (description: string) => z.boolean().default(false).meta({ description });
+
+/** The flags of `orchrm rm train`: the training settings are the config's own fields where the flag sets one as it is. */
 const TrainFlagsSchema = z.object({
-  db: z.string().min(1),
-  encoder: z.string().min(1),
-  head: z.enum(['linear', 'mlp']),
-  dataset: z.string().min(1).optional(),
-  out: z.string().min(1).optional(),
-  seed: z.number().int().nonnegative(),
-  epochs: z.number().int().positive().optional(),
-  tune: z.boolean(),
-  resume: z.boolean(),
-  json: z.boolean(),
+  db: db.meta({ placeholder: 'path', description: 'SQLite store holding the pairs' }),
+  encoder: z.string().min(1).default(DEFAULT_ENCODER_SPEC_TEXT).meta({ placeholder: 'spec', description: `features (${ENCODER_SPEC_GRAMMAR.split('\n')[0]}, see --help)` }),
+  head: z.enum([LinearHeadConfigSchema.shape.kind.value, MlpHeadConfigSchema.shape.kind.value]).default('linear').meta({ placeholder: 'kind', description: 'reward head' }),
+  dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'pair dataset (default: the most recent)' }),
+  out: z.string().min(1).optional().meta({ placeholder: 'file', description: 'model file to write (default: rm-<head>.safetensors)' }),
+  seed: btConfig.seed,
+  maxEpochs: btConfig.maxEpochs,
+  tune: z.boolean().default(true).meta({ description: 'train once with L2 1e-6 and learning rate 0.01 instead of choosing L2 and learning rate on the validation split' }),
+  resume: z.boolean().default(false).meta({ description: 'continue from the training checkpoint <out>.training.safetensors of an interrupted run' }),
+  json: json('print the training summary as JSON on stdout'),
 });
 
 const AblateFlagsSchema = z.object({
-  db: z.string().min(1),
-  dataset: z.string().min(1).optional(),
-  encoder: z.string().min(1),
-  seed: z.number().int().nonnegative(),
-  tune: z.boolean(),
-  json: z.boolean(),
+  db: db.meta({ placeholder: 'path', description: 'SQLite store holding the pairs and episodes' }),
+  dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'pair dataset (default: the most recent)' }),
+  encoder: z.string().min(1).default(DEFAULT_ENCODER_SPEC_TEXT).meta({ placeholder: 'spec', description: 'features of every model' }),
+  seed: btConfig.seed.meta({ description: 'seed of training and bootstraps' }),
+  tune: z.boolean().default(true).meta({ description: 'train each model once with the default L2 and learning rate (faster)' }),
+  json: json('print the report as JSON on stdout'),
 });
 
 const EvalFlagsSchema = z.object({
-  model: z.array(z.string().min(1)).min(1),
-  db: z.string().min(1),
-  dataset: z.string().min(1).optional(),
-  seed: z.number().int().nonnegative(),
-  subsets: z.number().int().positive(),
-  json: z.boolean(),
+  model: z.array(z.string().min(1)).min(1).meta({ placeholder: 'files...', description: "model files written by orchrm rm train (several share the baselines, trained with the first one's config)" }),
+  db: db.meta({ placeholder: 'path', description: 'SQLite store holding the pairs and episodes' }),
+  dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'pair dataset (default: the one the first model was trained on, else the most recent)' }),
+  seed: z.number().int().nonnegative().default(0).meta({ description: 'seed of Best-of-N subsets, tie-breaks and bootstraps' }),
+  subsets: z.number().int().positive().default(100).meta({ description: 'Best-of-N subsets drawn per task' }),
+  json: json('print the full report as JSON on stdout'),
 });
 
-const ScoreFlagsSchema = z.object({ model: z.string().min(1), task: z.string().min(1), plans: z.string().min(1), json: z.boolean() });
+const ScoreFlagsSchema = z.object({
+  model: z.string().min(1).meta({ placeholder: 'file', description: 'model file written by orchrm rm train' }),
+  task: z.string().min(1).meta({ placeholder: 'text|@file', description: 'the task text, or @path of a file holding it' }),
+  plans: z.string().min(1).meta({ placeholder: 'file', description: 'plans separated by lines "---", or JSONL of plan texts' }),
+  json: json('print the scores as JSON on stdout'),
+});
 
-function parseFlags<T>(schema: z.ZodType<T>, raw: unknown, command: string): T {
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new InvalidInputError(`orchrm rm ${command} flags`, zodIssues(parsed.error));
-  return parsed.data;
-}
+const trainFlags = optionsFromSchema(TrainFlagsSchema);
+const ablateFlags = optionsFromSchema(AblateFlagsSchema);
+const evalFlags = optionsFromSchema(EvalFlagsSchema);
+const scoreFlags = optionsFromSchema(ScoreFlagsSchema);
 
 function readText(path: string, flag: string): string {
   try {
@@ -127,23 +140,15 @@ function epochLine(log: EpochLog, label = 'epoch'): string {
 export function registerRmCommand(program: Command, streams: CommandStreams = processStreams): void {
   const rm = program.command('rm').description(commandSummary('rm'));
 
-  rm.command('train')
-    .description('Train a reward model on the train split of a pair dataset (early stopping on validation) and register it in the store.')
-    .option('--db <path>', 'SQLite store holding the pairs', 'orchrm.db')
-    .option('--encoder <spec>', `features (${ENCODER_SPEC_GRAMMAR.split('\n')[0]}, see --help)`, DEFAULT_ENCODER_SPEC_TEXT)
-    .addOption(new Option('--head <kind>', 'reward head').choices(['linear', 'mlp']).default('linear'))
-    .option('--dataset <id>', 'pair dataset (default: the most recent)')
-    .option('--out <file>', 'model file to write (default: rm-<head>.safetensors)')
-    .option('--seed <n>', 'seed of minibatch order and initialisation', parseIntegerOption('--seed', 0), 0)
-    .option('--epochs <n>', 'most epochs (default 20)', parseIntegerOption('--epochs', 1))
-    .option('--no-tune', 'train once with L2 1e-6 and learning rate 0.01 instead of choosing L2 and learning rate on the validation split')
-    .option('--resume', 'continue from the training checkpoint <out>.training.safetensors of an interrupted run', false)
-    .option('--json', 'print the training summary as JSON on stdout', false)
+  addOptions(
+    rm.command('train').description('Train a reward model on the train split of a pair dataset (early stopping on validation) and register it in the store.'),
+    trainFlags,
+  )
     .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
     .action(
-      runAction(async (rawFlags: unknown) => {
-        const flags = parseFlags(TrainFlagsSchema, rawFlags, 'train');
-        const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, ...(flags.epochs && { maxEpochs: flags.epochs }), ...(!flags.tune && { tune: false as const }) });
+      runAction(async (rawFlags: Record<string, unknown>) => {
+        const flags = trainFlags.parse(rawFlags);
+        const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, maxEpochs: flags.maxEpochs, ...(!flags.tune && { tune: false as const }) });
         const out = flags.out ?? `rm-${flags.head}.safetensors`;
         const store = openStore(flags.db);
         try {
@@ -174,18 +179,14 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
       }),
     );
 
-  rm.command('ablate')
-    .description('Source ablation: train one reward model on each subset of the pair sources and compare them on held-out valid-vs-valid and valid-vs-invalid outcome pairs.')
-    .option('--db <path>', 'SQLite store holding the pairs and episodes', 'orchrm.db')
-    .option('--dataset <id>', 'pair dataset (default: the most recent)')
-    .option('--encoder <spec>', 'features of every model', DEFAULT_ENCODER_SPEC_TEXT)
-    .option('--seed <n>', 'seed of training and bootstraps', parseIntegerOption('--seed', 0), 0)
-    .option('--no-tune', 'train each model once with the default L2 and learning rate (faster)')
-    .option('--json', 'print the report as JSON on stdout', false)
+  addOptions(
+    rm.command('ablate').description('Source ablation: train one reward model on each subset of the pair sources and compare them on held-out valid-vs-valid and valid-vs-invalid outcome pairs.'),
+    ablateFlags,
+  )
     .addHelpText('after', '\nEvery subset keeps its pairs\' mined weights. The held-out outcome pairs are every correct-over-incorrect\npair of the graded test-split episodes, whatever sources were mined. With 4 sources that is 15 models.\n\nExample:\n  orchrm rm ablate --db runs.db --no-tune')
     .action(
-      runAction(async (rawFlags: unknown) => {
-        const flags = parseFlags(AblateFlagsSchema, rawFlags, 'ablate');
+      runAction(async (rawFlags: Record<string, unknown>) => {
+        const flags = ablateFlags.parse(rawFlags);
         const store = openStore(flags.db, { readonly: true });
         try {
           const data = loadEvaluationData(store, { ...(flags.dataset !== undefined && { datasetId: flags.dataset }) });
@@ -203,17 +204,13 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
       }),
     );
 
-  rm.command('eval')
-    .description('Evaluate model files on held-out (test-split) tasks next to structure-only, plan-only and length-only baselines trained the same way.')
-    .requiredOption('--model <files...>', 'model files written by orchrm rm train (several share the baselines, trained with the first one\'s config)')
-    .option('--db <path>', 'SQLite store holding the pairs and episodes', 'orchrm.db')
-    .option('--dataset <id>', 'pair dataset (default: the one the first model was trained on, else the most recent)')
-    .option('--seed <n>', 'seed of Best-of-N subsets, tie-breaks and bootstraps', parseIntegerOption('--seed', 0), 0)
-    .option('--subsets <n>', 'Best-of-N subsets drawn per task', parseIntegerOption('--subsets', 1), 100)
-    .option('--json', 'print the full report as JSON on stdout', false)
+  addOptions(
+    rm.command('eval').description('Evaluate model files on held-out (test-split) tasks next to structure-only, plan-only and length-only baselines trained the same way.'),
+    evalFlags,
+  )
     .action(
-      runAction(async (rawFlags: unknown) => {
-        const flags = parseFlags(EvalFlagsSchema, rawFlags, 'eval');
+      runAction(async (rawFlags: Record<string, unknown>) => {
+        const flags = evalFlags.parse(rawFlags);
         const models = await Promise.all(flags.model.map((path) => loadRewardModel(path)));
         const first = models[0] as TrainedRewardModel;
         const trainedOn = typeof first.provenance.metrics?.datasetId === 'string' ? first.provenance.metrics.datasetId : undefined;
@@ -238,15 +235,10 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
       }),
     );
 
-  rm.command('score')
-    .description('Score plans for one task with a model file (higher is better).')
-    .requiredOption('--model <file>', 'model file written by orchrm rm train')
-    .requiredOption('--task <text|@file>', 'the task text, or @path of a file holding it')
-    .requiredOption('--plans <file>', 'plans separated by lines "---", or JSONL of plan texts')
-    .option('--json', 'print the scores as JSON on stdout', false)
+  addOptions(rm.command('score').description('Score plans for one task with a model file (higher is better).'), scoreFlags)
     .action(
-      runAction(async (rawFlags: unknown) => {
-        const flags = parseFlags(ScoreFlagsSchema, rawFlags, 'score');
+      runAction(async (rawFlags: Record<string, unknown>) => {
+        const flags = scoreFlags.parse(rawFlags);
         const task = flags.task.startsWith('@') ? readText(flags.task.slice(1), '--task').trim() : flags.task;
         const plans = readPlansFile(readText(flags.plans, '--plans'), flags.plans);
         const model = await loadRewardModel(flags.model);

@@ -14,7 +14,8 @@ import {
   type TaskSource,
 } from '../../serve/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { parseIntegerOption } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { parsePort, untilSignal } from '../server-process.js';
 import { commandSummary } from '../command-catalog.js';
 

@@ -3,7 +3,8 @@ import { calibrateScenario, type CalibrationReport } from '../../sim/calibrate/i
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { createCliEvents } from '../progress.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { parseIntegerOption } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { simCommand } from './sim.js';
 
 interface CalibrateFlags {

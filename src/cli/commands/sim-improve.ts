@@ -3,7 +3,8 @@ import { baseCheckpoint, createSimEnvironment, loadCheckpoint, loadScenario, sav
 import { improveByExecution, type ImproveEvent } from '../../sim/improve/index.js';
 import { createCliEvents } from '../progress.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { parseIntegerOption } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { simCommand } from './sim.js';
 
 interface ImproveFlags {

@@ -1,11 +1,13 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { z } from 'zod';
 import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/is-loopback-host.js';
 import { createSimEnvironment } from '../../sim/environment.js';
 import { loadScenario, scenarioNames, type Scenario } from '../../sim/scenario/index.js';
 import { DEFAULT_EMBEDDING_MODEL, FaultConfigSchema, SIM_JUDGE_MODEL, startOpenAiCompatibleServer, type FaultConfigInput, type OpenAiCompatibleServer } from '../../sim/server/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption, runAction } from '../run-action.js';
+import { parseFlagValue, parseIntegerOption } from '../options-from-schema.js';
+import { runAction } from '../run-action.js';
 import { parsePort, untilSignal } from '../server-process.js';
 import { commandSummary } from '../command-catalog.js';
 
@@ -189,17 +191,9 @@ function describeStats(server: OpenAiCompatibleServer): string {
 }
 
 function parseRate(flag: string): (value: string) => number {
-  return (value) => {
-    const rate = Number(value);
-    if (value.trim() === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) throw new InvalidArgumentError(`${flag} must be a number from 0 to 1, got "${value}"`);
-    return rate;
-  };
+  return parseFlagValue(flag, z.number().min(0).max(1));
 }
 
 function parseNonNegative(flag: string): (value: string) => number {
-  return (value) => {
-    const number = Number(value);
-    if (value.trim() === '' || !Number.isFinite(number) || number < 0) throw new InvalidArgumentError(`${flag} must be a number >= 0, got "${value}"`);
-    return number;
-  };
+  return parseFlagValue(flag, z.number().min(0));
 }
