@@ -1,6 +1,6 @@
 import type { HeadTensor, ParameterArray, RewardHead } from './heads/reward-head.js';
 
-/** Adam's moments and step count, for training checkpoints; arrays are copies. */
+/** Adam's moments and step count, for training resume state; arrays are copies. */
 export interface AdamState {
   step: number;
   first: ParameterArray[];

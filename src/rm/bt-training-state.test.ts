@@ -12,7 +12,7 @@ const pairs = syntheticPairs({ pairs: 200, seed: 8, validationShare: 0.3 });
 const CONFIG: BtConfigInput = { encoder: 'words:1,structure,bits:10', head: { kind: 'mlp', hidden: 8 }, maxEpochs: 30, learningRate: 0.3, earlyStoppingPatience: 1, seed: 4, tune: false };
 const withoutTimes = (history: readonly EpochLog[]) => history.map(({ durationMs: _durationMs, ...log }) => log);
 
-describe('training checkpoints of trainRewardModel', () => {
+describe('resume state of trainRewardModel', () => {
   it('an interrupted run resumed from its checkpoint ends exactly like an uninterrupted one, early stopping included', async () => {
     const reference = await trainRewardModel(pairs, CONFIG);
     expect(reference.training.stoppedEarly).toBe(true);

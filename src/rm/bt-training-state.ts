@@ -50,7 +50,7 @@ const tensor = (data: ParameterArray): SafetensorsTensor => ({ dtype: data insta
 
 /** A safetensors file: the head's and Adam's tensors, the scalars as JSON in the metadata. */
 const btTrainingStates = defineResumableState<BtTrainingState, z.infer<typeof ScalarsSchema>, SafetensorsFile>({
-  label: 'training checkpoint',
+  label: 'training resume state',
   format: FORMAT,
   otherRun: 'for other pairs or another config (seed, epochs, encoder, head); run without --resume to start over, or resume with the same flags and dataset',
   schema: ScalarsSchema,

@@ -15,7 +15,7 @@ const MAIN = BUILT_CLI;
 beforeAll(ensureBuilt, 300_000);
 const EPOCHS = 8;
 
-/** Epochs recorded in a training checkpoint, from its header only (0 when there is none yet). */
+/** Epochs recorded in a training resume state, from its header only (0 when there is none yet). */
 function checkpointEpoch(path: string): number {
   if (!existsSync(path)) return 0;
   const descriptor = openSync(path, 'r');

@@ -22,7 +22,7 @@ export type RmTrainingEvent =
   | { type: 'tuning-trial-end'; trial: TuningTrial };
 
 export interface TrainRewardModelOptions extends Omit<BtTrainOptions, 'resume' | 'onEpochState' | 'events'> {
-  /** Training checkpoint written after every epoch (atomically); the caller removes it when done. With tuning, one file per trial (`<stateFile>.trial-<k>`). */
+  /** Resume state written after every epoch (atomically); the caller removes it when done. With tuning, one file per trial (`<stateFile>.trial-<k>`). */
   stateFile?: string;
   /** Continue from `stateFile` when it exists (it must match the pairs and config). */
   resume?: boolean;
@@ -53,7 +53,7 @@ export interface TrainRewardModelResult {
   config: BtConfig;
   /** Every trial, in the order run; empty without tuning. */
   trials: TuningTrial[];
-  /** Training checkpoints written (`stateFile`, or one per trial with tuning); remove them once the model is saved. */
+  /** Resume state files written (`stateFile`, or one per trial with tuning); remove them once the model is saved. */
   stateFiles: string[];
 }
 
@@ -107,7 +107,7 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
       for (const l2 of tuning.l2) {
         for (const learningRate of tuning.learningRate) {
           const trialConfig: BtConfig = { ...config, encoder: { ...config.encoder, hashBits }, l2, learningRate, tune: false };
-          // A finished trial's checkpoint holds its final state: on resume it is reloaded, not retrained.
+          // A finished trial's resume state holds its final state: on resume it is reloaded, not retrained.
           const stateFile = options.stateFile === undefined ? undefined : `${options.stateFile}.trial-${trials.length}`;
           if (stateFile !== undefined) stateFiles.push(stateFile);
           const { head, training } = trainOne(encoded.pipeline, encoded.dataset, trialConfig, stateFile);

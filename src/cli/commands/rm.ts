@@ -41,7 +41,7 @@ const TrainFlagsSchema = z.object({
   seed: btConfig.seed,
   maxEpochs: btConfig.maxEpochs,
   tune: z.boolean().default(true).meta({ description: 'train once with L2 1e-6 and learning rate 0.01 instead of choosing L2 and learning rate on the validation split' }),
-  resume: z.boolean().default(false).meta({ description: 'continue from the training checkpoint <out>.training.safetensors of an interrupted run' }),
+  resume: z.boolean().default(false).meta({ description: 'continue from the resume state <out>.training.safetensors of an interrupted run' }),
   json: json('print the training summary as JSON on stdout'),
 });
 
@@ -163,7 +163,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
               stderr: streams.stderr,
               line: (event) => {
                 if (event.type === 'training-pairs-loaded') return `training a ${flags.head} reward model on ${event.pairs} pairs of dataset ${event.datasetId}`;
-                if (event.type === 'rm-training-resume') return event.epochsDone === 0 ? `no training checkpoint ${stateFile}; training from scratch` : `resumed after epoch ${event.epochsDone} from ${stateFile}`;
+                if (event.type === 'rm-training-resume') return event.epochsDone === 0 ? `no resume state ${stateFile}; training from scratch` : `resumed after epoch ${event.epochsDone} from ${stateFile}`;
                 if (event.type === 'epoch-end') return epochLine(event.log);
                 if (event.type === 'tuning-trial-end') return `trial l2 ${event.trial.l2} learning rate ${event.trial.learningRate}: best validation loss ${event.trial.validationLoss.toFixed(4)} at epoch ${event.trial.bestEpoch}`;
                 return undefined;
