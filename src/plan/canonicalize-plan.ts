@@ -1,18 +1,50 @@
 import type { Plan, PlanEdge, PlanNode } from '../core/plan.js';
 import { applyParamDefaults } from './block-params.js';
 import type { BlockCatalog } from './block-specs.js';
-import { buildGraph, linkedEdges, topologicalOrder } from './plan-graph.js';
+import { buildGraph, EdgeMap, linkedEdges, topologicalOrder } from './plan-graph.js';
 
 export interface CanonicalPlanOptions {
   /** Keep the orchestrator's free-text reasoning. @default false */
   includeThinking?: boolean;
   /** Keep node descriptions. @default true */
   includeDescriptions?: boolean;
+  /**
+   * The plan's edges already hold every edge its references imply, as a `parsePlan` result's
+   * do (the parsers link them): the inputs are then not read again for references.
+   * @default false
+   */
+  referencesLinked?: boolean;
 }
 
 /** Collapses runs of whitespace to one space and trims: layout is not content. */
 export function normalizeWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Most inputs are already normal (a parsed plan's text is mostly single-spaced prose): one
+  // scan tells, and only the others pay for the regex.
+  return isNormalWhitespace(text) ? text : text.replace(/\s+/g, ' ').trim();
+}
+
+/** Whether `text` has no whitespace but single spaces between other characters. */
+function isNormalWhitespace(text: string): boolean {
+  const length = text.length;
+  if (length === 0) return true;
+  if (text.charCodeAt(0) === 32 || text.charCodeAt(length - 1) === 32) return false;
+  let previousWasSpace = false;
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 32) {
+      if (previousWasSpace) return false;
+      previousWasSpace = true;
+      continue;
+    }
+    previousWasSpace = false;
+    if (code <= 13 ? code >= 9 : code >= 0xa0 && isOtherWhitespace(code)) return false;
+  }
+  return true;
+}
+
+/** The characters above U+00A0 that `\s` matches (and `trim` removes). */
+function isOtherWhitespace(code: number): boolean {
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
 
 function sortedParams(params: Record<string, unknown>): Record<string, unknown> {
@@ -29,7 +61,7 @@ function sortedParams(params: Record<string, unknown>): Record<string, unknown> 
  * `renderPlan` prints exactly this.
  */
 export function canonicalizePlan(plan: Plan, catalog: BlockCatalog, options: CanonicalPlanOptions = {}): Plan {
-  const { includeThinking = false, includeDescriptions = true } = options;
+  const { includeThinking = false, includeDescriptions = true, referencesLinked = false } = options;
   const nodesById = new Map<string, PlanNode>();
   for (const node of applyParamDefaults(plan, catalog)) {
     if (nodesById.has(node.id)) continue;
@@ -40,18 +72,17 @@ export function canonicalizePlan(plan: Plan, catalog: BlockCatalog, options: Can
   }
   // Edges that references imply are made explicit, so a plan built in code and the same plan
   // parsed from text (where the parser adds them) have one canonical form.
-  const planEdges = linkedEdges(plan.nodes, plan.edges);
+  const planEdges = referencesLinked ? plan.edges : linkedEdges(plan.nodes, plan.edges);
   const graph = buildGraph([...nodesById.keys()], planEdges);
   const { order, blocked } = topologicalOrder(graph);
   const ordered = [...order, ...blocked];
   const rank = new Map(ordered.map((id, index) => [id, index]));
 
-  const edgeKeys = new Set<string>();
+  const seenEdges = new EdgeMap<true>();
   const edges: PlanEdge[] = [];
   for (const edge of planEdges) {
-    const key = JSON.stringify([edge.from, edge.to]);
-    if (!edgeKeys.has(key)) {
-      edgeKeys.add(key);
+    if (!seenEdges.has(edge.from, edge.to)) {
+      seenEdges.set(edge.from, edge.to, true);
       edges.push({ from: edge.from, to: edge.to });
     }
   }
