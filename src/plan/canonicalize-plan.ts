@@ -16,35 +16,14 @@ export interface CanonicalPlanOptions {
   referencesLinked?: boolean;
 }
 
+/** Whitespace other than a single space between other characters: what `normalizeWhitespace` changes. */
+const ABNORMAL_WHITESPACE = /[^\S ]| {2}|^ | $/;
+
 /** Collapses runs of whitespace to one space and trims: layout is not content. */
 export function normalizeWhitespace(text: string): string {
   // Most inputs are already normal (a parsed plan's text is mostly single-spaced prose): one
-  // scan tells, and only the others pay for the regex.
-  return isNormalWhitespace(text) ? text : text.replace(/\s+/g, ' ').trim();
-}
-
-/** Whether `text` has no whitespace but single spaces between other characters. */
-function isNormalWhitespace(text: string): boolean {
-  const length = text.length;
-  if (length === 0) return true;
-  if (text.charCodeAt(0) === 32 || text.charCodeAt(length - 1) === 32) return false;
-  let previousWasSpace = false;
-  for (let index = 0; index < length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 32) {
-      if (previousWasSpace) return false;
-      previousWasSpace = true;
-      continue;
-    }
-    previousWasSpace = false;
-    if (code <= 13 ? code >= 9 : code >= 0xa0 && isOtherWhitespace(code)) return false;
-  }
-  return true;
-}
-
-/** The characters above U+00A0 that `\s` matches (and `trim` removes). */
-function isOtherWhitespace(code: number): boolean {
-  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  // test tells, and only the others pay for the replace.
+  return ABNORMAL_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
 function sortedParams(params: Record<string, unknown>): Record<string, unknown> {
