@@ -1,18 +1,29 @@
 import type { Plan, PlanEdge, PlanNode } from '../core/plan.js';
 import { applyParamDefaults } from './block-params.js';
 import type { BlockCatalog } from './block-specs.js';
-import { buildGraph, linkedEdges, topologicalOrder } from './plan-graph.js';
+import { buildGraph, EdgeMap, linkedEdges, topologicalOrder } from './plan-graph.js';
 
 export interface CanonicalPlanOptions {
   /** Keep the orchestrator's free-text reasoning. @default false */
   includeThinking?: boolean;
   /** Keep node descriptions. @default true */
   includeDescriptions?: boolean;
+  /**
+   * The plan's edges already hold every edge its references imply, as a `parsePlan` result's
+   * do (the parsers link them): the inputs are then not read again for references.
+   * @default false
+   */
+  referencesLinked?: boolean;
 }
+
+/** Whitespace other than a single space between other characters: what `normalizeWhitespace` changes. */
+const ABNORMAL_WHITESPACE = /[^\S ]| {2}|^ | $/;
 
 /** Collapses runs of whitespace to one space and trims: layout is not content. */
 export function normalizeWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Most inputs are already normal (a parsed plan's text is mostly single-spaced prose): one
+  // test tells, and only the others pay for the replace.
+  return ABNORMAL_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
 function sortedParams(params: Record<string, unknown>): Record<string, unknown> {
@@ -29,7 +40,7 @@ function sortedParams(params: Record<string, unknown>): Record<string, unknown> 
  * `renderPlan` prints exactly this.
  */
 export function canonicalizePlan(plan: Plan, catalog: BlockCatalog, options: CanonicalPlanOptions = {}): Plan {
-  const { includeThinking = false, includeDescriptions = true } = options;
+  const { includeThinking = false, includeDescriptions = true, referencesLinked = false } = options;
   const nodesById = new Map<string, PlanNode>();
   for (const node of applyParamDefaults(plan, catalog)) {
     if (nodesById.has(node.id)) continue;
@@ -40,18 +51,17 @@ export function canonicalizePlan(plan: Plan, catalog: BlockCatalog, options: Can
   }
   // Edges that references imply are made explicit, so a plan built in code and the same plan
   // parsed from text (where the parser adds them) have one canonical form.
-  const planEdges = linkedEdges(plan.nodes, plan.edges);
+  const planEdges = referencesLinked ? plan.edges : linkedEdges(plan.nodes, plan.edges);
   const graph = buildGraph([...nodesById.keys()], planEdges);
   const { order, blocked } = topologicalOrder(graph);
   const ordered = [...order, ...blocked];
   const rank = new Map(ordered.map((id, index) => [id, index]));
 
-  const edgeKeys = new Set<string>();
+  const seenEdges = new EdgeMap<true>();
   const edges: PlanEdge[] = [];
   for (const edge of planEdges) {
-    const key = JSON.stringify([edge.from, edge.to]);
-    if (!edgeKeys.has(key)) {
-      edgeKeys.add(key);
+    if (!seenEdges.has(edge.from, edge.to)) {
+      seenEdges.set(edge.from, edge.to, true);
       edges.push({ from: edge.from, to: edge.to });
     }
   }

@@ -106,7 +106,7 @@ export function analyzePlan(input: string | Plan, catalog: BlockCatalog): PlanAn
   if (typeof input === 'string') {
     const result = parsePlan(input, { catalog });
     if (!result.ok) return analyzeInvalidPlan(result.diagnostics);
-    return analyzeCanonicalPlan(canonicalizePlan(result.plan, catalog), semanticWarningCodes(result.warnings));
+    return analyzeCanonicalPlan(canonicalizePlan(result.plan, catalog, { referencesLinked: true }), semanticWarningCodes(result.warnings));
   }
   const diagnostics = validatePlan(input, catalog);
   if (diagnostics.length > 0) return analyzeInvalidPlan(diagnostics);

@@ -32,6 +32,15 @@ describe('task shape', () => {
     expect(arithmetic).toContain('question=how_many');
     expect([0, 2, 3, 5, 9, 17].map(countBucket)).toEqual(['0', '2', '3-4', '5-8', '9-16', '17+']);
   });
+
+  it('reads the question form from the last question sentence', () => {
+    const question = (text: string) => taskShape(text).find((name) => name.startsWith('question='));
+    expect(question('Who won? Name the city. How many people live there?')).toBe('question=how_many');
+    expect(question('Which one? It is late! Why now? Then stop.')).toBe('question=why');
+    expect(question('?')).toBe('question=other');
+    expect(question('Where is it')).toBe('question=where');
+    expect(question('Compute 2+2. what is it?\n')).toBe('question=what');
+  });
 });
 
 describe('plan shape', () => {

@@ -38,10 +38,26 @@ export function countBucket(value: number): string {
   return '17+';
 }
 
+/**
+ * The last question sentence: from after the last `.`, `?` or `!` before the last `?`, up to
+ * and including it (the last match of /[^.?!]*\?/g, found without running that regex from every
+ * position); undefined when there is no `?`.
+ */
+function lastQuestion(text: string): string | undefined {
+  const end = text.lastIndexOf('?');
+  if (end === -1) return undefined;
+  let start = end;
+  while (start > 0) {
+    const code = text.charCodeAt(start - 1);
+    if (code === 46 || code === 63 || code === 33) break;
+    start--;
+  }
+  return text.slice(start, end + 1);
+}
+
 /** The question form, from the last question sentence (or the text's start when none). */
 function questionForm(text: string): string {
-  const questions = text.match(/[^.?!]*\?/g);
-  const asked = (questions?.at(-1) ?? text.slice(0, 120)).trim().toLowerCase();
+  const asked = (lastQuestion(text) ?? text.slice(0, 120)).trim().toLowerCase();
   const form = /^(how many|how much|in which year|in what year|in which|in what|who|whom|whose|which|what|where|when|why|how|is|are|was|were|does|did|do|can)\b/.exec(asked);
   return form ? form[1]!.replace(/ /g, '_') : 'other';
 }
