@@ -1,9 +1,6 @@
-import type { BlockArtifacts } from '../core/artifacts.js';
-import type { ChatMessage } from '../core/llm-call.js';
-import type { Retriever } from '../core/retriever.js';
-import type { Task } from '../core/task.js';
-import type { ChatResponse } from '../llm/chat-provider.js';
-import type { BlockSpec } from '../plan/block-specs.js';
+import type { BlockArtifacts, ChatMessage, Retriever, Task } from '../core/index.js';
+import type { ChatResponse } from '../llm/index.js';
+import type { BlockSpec } from '../plan/index.js';
 
 /** A call a block makes; the executor fills in slot, model, seed and accounting. */
 export interface BlockChatRequest {

@@ -1,5 +1,5 @@
-import { SystemError } from '../core/errors.js';
-import { BUILTIN_BLOCK_SPECS, type BlockSpec } from '../plan/block-specs.js';
+import { SystemError } from '../core/index.js';
+import { type BlockSpec, BUILTIN_BLOCK_SPECS } from '../plan/index.js';
 
 /** The planner-side spec of a built-in block, which its runnable definition spreads. */
 export function builtinSpec(name: string): BlockSpec {

@@ -1,4 +1,4 @@
-import type { CotParams } from '../plan/block-specs.js';
+import type { CotParams } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
 import { extractAnswer } from './extract-answer.js';

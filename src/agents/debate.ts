@@ -1,5 +1,5 @@
-import type { DebateArtifacts } from '../core/artifacts.js';
-import type { DebateParams } from '../plan/block-specs.js';
+import type { DebateArtifacts } from '../core/index.js';
+import type { DebateParams } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
 import { extractAnswer } from './extract-answer.js';

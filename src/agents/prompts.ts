@@ -39,9 +39,7 @@
  * Replies are read through tags: `<answer>...</answer>` everywhere, `<verdict>correct</verdict>`
  * or `<verdict>incorrect</verdict>` from the critic, `<search>query</search>` in the search loop.
  */
-import type { ChatMessage } from '../core/llm-call.js';
-import type { RetrievedDocument } from '../core/retriever.js';
-import type { Task } from '../core/task.js';
+import type { ChatMessage, RetrievedDocument, Task } from '../core/index.js';
 import { BLOCK_PROMPTS, type PromptStep } from '../prompts/index.js';
 
 export type { PromptStep } from '../prompts/index.js';

@@ -1,5 +1,5 @@
-import type { ReflexionArtifacts } from '../core/artifacts.js';
-import type { ReflexionParams } from '../plan/block-specs.js';
+import type { ReflexionArtifacts } from '../core/index.js';
+import type { ReflexionParams } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
 import { extractAnswer } from './extract-answer.js';

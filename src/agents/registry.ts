@@ -1,5 +1,5 @@
-import { UserError } from '../core/errors.js';
-import type { BlockCatalog } from '../plan/block-specs.js';
+import { UserError } from '../core/index.js';
+import type { BlockCatalog } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { cotBlock } from './cot.js';
 import { debateBlock } from './debate.js';

@@ -1,4 +1,4 @@
-import type { ScParams } from '../plan/block-specs.js';
+import type { ScParams } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
 import { extractAnswer } from './extract-answer.js';

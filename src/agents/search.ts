@@ -1,7 +1,5 @@
-import type { SearchArtifacts } from '../core/artifacts.js';
-import { UserError } from '../core/errors.js';
-import type { RetrievedDocument } from '../core/retriever.js';
-import type { SearchParams } from '../plan/block-specs.js';
+import { type RetrievedDocument, type SearchArtifacts, UserError } from '../core/index.js';
+import type { SearchParams } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
 import { extractAnswer } from './extract-answer.js';

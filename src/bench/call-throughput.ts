@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { createBlockRegistry } from '../agents/index.js';
-import type { Task } from '../core/task.js';
+import type { Task } from '../core/index.js';
 import { runEpisode } from '../exec/index.js';
 import { withConcurrencyLimit } from '../llm/index.js';
 import { createFixedReplyProvider } from './zero-latency-provider.js';

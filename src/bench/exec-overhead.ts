@@ -1,5 +1,5 @@
 import { createBlockRegistry } from '../agents/index.js';
-import type { Task } from '../core/task.js';
+import type { Task } from '../core/index.js';
 import { runEpisode } from '../exec/index.js';
 import { createFixedReplyProvider } from './zero-latency-provider.js';
 

@@ -1,12 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Episode } from '../core/episode.js';
-import { Rng } from '../core/rng.js';
-import type { Task } from '../core/task.js';
+import { type Episode, Rng, type Task } from '../core/index.js';
 import { minePairs } from '../pairs/index.js';
 import { openStore, type Store } from '../store/index.js';
-import { createParseErrorEpisode, createRichEpisode } from '../testing/episode-factory.js';
+import { createParseErrorEpisode, createRichEpisode } from '../testing/index.js';
 
 /** Plans per task, as a Best-of-N collection with two checkpoints would store them. */
 const EPISODES_PER_TASK = 8;

@@ -1,8 +1,7 @@
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { RewardModel } from '../core/reward-model.js';
-import { Rng } from '../core/rng.js';
+import { type RewardModel, Rng } from '../core/index.js';
 import { formatPlanXml } from '../plan/index.js';
 import { loadRewardModel, syntheticPairs, syntheticPlan, syntheticTask, trainRewardModel } from '../rm/index.js';
 import { startRewardServer } from '../serve/index.js';

@@ -1,12 +1,6 @@
 import { getEncoding } from 'js-tiktoken';
-import { Rng } from '../core/rng.js';
-import { parseBtConfig } from '../rm/bt-config.js';
-import { trainBradleyTerry } from '../rm/bt-trainer.js';
-import { DEFAULT_ENCODER_SPEC_TEXT } from '../rm/features/encoder-spec.js';
-import { FeaturePipeline } from '../rm/features/feature-pipeline.js';
-import { createHead } from '../rm/heads/create-head.js';
-import { encodePairs } from '../rm/pair-dataset.js';
-import { syntheticPairs } from '../rm/synthetic-pairs.js';
+import { Rng } from '../core/index.js';
+import { createHead, DEFAULT_ENCODER_SPEC_TEXT, encodePairs, FeaturePipeline, parseBtConfig, syntheticPairs, trainBradleyTerry } from '../rm/index.js';
 
 const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
 

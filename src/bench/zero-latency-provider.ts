@@ -1,4 +1,4 @@
-import type { ChatProvider } from '../llm/chat-provider.js';
+import type { ChatProvider } from '../llm/index.js';
 
 /**
  * An in-process provider that answers at once (or after `latencyMs`) with a fixed short reply,

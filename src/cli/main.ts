@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { ORCHRM_VERSION } from '../core/version.js';
+import { ORCHRM_VERSION } from '../core/index.js';
 import { COMMAND_CATALOG, listCatalogCommands } from './command-catalog.js';
 
 const program = new Command('orchrm')

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
-import { SystemError, UserError } from '../core/errors.js';
+import { SystemError, UserError } from '../core/index.js';
 
 /**
  * What a config field may say about its flag, in its zod metadata (`.meta({...})`):

@@ -1,4 +1,4 @@
-import { OrchrmError, SystemError } from '../core/errors.js';
+import { OrchrmError, SystemError } from '../core/index.js';
 
 /**
  * Wraps a command's action. The error's category decides what is printed: a user's mistake, a

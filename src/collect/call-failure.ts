@@ -1,4 +1,4 @@
-import type { Episode } from '../core/episode.js';
+import type { Episode } from '../core/index.js';
 
 const ORCHESTRATOR_FAILED = 'orchestrator call failed: ';
 

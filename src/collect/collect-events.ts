@@ -1,4 +1,4 @@
-import type { EpisodeStatus } from '../core/episode.js';
+import type { EpisodeStatus } from '../core/index.js';
 import type { CollectSummary } from './collect-summary.js';
 
 /** Where a collection stands, in every progress event. */

@@ -1,4 +1,4 @@
-import { OrchrmError } from '../core/errors.js';
+import { OrchrmError } from '../core/index.js';
 import type { CollectSummary } from './collect-summary.js';
 
 /** Why a collection stopped before its last episode. */

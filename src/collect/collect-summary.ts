@@ -1,6 +1,4 @@
-import type { Episode, EpisodeStatus } from '../core/episode.js';
-import type { LlmCallRecord } from '../core/llm-call.js';
-import type { Usage, UsageByRole } from '../core/usage.js';
+import type { Episode, EpisodeStatus, LlmCallRecord, Usage, UsageByRole } from '../core/index.js';
 import type { UsageMeter } from '../llm/index.js';
 import { callFailure } from './call-failure.js';
 

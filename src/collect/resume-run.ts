@@ -1,8 +1,4 @@
-import { UserError } from '../core/errors.js';
-import { sha256, stableStringify } from '../core/hash.js';
-import { stableId } from '../core/ids.js';
-import type { OrchestratorRef } from '../core/episode.js';
-import type { Task } from '../core/task.js';
+import { type OrchestratorRef, sha256, stableId, stableStringify, type Task, UserError } from '../core/index.js';
 import type { RunRecord, Store } from '../store/index.js';
 
 /** What must be equal for a run to be resumed: the same work, the same seed, the same writer. */

@@ -21,3 +21,4 @@ export * from './sqlite-database.js';
 export * from './http-server.js';
 export * from './sigmoid.js';
 export * from './events.js';
+export { bearerTokenChecker } from './bearer-token.js';

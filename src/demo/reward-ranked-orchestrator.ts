@@ -1,6 +1,4 @@
-import type { RewardModel } from '../core/reward-model.js';
-import { deriveSeed } from '../core/rng.js';
-import { addUsage } from '../core/usage.js';
+import { addUsage, deriveSeed, type RewardModel } from '../core/index.js';
 import { countTokens } from '../llm/index.js';
 import { canonicalPlanText } from '../plan/index.js';
 import type { Orchestrator, WrittenPlan } from '../orchestrator/index.js';

@@ -1,10 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { EventSink, LogEvent } from '../core/index.js';
+import { type EventSink, type LogEvent, ORCHRM_VERSION, type Pair, type RewardModel } from '../core/index.js';
 import { collectEpisodes } from '../collect/index.js';
-import type { Pair } from '../core/pair.js';
-import type { RewardModel } from '../core/reward-model.js';
-import { ORCHRM_VERSION } from '../core/version.js';
 import { minePairs, pairStats } from '../pairs/index.js';
 import {
   bonResultsFromTables,
@@ -30,8 +27,7 @@ import {
   type TrainedRewardModel,
 } from '../rm/index.js';
 import { recordBestOfN, runBestOfN, summarizeBestOfN, type BestOfNOptions } from '../select/index.js';
-import { baseCheckpoint, createSimEnvironment, loadScenario, type PolicyCheckpoint, type SimEnvironment } from '../sim/index.js';
-import { improveByExecution } from '../sim/improve/index.js';
+import { baseCheckpoint, createSimEnvironment, improveByExecution, loadScenario, type PolicyCheckpoint, type SimEnvironment } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { runGrpo } from '../train/index.js';
 import { FULL_SIZES, QUICK_SIZES, type DemoSizes } from './demo-config.js';

@@ -1,4 +1,4 @@
-import type { UsageByRole } from '../core/usage.js';
+import type { UsageByRole } from '../core/index.js';
 import type { TokenSplit } from '../report/index.js';
 
 /** The report's token split of a usage-by-role total. */

@@ -1,5 +1,4 @@
-import { BudgetExceededError, TimeoutError } from '../core/errors.js';
-import type { Usage } from '../core/usage.js';
+import { BudgetExceededError, TimeoutError, type Usage } from '../core/index.js';
 
 /**
  * The per-episode token budget and deadline. One instance is shared by every node of an

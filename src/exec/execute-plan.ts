@@ -1,11 +1,7 @@
-import { BudgetExceededError, TimeoutError } from '../core/errors.js';
-import type { EpisodeStatus, NodeStatus, NodeTrace } from '../core/episode.js';
-import type { Plan, PlanNode } from '../core/plan.js';
-import type { Retriever } from '../core/retriever.js';
-import type { Task } from '../core/task.js';
+import { BudgetExceededError, type EpisodeStatus, type NodeStatus, type NodeTrace, type Plan, type PlanNode, type Retriever, type Task, TimeoutError } from '../core/index.js';
 import type { ExecutableBlocks } from './executable-blocks.js';
-import type { ChatProvider } from '../llm/chat-provider.js';
-import { linkedEdges } from '../plan/plan-graph.js';
+import type { ChatProvider } from '../llm/index.js';
+import { linkedEdges } from '../plan/index.js';
 import { EpisodeLimits } from './episode-limits.js';
 import type { EpisodeMeter } from './node-chat.js';
 import { runNode } from './run-node.js';

@@ -4,3 +4,4 @@ export { EpisodeLimits } from './episode-limits.js';
 export { runEpisode, type RunEpisodeOptions } from './run-episode.js';
 export { substituteInput } from './substitute-input.js';
 export type { EpisodeMeter } from './node-chat.js';
+export { errorMessage } from './node-chat.js';

@@ -1,8 +1,6 @@
-import type { LlmCallRecord } from '../core/llm-call.js';
-import { deriveSeed } from '../core/rng.js';
-import type { BlockChatRequest } from '../agents/block.js';
-import type { ChatProvider, ChatRequest, ChatResponse } from '../llm/chat-provider.js';
-import { requestHash, responseCallFields, type UsageMeter } from '../llm/index.js';
+import { deriveSeed, type LlmCallRecord } from '../core/index.js';
+import type { BlockChatRequest } from '../agents/index.js';
+import { type ChatProvider, type ChatRequest, type ChatResponse, requestHash, responseCallFields, type UsageMeter } from '../llm/index.js';
 import type { EpisodeLimits } from './episode-limits.js';
 
 export interface NodeChatOptions {

@@ -1,9 +1,4 @@
-import { EPISODE_SCHEMA_VERSION, type Episode, type OrchestratorRef } from '../core/episode.js';
-import { splitGradeUsage, type Grader } from '../core/grader.js';
-import { stableId } from '../core/ids.js';
-import type { LlmCallRecord } from '../core/llm-call.js';
-import type { Dom } from '../core/plan.js';
-import { addUsage, emptyUsage } from '../core/usage.js';
+import { addUsage, type Dom, emptyUsage, type Episode, EPISODE_SCHEMA_VERSION, type Grader, type LlmCallRecord, type OrchestratorRef, splitGradeUsage, stableId } from '../core/index.js';
 import { parsePlan } from '../plan/index.js';
 import { executePlan, type ExecutePlanOptions } from './execute-plan.js';
 import { errorMessage } from './node-chat.js';

@@ -1,12 +1,6 @@
-import { BudgetExceededError, TimeoutError } from '../core/errors.js';
-import type { NodeStatus, NodeTrace } from '../core/episode.js';
-import type { LlmCallRecord } from '../core/llm-call.js';
-import type { PlanNode } from '../core/plan.js';
-import type { Retriever } from '../core/retriever.js';
-import type { Task } from '../core/task.js';
-import { addUsage } from '../core/usage.js';
-import type { BlockDefinition } from '../agents/block.js';
-import type { ChatProvider } from '../llm/chat-provider.js';
+import { addUsage, BudgetExceededError, type LlmCallRecord, type NodeStatus, type NodeTrace, type PlanNode, type Retriever, type Task, TimeoutError } from '../core/index.js';
+import type { BlockDefinition } from '../agents/index.js';
+import type { ChatProvider } from '../llm/index.js';
 import type { EpisodeLimits } from './episode-limits.js';
 import { createNodeChat, errorMessage, type EpisodeMeter } from './node-chat.js';
 

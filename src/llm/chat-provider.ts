@@ -1,5 +1,4 @@
-import type { ChatMessage, ModelSlot } from '../core/llm-call.js';
-import type { Usage } from '../core/usage.js';
+import type { ChatMessage, ModelSlot, Usage } from '../core/index.js';
 
 /** A JSON-schema structured-output request (OpenAI `response_format: {type: 'json_schema'}`). */
 export interface JsonSchemaFormat {

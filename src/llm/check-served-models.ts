@@ -1,5 +1,5 @@
 import OpenAI, { type ClientOptions } from 'openai';
-import { UserError } from '../core/errors.js';
+import { UserError } from '../core/index.js';
 import type { OpenAiProviderConfig } from './provider-config.js';
 import { ProviderError, toProviderError } from './provider-errors.js';
 

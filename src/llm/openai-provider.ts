@@ -1,7 +1,6 @@
 import OpenAI, { type ClientOptions } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import type { EventSink, LogEvent } from '../core/index.js';
-import type { Usage } from '../core/usage.js';
+import type { EventSink, LogEvent, Usage } from '../core/index.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from './chat-provider.js';
 import { parseCompletion, type ParsedCompletion } from './openai-response.js';
 import { toChatCompletionParams } from './openai-request.js';

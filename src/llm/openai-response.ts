@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Usage } from '../core/usage.js';
+import type { Usage } from '../core/index.js';
 import { MalformedResponseError } from './provider-errors.js';
 import { joinReasoning, splitReasoning } from './split-reasoning.js';
 

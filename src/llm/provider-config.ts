@@ -1,7 +1,6 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { InvalidInputError, zodIssues } from '../core/errors.js';
-import { InvalidUtf8Error, readTextFile } from '../core/read-text-file.js';
+import { InvalidInputError, InvalidUtf8Error, readTextFile, zodIssues } from '../core/index.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { OrchrmError } from '../core/errors.js';
+import { OrchrmError } from '../core/index.js';
 
 /**
  * Transport failures of a model server, mapped to classes in one place (as openai-node

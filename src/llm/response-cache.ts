@@ -2,9 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
-import { sha256, stableStringify } from '../core/hash.js';
+import { sha256, type SqliteDatabase, stableStringify } from '../core/index.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from './chat-provider.js';
-import type { SqliteDatabase } from '../core/sqlite-database.js';
 
 /**
  * Bumped when the stored row format or the key changes. Version 2 keys by the model a request is

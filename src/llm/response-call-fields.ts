@@ -1,4 +1,4 @@
-import type { LlmCallRecord } from '../core/llm-call.js';
+import type { LlmCallRecord } from '../core/index.js';
 import type { ChatResponse } from './chat-provider.js';
 
 /** The fields of a call record that come from the provider's response. */

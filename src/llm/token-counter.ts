@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
-import type { ChatMessage } from '../core/llm-call.js';
+import type { ChatMessage } from '../core/index.js';
 
 /*
  * Token counting for servers that do not report usage. We use `o200k_base` (the GPT-4o family

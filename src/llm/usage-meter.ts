@@ -1,5 +1,4 @@
-import type { TokenRole, Usage, UsageByRole } from '../core/usage.js';
-import { addUsage, emptyUsage, emptyUsageByRole } from '../core/usage.js';
+import { addUsage, emptyUsage, emptyUsageByRole, type TokenRole, type Usage, type UsageByRole } from '../core/index.js';
 import type { ChatProvider, ChatResponse } from './chat-provider.js';
 import { RetryError } from './retry.js';
 

@@ -1,9 +1,6 @@
-import type { OrchestratorRef } from '../core/episode.js';
-import type { LlmCallRecord } from '../core/llm-call.js';
-import type { Dom } from '../core/plan.js';
-import type { ChatProvider, ChatRequest } from '../llm/chat-provider.js';
+import type { Dom, LlmCallRecord, OrchestratorRef } from '../core/index.js';
+import { type ChatProvider, type ChatRequest, requestHash, responseCallFields } from '../llm/index.js';
 import { buildOrchestratorMessages, PLAN_SCHEMA_NAME, planJsonSchema, type BlockCatalog } from '../plan/index.js';
-import { requestHash, responseCallFields } from '../llm/index.js';
 import type { Orchestrator, WritePlanOptions, WrittenPlan } from './orchestrator.js';
 
 export interface LlmOrchestratorOptions {

@@ -1,4 +1,4 @@
-import type { ExecutableBlocks } from '../exec/executable-blocks.js';
+import type { ExecutableBlocks } from '../exec/index.js';
 
 /** Built-in blocks that cannot run without a retriever. */
 const RETRIEVER_BLOCKS: ReadonlySet<string> = new Set(['search']);

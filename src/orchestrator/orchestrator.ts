@@ -1,7 +1,4 @@
-import type { OrchestratorRef } from '../core/episode.js';
-import type { LlmCallRecord } from '../core/llm-call.js';
-import type { Dom } from '../core/plan.js';
-import type { Task } from '../core/task.js';
+import type { Dom, LlmCallRecord, OrchestratorRef, Task } from '../core/index.js';
 
 export interface WritePlanOptions {
   /** Index of this plan among those sampled for the task. */

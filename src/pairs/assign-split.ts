@@ -1,5 +1,4 @@
-import type { PairSplit } from '../core/pair.js';
-import { sha256 } from '../core/hash.js';
+import { type PairSplit, sha256 } from '../core/index.js';
 
 /** Fractions of tasks per split; they sum to 1. */
 export interface SplitFractions {

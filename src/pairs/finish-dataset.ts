@@ -1,5 +1,4 @@
-import { stableId } from '../core/ids.js';
-import type { Pair, PairSplit } from '../core/pair.js';
+import { type Pair, type PairSplit, stableId } from '../core/index.js';
 import { assignSplit } from './assign-split.js';
 import { compareText } from './compare-text.js';
 import type { MinedSource, PairMiningConfig } from './mining-config.js';

@@ -1,11 +1,8 @@
 import { basename } from 'node:path';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
-import { stableId } from '../core/ids.js';
-import type { Pair, PairSplit } from '../core/pair.js';
+import { InvalidInputError, type Pair, type PairSplit, readTextLines, stableId, UserError, zodIssues } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { assignSplit } from './assign-split.js';
 import { PublishedPairSchema, type PublishedPair } from './pair-formats.js';
-import { readTextLines } from '../core/read-text-file.js';
 
 export interface ImportPairsOptions {
   /** @default `imported-<file name>` */

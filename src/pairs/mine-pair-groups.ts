@@ -1,9 +1,8 @@
-import type { Pair, PairSplit } from '../core/pair.js';
+import { type Pair, type PairSplit, sha256 } from '../core/index.js';
 import { finishDataset, type TaskPair } from './finish-dataset.js';
 import { createMiners } from './miners/create-miners.js';
 import type { MinedSource, PairMiningConfig } from './mining-config.js';
 import type { TaskGroup } from './mining-episode.js';
-import { sha256 } from '../core/hash.js';
 import { assignSplit } from './assign-split.js';
 import { compareText } from './compare-text.js';
 import { selectTaskPairs } from './select-task-pairs.js';

@@ -1,7 +1,4 @@
-import { InvalidInputError, zodIssues } from '../core/errors.js';
-import { stableStringify } from '../core/hash.js';
-import type { EventSink, ProgressEvent } from '../core/index.js';
-import { stableId } from '../core/ids.js';
+import { type EventSink, InvalidInputError, type ProgressEvent, stableId, stableStringify, zodIssues } from '../core/index.js';
 import type { EpisodeFilter, Store } from '../store/index.js';
 import { groupStoredEpisodes } from './group-stored-episodes.js';
 import { minePairGroups, type MiningReport } from './mine-pair-groups.js';

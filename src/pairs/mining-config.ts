@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAIR_SOURCES } from '../core/pair.js';
+import { PAIR_SOURCES } from '../core/index.js';
 import { ProcessSignalsConfigSchema } from './process-signals.js';
 
 export const MinedSourceSchema = z.enum(PAIR_SOURCES);

@@ -1,6 +1,5 @@
-import type { EpisodeStatus, OrchestratorRef } from '../core/episode.js';
+import { type EpisodeStatus, type OrchestratorRef, sha256 } from '../core/index.js';
 import type { EpisodeOutline } from '../store/index.js';
-import { sha256 } from '../core/hash.js';
 import { defaultBlockCatalog, renderInvalidPlan, renderPlan, type BlockCatalog } from '../plan/index.js';
 import { readArtifactSignals, type ArtifactSignals } from './process-signals.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
+import { InvalidInputError, UserError, zodIssues } from '../core/index.js';
 import { PairExportFormatSchema, PairExportFormSchema, type PairExportForm, type PairExportFormat } from './pair-formats.js';
 
 /**

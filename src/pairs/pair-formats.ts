@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { UserError } from '../core/errors.js';
-import type { Pair } from '../core/pair.js';
+import { type Pair, UserError } from '../core/index.js';
 import { canonicalPlanText, defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 
 export const PairExportFormatSchema = z.enum(['trl', 'openrlhf', 'orchrm']);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { normalizeAnswer } from '../agents/index.js';
-import type { DebateArtifacts, ReflexionArtifacts, ScArtifacts, SearchArtifacts } from '../core/artifacts.js';
-import type { Episode } from '../core/episode.js';
+import type { DebateArtifacts, Episode, ReflexionArtifacts, ScArtifacts, SearchArtifacts } from '../core/index.js';
 import type { EpisodeOutline, NodeOutline } from '../store/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { deriveSeed } from '../core/rng.js';
+import { deriveSeed } from '../core/index.js';
 import { compareText } from './compare-text.js';
 import type { MinedPair, PairMiner } from './miners/pair-miner.js';
 import type { MinedSource, PairMiningConfig } from './mining-config.js';

@@ -1,6 +1,6 @@
 import { jsonrepair } from 'jsonrepair';
 import { z } from 'zod';
-import type { Plan, PlanNode, PlanWarning } from '../core/plan.js';
+import type { Plan, PlanNode, PlanWarning } from '../core/index.js';
 import type { BlockCatalog, BlockSpec } from './block-specs.js';
 import { planWarning } from './plan-diagnostic.js';
 

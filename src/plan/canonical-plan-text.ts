@@ -1,4 +1,4 @@
-import type { Plan, PlanWarning } from '../core/plan.js';
+import type { Plan, PlanWarning } from '../core/index.js';
 import { defaultBlockCatalog, type BlockCatalog } from './block-specs.js';
 import { linkReferences } from './finish-plan.js';
 import { parsePlan } from './parse-plan.js';

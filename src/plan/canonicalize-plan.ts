@@ -1,4 +1,4 @@
-import type { Plan, PlanEdge, PlanNode } from '../core/plan.js';
+import type { Plan, PlanEdge, PlanNode } from '../core/index.js';
 import { applyParamDefaults } from './block-params.js';
 import type { BlockCatalog } from './block-specs.js';
 import { buildGraph, EdgeMap, linkedEdges, topologicalOrder } from './plan-graph.js';

@@ -1,4 +1,4 @@
-import type { Diagnostic, Plan, PlanWarning } from '../core/plan.js';
+import type { Diagnostic, Plan, PlanWarning } from '../core/index.js';
 import { defaultBlockCatalog } from './block-specs.js';
 import { parsePlan, type ParsePlanOptions, type PlanTextFormat } from './parse-plan.js';
 import { renderInvalidPlan, renderParseResult } from './render-plan.js';

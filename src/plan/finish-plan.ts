@@ -3,7 +3,7 @@
  * (`readDom`, `readNodeId`, `collectParams`), how a text ends (`PlanEnding`), and the finishing
  * step that turns a draft into a plan (`finishPlan`). Validation is `validate-plan.ts`.
  */
-import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan, type PlanEdge, type PlanNode, type PlanWarning } from '../core/plan.js';
+import { type Diagnostic, type Dom, NODE_ID_PATTERN, type Plan, type PlanEdge, type PlanNode, type PlanWarning } from '../core/index.js';
 import { blockParamInfo, coerceParamValue, paramKind, parseParamText, resolveParamKey } from './block-params.js';
 import type { BlockCatalog, BlockSpec } from './block-specs.js';
 import { nodePath, planDiagnostic, planWarning } from './plan-diagnostic.js';

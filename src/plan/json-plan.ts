@@ -4,7 +4,7 @@
  * (`parseJsonPlan`).
  */
 import { jsonrepair } from 'jsonrepair';
-import type { Diagnostic, Dom, PlanEdge, PlanNode, PlanParseResult, PlanWarning } from '../core/plan.js';
+import type { Diagnostic, Dom, PlanEdge, PlanNode, PlanParseResult, PlanWarning } from '../core/index.js';
 import { resolveParamKey } from './block-params.js';
 import { defaultBlockCatalog, type BlockCatalog } from './block-specs.js';
 import { COMPLETE, collectParams, finishPlan, readDom, readNodeId, truncated, type PlanDraft, type PlanEnding, type PlanTextOptions, type WrittenParam } from './finish-plan.js';

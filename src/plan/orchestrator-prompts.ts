@@ -1,5 +1,4 @@
-import type { ChatMessage } from '../core/llm-call.js';
-import type { Dom, Plan } from '../core/plan.js';
+import type { ChatMessage, Dom, Plan } from '../core/index.js';
 import { ORCHESTRATOR_PROMPTS } from '../prompts/index.js';
 import type { BlockCatalog } from './block-specs.js';
 import { describeBlocks } from './describe-blocks.js';

@@ -1,4 +1,4 @@
-import type { PlanParseResult } from '../core/plan.js';
+import type { PlanParseResult } from '../core/index.js';
 import { defaultBlockCatalog } from './block-specs.js';
 import type { PlanTextOptions } from './finish-plan.js';
 import { parseJsonPlan } from './json-plan.js';

@@ -1,4 +1,4 @@
-import type { Diagnostic, DiagnosticCode, PlanWarning } from '../core/plan.js';
+import type { Diagnostic, DiagnosticCode, PlanWarning } from '../core/index.js';
 
 /**
  * Codes of non-fatal observations. Unlike diagnostic codes they are not part of the core

@@ -1,4 +1,4 @@
-import type { PlanEdge, PlanNode } from '../core/plan.js';
+import type { PlanEdge, PlanNode } from '../core/index.js';
 
 /** Longest `${...}` body looked at; references are short ids, so the scan stays linear. */
 const MAX_REFERENCE_LENGTH = 128;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NODE_ID_PATTERN, type Dom } from '../core/plan.js';
+import { type Dom, NODE_ID_PATTERN } from '../core/index.js';
 import type { BlockCatalog, BlockSpec } from './block-specs.js';
 
 /** Name to give the schema in an OpenAI `response_format` request. */

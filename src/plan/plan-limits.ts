@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../core/plan.js';
+import type { Diagnostic } from '../core/index.js';
 import { planDiagnostic } from './plan-diagnostic.js';
 
 /**

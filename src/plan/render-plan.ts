@@ -1,4 +1,4 @@
-import type { Diagnostic, Plan, PlanParseResult, PlanWarning } from '../core/plan.js';
+import type { Diagnostic, Plan, PlanParseResult, PlanWarning } from '../core/index.js';
 import type { BlockCatalog } from './block-specs.js';
 import { canonicalizePlan, type CanonicalPlanOptions } from './canonicalize-plan.js';
 import { SEMANTIC_WARNING_CODES } from './plan-diagnostic.js';

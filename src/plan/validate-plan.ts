@@ -1,4 +1,4 @@
-import { NODE_ID_PATTERN, type Diagnostic, type Dom, type Plan, type PlanEdge, type PlanNode } from '../core/plan.js';
+import { type Diagnostic, type Dom, NODE_ID_PATTERN, type Plan, type PlanEdge, type PlanNode } from '../core/index.js';
 import { blockParamInfo } from './block-params.js';
 import type { BlockCatalog, BlockSpec } from './block-specs.js';
 import { nodePath, planDiagnostic } from './plan-diagnostic.js';

@@ -1,5 +1,5 @@
 /** XML plans (the MAS-Orchestra format): reading a plan from the element tree of `xml-tree.ts`. */
-import type { Diagnostic, Dom, PlanEdge, PlanNode, PlanParseResult, PlanWarning } from '../core/plan.js';
+import type { Diagnostic, Dom, PlanEdge, PlanNode, PlanParseResult, PlanWarning } from '../core/index.js';
 import { defaultBlockCatalog } from './block-specs.js';
 import { COMPLETE, collectParams, FIX, finishPlan, readDom, readNodeId, truncated, type PlanEnding, type PlanTextOptions, type WrittenParam } from './finish-plan.js';
 import { nodePath, planDiagnostic, planWarning } from './plan-diagnostic.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
+import { InvalidInputError, UserError, zodIssues } from '../core/index.js';
 import { DemoResultsSchema, type DemoResults } from './results-schema.js';
 
 /**

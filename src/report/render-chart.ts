@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { SystemError } from '../core/errors.js';
+import { SystemError } from '../core/index.js';
 import { escapeHtml } from './escape-html.js';
 
 /** A chart of the report: a Vega-Lite spec plus what the page and its test need to know about it. */

@@ -1,11 +1,8 @@
-import type { PairStats } from '../pairs/pair-stats.js';
-import type { AccuracyEstimate } from '../rm/eval/pairwise-accuracy.js';
-import type { BaselineComparison } from '../rm/eval/compare-to-baseline.js';
-import type { BaselineReport } from '../rm/eval/evaluate-against-baselines.js';
-import type { ModelEvaluation } from '../rm/eval/evaluate-model.js';
-import type { BonTable } from '../select/summarize-best-of-n.js';
-import type { GrpoResult } from '../train/grpo-trainer.js';
-import { UserError } from '../core/errors.js';
+import type { PairStats } from '../pairs/index.js';
+import type { AccuracyEstimate, BaselineComparison, BaselineReport, ModelEvaluation } from '../rm/index.js';
+import type { BonTable } from '../select/index.js';
+import type { GrpoResult } from '../train/index.js';
+import { UserError } from '../core/index.js';
 import type { BonTableResult, DemoResults, GrpoRunResult, IntervalTuple, RmResults } from './results-schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidInputError, zodIssues } from '../core/errors.js';
+import { InvalidInputError, zodIssues } from '../core/index.js';
 import { DEFAULT_ENCODER_SPEC_TEXT, EncoderSpecSchema, parseEncoderSpec } from './features/encoder-spec.js';
 import { HeadConfigSchema } from './heads/head-config.js';
 

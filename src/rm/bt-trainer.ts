@@ -1,6 +1,4 @@
-import type { EventSink } from '../core/index.js';
-import { UserError } from '../core/errors.js';
-import { Rng } from '../core/rng.js';
+import { type EventSink, Rng, UserError } from '../core/index.js';
 import { Adam } from './adam.js';
 import type { BtConfig } from './bt-config.js';
 import type { BtTrainingState } from './bt-training-state.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResumableState, resumableStateKey } from '../core/resumable-state.js';
+import { defineResumableState, resumableStateKey } from '../core/index.js';
 import type { AdamState } from './adam.js';
 import type { BtConfig } from './bt-config.js';
 import type { EpochLog } from './bt-trainer.js';

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { UserError, zodIssues } from '../core/errors.js';
-import { stableStringify } from '../core/hash.js';
-import { ORCHRM_VERSION } from '../core/version.js';
+import { ORCHRM_VERSION, stableStringify, UserError, zodIssues } from '../core/index.js';
 import type { BlockCatalog } from '../plan/index.js';
 import { EncoderSpecSchema } from './features/encoder-spec.js';
 import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';

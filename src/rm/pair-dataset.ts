@@ -1,7 +1,5 @@
-import type { EventSink, ProgressEvent } from '../core/index.js';
+import { type EventSink, InvalidInputError, type Pair, PairSchema, type PairSplit, type ProgressEvent, UserError, zodIssues } from '../core/index.js';
 import { createHash } from 'node:crypto';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
-import { PairSchema, type Pair, type PairSplit } from '../core/pair.js';
 import { defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 import type { FeaturePipeline } from './features/feature-pipeline.js';
 import { analyzePlan, type PlanAnalysis } from './features/plan-analysis.js';

@@ -1,7 +1,5 @@
 import { basename, resolve } from 'node:path';
-import type { EventSink } from '../core/index.js';
-import type { Pair } from '../core/pair.js';
-import { UserError } from '../core/errors.js';
+import { type EventSink, type Pair, UserError } from '../core/index.js';
 import { insertModel, type RunRecord, type Store } from '../store/index.js';
 import { loadTrainingPairs } from './eval/index.js';
 import { formatEncoderSpec } from './features/encoder-spec.js';

@@ -1,6 +1,4 @@
-import type { Pair } from '../core/pair.js';
-import type { Plan } from '../core/plan.js';
-import { Rng } from '../core/rng.js';
+import { type Pair, type Plan, Rng } from '../core/index.js';
 import { formatPlanXml } from '../plan/index.js';
 
 const NOUNS = ['apple', 'train', 'river', 'city', 'company', 'painter', 'rocket', 'library', 'farmer', 'museum', 'bridge', 'novel', 'harbor', 'school', 'orchard', 'factory'];

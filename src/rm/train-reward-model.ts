@@ -1,5 +1,4 @@
-import type { EventSink, ProgressEvent } from '../core/index.js';
-import type { Pair } from '../core/pair.js';
+import type { EventSink, Pair, ProgressEvent } from '../core/index.js';
 import type { BlockCatalog } from '../plan/index.js';
 import { parseBtConfig, type BtConfig, type BtConfigInput } from './bt-config.js';
 import { trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochEndEvent } from './bt-trainer.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Plan } from '../core/plan.js';
-import type { RewardModel } from '../core/reward-model.js';
+import type { Plan, RewardModel } from '../core/index.js';
 import { defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 import type { FeaturePipeline } from './features/feature-pipeline.js';
 import { analyzePlan, planPrefix, type PlanAnalysis } from './features/plan-analysis.js';

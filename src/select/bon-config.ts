@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UserError } from '../core/errors.js';
+import { UserError } from '../core/index.js';
 import { STRATEGY_NAMES, type StrategyName } from './selection-strategy.js';
 
 /** The N values of the curve. */

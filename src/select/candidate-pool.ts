@@ -1,15 +1,6 @@
-import type { Episode } from '../core/episode.js';
-import { UserError } from '../core/errors.js';
-import type { RewardModel } from '../core/reward-model.js';
-import { deriveSeed } from '../core/rng.js';
-import type { Task } from '../core/task.js';
-import { addUsage, emptyUsage, type Usage, type UsageByRole } from '../core/usage.js';
-import type { ChatProvider } from '../llm/chat-provider.js';
-import { countTokens } from '../llm/token-counter.js';
-import type { BlockCatalog } from '../plan/block-specs.js';
-import { parsePlan } from '../plan/parse-plan.js';
-import { renderParseResult } from '../plan/render-plan.js';
-import type { TemplatePlan } from '../core/plan-template.js';
+import { addUsage, deriveSeed, emptyUsage, type Episode, type RewardModel, type Task, type TemplatePlan, type Usage, type UsageByRole, UserError } from '../core/index.js';
+import { type ChatProvider, countTokens } from '../llm/index.js';
+import { type BlockCatalog, parsePlan, renderParseResult } from '../plan/index.js';
 import type { Selection, SelectionContext } from './selection-strategy.js';
 
 /** The plans sampled for one task (the largest N), before anything executes. */

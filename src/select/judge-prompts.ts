@@ -30,9 +30,7 @@
  * The wording is the prompt template set's (`prompts/`, JUDGE_PROMPTS); the simulated judge
  * (src/sim/judge/) reads prompts by the same headers from there.
  */
-import type { Episode } from '../core/episode.js';
-import { ModelBehaviorError } from '../core/errors.js';
-import type { ChatMessage } from '../core/llm-call.js';
+import { type ChatMessage, type Episode, ModelBehaviorError } from '../core/index.js';
 import { BLOCK_PROMPTS, JUDGE_PROMPTS } from '../prompts/index.js';
 
 export const TRAJECTORY_JUDGE_HEADER = JUDGE_PROMPTS.trajectoryHeader;

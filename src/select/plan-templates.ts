@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
-import type { PlanTemplateLibrary } from '../core/plan-template.js';
-import { emptyUsage } from '../core/usage.js';
+import { emptyUsage, InvalidInputError, type PlanTemplateLibrary, UserError, zodIssues } from '../core/index.js';
 
 const TemplateNodeSchema = z.strictObject({
   id: z.string().min(1),

@@ -1,5 +1,5 @@
-import { ORCHRM_VERSION } from '../core/version.js';
-import type { Store } from '../store/store.js';
+import { ORCHRM_VERSION } from '../core/index.js';
+import type { Store } from '../store/index.js';
 import type { BestOfNRun } from './run-best-of-n.js';
 import { summarizeBestOfN, type BonTable } from './summarize-best-of-n.js';
 

@@ -1,21 +1,11 @@
 import pLimit from 'p-limit';
-import type { Episode } from '../core/episode.js';
-import type { EventSink, ProgressEvent } from '../core/index.js';
-import type { Grader } from '../core/grader.js';
-import type { Retriever } from '../core/retriever.js';
-import type { RewardModel } from '../core/reward-model.js';
-import { deriveSeed } from '../core/rng.js';
-import type { Task } from '../core/task.js';
-import type { Usage } from '../core/usage.js';
-import { UserError } from '../core/errors.js';
-import type { ExecutableBlocks } from '../exec/executable-blocks.js';
-import { runEpisode } from '../exec/run-episode.js';
-import type { ChatProvider } from '../llm/chat-provider.js';
-import type { Orchestrator } from '../orchestrator/orchestrator.js';
-import type { BlockCatalog } from '../plan/block-specs.js';
+import { deriveSeed, type Episode, type EventSink, type Grader, type PlanTemplateLibrary, type ProgressEvent, type Retriever, type RewardModel, type Task, type TemplatePlan, type Usage, UserError } from '../core/index.js';
+import { type ExecutableBlocks, runEpisode } from '../exec/index.js';
+import type { ChatProvider } from '../llm/index.js';
+import type { Orchestrator } from '../orchestrator/index.js';
+import type { BlockCatalog } from '../plan/index.js';
 import { parseBonConfig, type BonConfig, type BonConfigInput } from './bon-config.js';
 import { CandidatePool, type SampledPlans } from './candidate-pool.js';
-import type { PlanTemplateLibrary, TemplatePlan } from '../core/plan-template.js';
 import type { OutcomeName } from './selection-strategy.js';
 import { STRATEGIES } from './strategies/index.js';
 

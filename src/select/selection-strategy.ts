@@ -1,7 +1,5 @@
-import type { Episode } from '../core/episode.js';
-import type { Task } from '../core/task.js';
-import type { Usage } from '../core/usage.js';
-import type { ChatProvider } from '../llm/chat-provider.js';
+import type { Episode, Task, Usage } from '../core/index.js';
+import type { ChatProvider } from '../llm/index.js';
 
 /**
  * The Best-of-N strategies, in the order reports list them. `rm+templates` needs the template

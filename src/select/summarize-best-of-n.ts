@@ -1,6 +1,5 @@
-import { deriveSeed } from '../core/rng.js';
-import { pairedClusterBootstrap } from '../rm/eval/bootstrap-interval.js';
-import { wilsonInterval } from '../rm/eval/wilson-interval.js';
+import { deriveSeed } from '../core/index.js';
+import { pairedClusterBootstrap, wilsonInterval } from '../rm/index.js';
 import type { BestOfNRun, TaskOutcome } from './run-best-of-n.js';
 import { STRATEGY_NAMES, type OutcomeName } from './selection-strategy.js';
 

@@ -1,5 +1,5 @@
-import { majorityVote } from '../agents/majority-vote.js';
-import type { Episode } from '../core/episode.js';
+import { majorityVote } from '../agents/index.js';
+import type { Episode } from '../core/index.js';
 
 /** The answer a set of executions settles on, and whether it is correct. */
 export interface VoteOutcome {

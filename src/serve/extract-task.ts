@@ -1,6 +1,5 @@
-import { UserError } from '../core/errors.js';
+import { HttpError, UserError } from '../core/index.js';
 import { lastUserTurn } from './chat-templates.js';
-import { HttpError } from '../core/index.js';
 
 /**
  * Where `/get_reward` reads each query's task text from:

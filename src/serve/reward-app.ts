@@ -1,6 +1,4 @@
-import type { RewardModel } from '../core/reward-model.js';
-import { bearerTokenChecker } from './bearer-token.js';
-import { HttpError, type EventSink } from '../core/index.js';
+import { bearerTokenChecker, type EventSink, HttpError, type RewardModel } from '../core/index.js';
 import { createTaskExtractor, type TaskSource } from './extract-task.js';
 import { planOfQuery } from './plan-of-query.js';
 import { checkBatchSize, GetRewardRequestSchema, parseJsonText, ScoreRequestSchema, validateBody } from './request-bodies.js';

@@ -1,6 +1,4 @@
-import type { RewardModel } from '../core/reward-model.js';
-import { UserError } from '../core/errors.js';
-import { HttpError } from '../core/index.js';
+import { HttpError, type RewardModel, UserError } from '../core/index.js';
 
 /**
  * Scores (task, plan) items with one model call per distinct task (calls run concurrently) and

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Environment } from '../environment/index.js';
 import { createSimEnvironment } from './environment.js';
 import { baseCheckpoint, cloneCheckpoint } from './policy/index.js';
-import { loadScenario } from './scenario/index.js';
+import { loadScenario } from './scenario/load-scenario.js';
 import { generateScenarioTasks } from './scenario-tasks.js';
 
 const strong = cloneCheckpoint(baseCheckpoint(), { name: 'strong', step: 40 });

@@ -4,10 +4,10 @@ import type { Environment, EnvironmentOrchestratorOptions } from '../environment
 import type { ChatProvider } from '../llm/index.js';
 import { createLlmOrchestrator, type Orchestrator } from '../orchestrator/index.js';
 import { createBm25Retriever, exactMatchGrader } from '../tasks/index.js';
-import { simPlanTemplates } from './calibrate/index.js';
-import { createArithFamily } from './families/arith/index.js';
+import { simPlanTemplates } from './calibrate/fixed-plan-kinds.js';
+import { createArithFamily } from './families/arith/arith-family.js';
 import type { SimFamily } from './families/family.js';
-import { loadHotpotFamily } from './families/hotpot/index.js';
+import { loadHotpotFamily } from './families/hotpot/load-hotpot-family.js';
 import { createMultihopFamily } from './families/multihop/index.js';
 import { createSimTrainableOrchestrator, type SimTrainableOrchestrator } from './grpo/index.js';
 import { createSimJudge, isJudgePrompt } from './judge/index.js';

@@ -13,5 +13,12 @@ export {
   type PolicyCheckpoint,
 } from './policy/index.js';
 export { generateScenarioTasks, splitOf, type ScenarioTaskOptions, type TaskSplit } from './scenario-tasks.js';
-export * from './scenario/index.js';
-export { startOpenAiCompatibleServer, type OpenAiCompatibleServer } from './server/index.js';
+export { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js';
+export { loadScenario, scenarioNames } from './scenario/load-scenario.js';
+export * from './scenario/scenario-schema.js';
+export { DEFAULT_EMBEDDING_MODEL, FaultConfigSchema, type OpenAiCompatibleServer, SIM_JUDGE_MODEL, startOpenAiCompatibleServer } from './server/index.js';
+export { calibrateScenario } from './calibrate/calibrate-scenario.js';
+export type { CalibrationReport } from './calibrate/calibrate-scenario.js';
+export { improveByExecution } from './improve/improve-by-execution.js';
+export type { ImproveEvent } from './improve/improve-by-execution.js';
+export type { FaultConfigInput } from './server/index.js';

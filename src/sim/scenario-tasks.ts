@@ -1,7 +1,4 @@
-import { UserError } from '../core/errors.js';
-import { sha256 } from '../core/hash.js';
-import { Rng, deriveSeed } from '../core/rng.js';
-import type { Task, TaskSplit } from '../core/task.js';
+import { deriveSeed, Rng, sha256, type Task, type TaskSplit, UserError } from '../core/index.js';
 import type { SimFamily } from './families/family.js';
 import type { Scenario } from './scenario/scenario-schema.js';
 

@@ -12,7 +12,7 @@ import { openStore } from '../store/index.js';
 import { exactMatchGrader } from '../tasks/index.js';
 import { createSimEnvironment, type SimEnvironment } from './environment.js';
 import { generateScenarioTasks } from './scenario-tasks.js';
-import { loadScenario } from './scenario/index.js';
+import { loadScenario } from './scenario/load-scenario.js';
 import { startOpenAiCompatibleServer } from './server/index.js';
 
 const SEED = 5;

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { UserError } from '../core/errors.js';
+import { UserError } from '../core/index.js';
 
 /**
  * The database file is damaged (SQLite reports `SQLITE_CORRUPT`: zeroed or overwritten pages, a

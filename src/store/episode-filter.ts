@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { EpisodeStatusSchema } from '../core/episode.js';
-import { InvalidInputError, zodIssues } from '../core/errors.js';
+import { EpisodeStatusSchema, InvalidInputError, zodIssues } from '../core/index.js';
 
 /** Which episodes a query reads; every field narrows the selection. */
 export const EpisodeFilterSchema = z.strictObject({

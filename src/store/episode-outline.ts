@@ -1,9 +1,5 @@
-import type { EpisodeStatus, Grade, NodeTrace, OrchestratorRef } from '../core/episode.js';
-import type { Diagnostic, Plan } from '../core/plan.js';
-import type { Task } from '../core/task.js';
-import type { UsageByRole } from '../core/usage.js';
+import type { Diagnostic, EpisodeStatus, Grade, NodeTrace, OrchestratorRef, Plan, SqliteDatabase, Task, UsageByRole } from '../core/index.js';
 import { filterToSql, type EpisodeFilter } from './episode-filter.js';
-import type { SqliteDatabase } from '../core/sqlite-database.js';
 
 /** A node trace without its calls, params and output text. */
 export type NodeOutline = Pick<NodeTrace, 'nodeId' | 'agent' | 'input' | 'status' | 'answer' | 'artifacts'>;

@@ -1,10 +1,8 @@
-import type { Episode } from '../core/episode.js';
-import { InvalidInputError } from '../core/errors.js';
+import { type Episode, InvalidInputError, type SqliteDatabase, type SqliteStatement } from '../core/index.js';
 import type { EpisodeFilter } from './episode-filter.js';
 import { filterToSql } from './episode-filter.js';
 import type { EpisodeRow, LlmCallRow, NodeTraceRow, TaskRow } from './row-types.js';
 import { rowsToEpisode } from './rows-to-episode.js';
-import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
 
 /** How much of each episode to read back. */
 export interface EpisodeReadOptions {

@@ -1,5 +1,4 @@
-import type { EpisodeStatus, OrchestratorRef } from '../core/episode.js';
-import type { UsageByRole } from '../core/usage.js';
+import type { EpisodeStatus, OrchestratorRef, UsageByRole } from '../core/index.js';
 import type { EpisodeRow } from './row-types.js';
 
 /** One line of an episode listing: identity, outcome and cost, without plan or traces. */

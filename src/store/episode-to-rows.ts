@@ -1,6 +1,4 @@
-import type { Episode, NodeTrace } from '../core/episode.js';
-import type { LlmCallRecord } from '../core/llm-call.js';
-import type { Task } from '../core/task.js';
+import type { Episode, LlmCallRecord, NodeTrace, Task } from '../core/index.js';
 import type { EpisodeRow, LlmCallRow, NodeTraceRow, TaskRow } from './row-types.js';
 import { truncateText } from './truncate-text.js';
 

@@ -1,10 +1,8 @@
-import type { Episode } from '../core/episode.js';
-import { UserError } from '../core/errors.js';
+import { type Episode, type SqliteDatabase, type SqliteStatement, UserError } from '../core/index.js';
 import { DuplicateEpisodeError } from './duplicate-episode-error.js';
 import { episodeToRows, type StoredTextOptions } from './episode-to-rows.js';
 import type { EpisodeRow, LlmCallRow, NodeTraceRow } from './row-types.js';
 import type { TaskWriter } from './task-writer.js';
-import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
 
 /** Insert statement for every column of a row type, bound by name. */
 function insertStatement<Row extends object>(db: SqliteDatabase, table: string, columns: readonly (keyof Row & string)[]) {

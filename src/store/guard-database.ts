@@ -1,4 +1,4 @@
-import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
+import type { SqliteDatabase, SqliteStatement } from '../core/index.js';
 import { DatabaseDamagedError, isCorruptionError } from './database-damaged-error.js';
 
 const STATEMENT_CALLS = new Set<PropertyKey>(['run', 'get', 'all']);

@@ -1,9 +1,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { EPISODE_SCHEMA_VERSION, EpisodeSchema, type Episode } from '../core/episode.js';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
+import { type Episode, EPISODE_SCHEMA_VERSION, EpisodeSchema, InvalidInputError, readTextLines, UserError, zodIssues } from '../core/index.js';
 import type { Store } from './store.js';
-import { readTextLines } from '../core/read-text-file.js';
 
 export interface ImportEpisodesOptions {
   /** Files every imported episode under this run (created when missing), replacing their own runId. */

@@ -10,7 +10,7 @@ export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 export { TRUNCATION_MARKER } from './truncate-text.js';
 export { exportEpisodesJsonl } from './export-episodes-jsonl.js';
 export { importEpisodesJsonl, type ImportEpisodesOptions, type ImportEpisodesSummary } from './import-episodes-jsonl.js';
-export { formatEpisodeTrace, type TraceFormatOptions } from './trace-format/index.js';
+export { formatEpisodeTrace, type TraceFormatOptions } from './trace-format/format-episode-trace.js';
 export { PairFilterSchema, type PairFilter } from './pair-filter.js';
 export { PairDatasetInputSchema, type PairDatasetInput, type PairDatasetRecord, type PairGroupSummary } from './pair-store.js';
 export { ResultInputSchema, type ResultInput, type ResultRecord } from './result-store.js';

@@ -1,5 +1,4 @@
-import { UserError } from '../core/errors.js';
-import type { SqliteDatabase } from '../core/sqlite-database.js';
+import { type SqliteDatabase, UserError } from '../core/index.js';
 
 /** One schema step. `sql` runs inside a transaction together with the version bump. */
 export interface Migration {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
-import { newId } from '../core/ids.js';
+import { InvalidInputError, newId, UserError, zodIssues } from '../core/index.js';
 import type { Store } from './store.js';
 
 /** A model file to register in the `models` table. */

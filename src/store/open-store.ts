@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { UserError } from '../core/errors.js';
+import { type SqliteDatabase, UserError } from '../core/index.js';
 import { assertNotNewer, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { Store } from './store.js';
-import type { SqliteDatabase } from '../core/sqlite-database.js';
 import { DatabaseDamagedError, isCorruptionError } from './database-damaged-error.js';
 import { guardDatabase } from './guard-database.js';
 

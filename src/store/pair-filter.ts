@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { InvalidInputError, zodIssues } from '../core/errors.js';
-import { PairSplitSchema } from '../core/pair.js';
+import { InvalidInputError, PairSplitSchema, zodIssues } from '../core/index.js';
 
 /** Which stored pairs a query reads; every field narrows the selection. */
 export const PairFilterSchema = z.strictObject({

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { InvalidInputError, SystemError, zodIssues } from '../core/errors.js';
-import { PairSchema, type Pair, type PairInput, type PairSplit } from '../core/pair.js';
+import { InvalidInputError, type Pair, type PairInput, PairSchema, type PairSplit, type SqliteDatabase, type SqliteStatement, SystemError, zodIssues } from '../core/index.js';
 import { pairFilterToSql, type PairFilter } from './pair-filter.js';
-import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
 
 /** How a pair dataset was made: the mining configuration (rubric included) or the import origin. */
 export const PairDatasetInputSchema = z.strictObject({

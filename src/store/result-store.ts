@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { InvalidInputError, zodIssues } from '../core/errors.js';
-import { newId } from '../core/ids.js';
-import type { SqliteDatabase } from '../core/sqlite-database.js';
+import { InvalidInputError, newId, type SqliteDatabase, zodIssues } from '../core/index.js';
 
 /** An experiment result to keep: a JSON payload of some kind, tied to the run that made it. */
 export const ResultInputSchema = z.strictObject({

@@ -1,6 +1,4 @@
-import { EPISODE_SCHEMA_VERSION, EpisodeSchema, type Episode } from '../core/episode.js';
-import { InvalidInputError, zodIssues } from '../core/errors.js';
-import type { Task } from '../core/task.js';
+import { type Episode, EPISODE_SCHEMA_VERSION, EpisodeSchema, InvalidInputError, type Task, zodIssues } from '../core/index.js';
 import type { EpisodeRow, LlmCallRow, NodeTraceRow, TaskRow } from './row-types.js';
 
 export function rowToTask(row: TaskRow): Task {

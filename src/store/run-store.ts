@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
-import { newId } from '../core/ids.js';
-import type { SqliteDatabase } from '../core/sqlite-database.js';
+import { InvalidInputError, newId, type SqliteDatabase, UserError, zodIssues } from '../core/index.js';
 
 export const RunStatusSchema = z.enum(['running', 'completed', 'failed', 'interrupted']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;

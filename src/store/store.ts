@@ -1,8 +1,5 @@
 import Database from 'better-sqlite3';
-import { EpisodeSchema, type Episode } from '../core/episode.js';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
-import type { Pair, PairInput } from '../core/pair.js';
-import { TaskSchema, type Task, type TaskInput } from '../core/task.js';
+import { type Episode, EpisodeSchema, InvalidInputError, type Pair, type PairInput, type SqliteDatabase, type SqliteStatement, type Task, type TaskInput, TaskSchema, UserError, zodIssues } from '../core/index.js';
 import type { StoredTextOptions } from './episode-to-rows.js';
 import { filterToSql, parseListOptions, type EpisodeFilter, type EpisodeListOptions } from './episode-filter.js';
 import { EpisodeReader, type EpisodeReadOptions } from './episode-reader.js';
@@ -15,7 +12,6 @@ import type { PairFilter } from './pair-filter.js';
 import { ResultStore, type ResultInput, type ResultRecord } from './result-store.js';
 import { RunStore, type RunInput, type RunRecord, type RunStatus } from './run-store.js';
 import { TaskWriter } from './task-writer.js';
-import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
 
 /** The resume key: at most one episode per run, task, sample and orchestrator checkpoint. */
 export interface EpisodeKey {

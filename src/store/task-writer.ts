@@ -1,9 +1,7 @@
-import { stableStringify } from '../core/hash.js';
-import type { Task } from '../core/task.js';
+import { type SqliteDatabase, type SqliteStatement, stableStringify, type Task } from '../core/index.js';
 import { taskToRow } from './episode-to-rows.js';
 import type { TaskRow } from './row-types.js';
 import { rowToTask } from './rows-to-episode.js';
-import type { SqliteDatabase, SqliteStatement } from '../core/sqlite-database.js';
 
 /**
  * Keeps one row per task id while every episode still reads back the exact task it was run on:

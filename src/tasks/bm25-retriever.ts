@@ -1,6 +1,5 @@
 import MiniSearch from 'minisearch';
-import { UserError } from '../core/errors.js';
-import type { RetrievedDocument, Retriever } from '../core/retriever.js';
+import { type RetrievedDocument, type Retriever, UserError } from '../core/index.js';
 import type { CorpusDocument } from './corpus.js';
 
 export interface Bm25RetrieverOptions {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
-import { InvalidUtf8Error, readTextLines } from '../core/read-text-file.js';
+import { InvalidInputError, InvalidUtf8Error, readTextLines, UserError, zodIssues } from '../core/index.js';
 
 /**
  * One line of a corpus JSONL file. Numeric ids are accepted and turned into strings, since

@@ -1,5 +1,4 @@
-import type { Retriever } from '../core/retriever.js';
-import type { Task } from '../core/task.js';
+import type { Retriever, Task } from '../core/index.js';
 import { recallAtK } from './support-recall.js';
 import { supportingTitlesOf } from './supporting-titles.js';
 

@@ -1,5 +1,4 @@
-import type { Grade } from '../core/episode.js';
-import type { Task } from '../core/task.js';
+import type { Grade, Task } from '../core/index.js';
 import { normalizeAnswer } from '../agents/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Grader } from '../core/grader.js';
+import type { Grader } from '../core/index.js';
 import { normalizeAnswer } from '../agents/index.js';
 import { aimeGrader, compareAimeAnswers } from './aime-grader.js';
 import type { AnswerComparison } from './answer-comparison.js';

@@ -1,9 +1,5 @@
-import type { Grade } from '../core/episode.js';
-import { ModelBehaviorError } from '../core/errors.js';
-import type { Task } from '../core/task.js';
-import type { EventSink, UsageEvent } from '../core/index.js';
-import type { Usage } from '../core/usage.js';
-import type { ChatProvider } from '../llm/chat-provider.js';
+import { type EventSink, type Grade, ModelBehaviorError, type Task, type Usage, type UsageEvent } from '../core/index.js';
+import type { ChatProvider } from '../llm/index.js';
 
 /**
  * The judge prompt, after the grader template of BrowseComp (Wei et al., 2025, openai/simple-evals

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Task } from '../core/task.js';
+import type { Task } from '../core/index.js';
 import { parseTaskRecords } from './parse-task-records.js';
 import { AnswerSchema, RecordIdSchema, TextSchema } from './record-fields.js';
 

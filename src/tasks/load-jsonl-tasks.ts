@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Task } from '../core/task.js';
+import type { Task } from '../core/index.js';
 import { parseTaskRecords } from './parse-task-records.js';
 
 /** Which record fields hold what; dotted paths reach nested fields (`meta.question`). */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { UserError } from '../core/errors.js';
-import type { Task } from '../core/task.js';
+import { type Task, UserError } from '../core/index.js';
 import { lastBoxed } from './last-boxed.js';
 import { parseTaskRecords } from './parse-task-records.js';
 import { AnswerSchema, RecordIdSchema, TextSchema } from './record-fields.js';

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { UserError } from '../core/errors.js';
-import type { Task } from '../core/task.js';
+import { InvalidUtf8Error, readTextFile, type Task, UserError } from '../core/index.js';
 import { loadAime } from './load-aime.js';
 import { loadGsm8k } from './load-gsm8k.js';
 import { loadHotpotQa } from './load-hotpotqa.js';
 import { loadJsonlTasks, type JsonlFieldMapping } from './load-jsonl-tasks.js';
 import { loadMath } from './load-math.js';
 import { loadMusique } from './load-musique.js';
-import { InvalidUtf8Error, readTextFile } from '../core/read-text-file.js';
 
 /** Benchmark formats orchrm reads; `jsonl` is any JSONL with field mapping. */
 export const SUITES = ['gsm8k', 'math', 'aime', 'hotpotqa', 'musique', 'jsonl'] as const;

@@ -1,5 +1,4 @@
-import type { Grade } from '../core/episode.js';
-import type { Task } from '../core/task.js';
+import type { Grade, Task } from '../core/index.js';
 import type { AnswerComparison } from './answer-comparison.js';
 import { mathEquivalence } from './math-equivalence.js';
 import { normalizeMathAnswer } from './normalize-math-answer.js';

@@ -1,7 +1,5 @@
 import type { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
-import type { Task } from '../core/task.js';
-import { InvalidUtf8Error, readTextFile } from '../core/read-text-file.js';
+import { InvalidInputError, InvalidUtf8Error, readTextFile, type Task, UserError, zodIssues } from '../core/index.js';
 
 /** Stop listing after this many bad records: the first screenful is enough to fix a file. */
 const MAX_REPORTED_ISSUES = 20;

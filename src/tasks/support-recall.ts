@@ -1,5 +1,4 @@
-import { SearchArtifactsSchema, type BlockArtifacts } from '../core/artifacts.js';
-import type { Task } from '../core/task.js';
+import { type BlockArtifacts, SearchArtifactsSchema, type Task } from '../core/index.js';
 import type { CorpusDocument } from './corpus.js';
 import { supportingTitlesOf } from './supporting-titles.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Task } from '../core/task.js';
+import type { Task } from '../core/index.js';
 
 /** The `Task.metadata` key where the HotpotQA and MuSiQue loaders store gold supporting titles. */
 export const SUPPORTING_TITLES_KEY = 'supportingTitles';

@@ -1,6 +1,4 @@
-import { InvalidInputError, UserError, zodIssues } from '../core/errors.js';
-import { TaskSchema, type Task } from '../core/task.js';
-import { InvalidUtf8Error, readTextFile } from '../core/read-text-file.js';
+import { InvalidInputError, InvalidUtf8Error, readTextFile, type Task, TaskSchema, UserError, zodIssues } from '../core/index.js';
 
 /**
  * Reads a JSONL file of tasks (`{"id", "question", "answer"?, "suite"?, "metadata"?}` per line).

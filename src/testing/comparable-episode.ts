@@ -1,5 +1,4 @@
-import type { Episode } from '../core/episode.js';
-import type { LlmCallRecord } from '../core/llm-call.js';
+import type { Episode, LlmCallRecord } from '../core/index.js';
 
 /**
  * An episode with what legitimately differs between two runs of the same seed blanked out:

@@ -1,11 +1,4 @@
-import type { BlockArtifacts } from '../core/artifacts.js';
-import { EPISODE_SCHEMA_VERSION, type Episode, type NodeStatus, type NodeTrace, type OrchestratorRef } from '../core/episode.js';
-import { stableId } from '../core/ids.js';
-import type { LlmCallRecord } from '../core/llm-call.js';
-import type { Plan } from '../core/plan.js';
-import { Rng } from '../core/rng.js';
-import type { Task } from '../core/task.js';
-import { addUsage, emptyUsage } from '../core/usage.js';
+import { addUsage, type BlockArtifacts, emptyUsage, type Episode, EPISODE_SCHEMA_VERSION, type LlmCallRecord, type NodeStatus, type NodeTrace, type OrchestratorRef, type Plan, Rng, stableId, type Task } from '../core/index.js';
 
 /** Choices for a synthetic episode; everything else follows from `seed`. */
 export interface EpisodeFactoryOptions {

@@ -1,6 +1,5 @@
-import { SystemError } from '../core/errors.js';
-import type { Usage } from '../core/usage.js';
-import type { ChatProvider, ChatRequest, ChatResponse } from '../llm/chat-provider.js';
+import { SystemError, type Usage } from '../core/index.js';
+import type { ChatProvider, ChatRequest, ChatResponse } from '../llm/index.js';
 
 /** One scripted reply: fixed text, text computed from the request, or an error to throw. */
 export type ScriptedStep = string | ((request: ChatRequest) => string | Promise<string>) | Error;

@@ -1,4 +1,4 @@
-import { stableId } from '../core/ids.js';
+import { stableId } from '../core/index.js';
 import type { Store } from '../store/index.js';
 
 /** A checkpoint row of the store's `checkpoints` table. */

@@ -1,10 +1,7 @@
 import pLimit from 'p-limit';
-import type { EventSink } from '../core/index.js';
-import type { Grader } from '../core/grader.js';
-import type { Retriever } from '../core/retriever.js';
+import type { Episode, EventSink, Grader, Retriever } from '../core/index.js';
 import { runEpisode, type ExecutableBlocks } from '../exec/index.js';
-import type { Episode } from '../core/episode.js';
-import type { ChatProvider } from '../llm/chat-provider.js';
+import type { ChatProvider } from '../llm/index.js';
 import type { RewardContext, RewardGroup, PlanReward, RewardSource } from './reward-source.js';
 
 export interface ExecutionRewardOptions {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidInputError, zodIssues } from '../core/errors.js';
+import { InvalidInputError, zodIssues } from '../core/index.js';
 
 /**
  * GRPO settings, named and defaulted after TRL's `GRPOConfig` where it has the same knob

@@ -1,7 +1,4 @@
-import { UserError } from '../core/errors.js';
-import type { EventSink } from '../core/index.js';
-import { deriveSeed } from '../core/rng.js';
-import type { Task } from '../core/task.js';
+import { deriveSeed, type EventSink, type Task, UserError } from '../core/index.js';
 import { clippedSurrogate, klK3 } from './clipped-objective.js';
 import { parseGrpoConfig, type GrpoConfig, type GrpoConfigInput } from './grpo-config.js';
 import { groupAdvantages } from './group-advantages.js';

@@ -1,9 +1,8 @@
 import pLimit from 'p-limit';
-import { ModelBehaviorError } from '../core/errors.js';
-import { deriveSeed } from '../core/rng.js';
-import type { ChatProvider } from '../llm/chat-provider.js';
-import { canonicalPlanText } from '../rm/remote/index.js';
-import { buildPlanJudgeMessages, parseJudgeChoice } from '../select/judge-prompts.js';
+import { deriveSeed, ModelBehaviorError } from '../core/index.js';
+import type { ChatProvider } from '../llm/index.js';
+import { canonicalPlanText } from '../rm/index.js';
+import { buildPlanJudgeMessages, parseJudgeChoice } from '../select/index.js';
 import type { PlanReward, RewardSource } from './reward-source.js';
 
 export interface JudgeRewardOptions {

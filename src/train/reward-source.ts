@@ -1,5 +1,4 @@
-import type { OrchestratorRef } from '../core/episode.js';
-import type { Task } from '../core/task.js';
+import type { OrchestratorRef, Task } from '../core/index.js';
 
 /** One sampled plan to reward. */
 export interface RewardRequestPlan {

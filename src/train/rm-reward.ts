@@ -1,7 +1,6 @@
-import { ModelBehaviorError } from '../core/errors.js';
-import type { RewardModel } from '../core/reward-model.js';
+import { ModelBehaviorError, type RewardModel } from '../core/index.js';
 import { countTokens } from '../llm/index.js';
-import { canonicalPlanText, defaultRewardPrompt } from '../rm/remote/index.js';
+import { canonicalPlanText, defaultRewardPrompt } from '../rm/index.js';
 import type { RewardSource } from './reward-source.js';
 
 /**

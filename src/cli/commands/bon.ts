@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { UserError } from '../../core/errors.js';
-import { loadRewardModel } from '../../rm/model-file.js';
-import type { TrainedRewardModel } from '../../rm/trained-reward-model.js';
-import { trainingMismatch, worldOfRun } from '../../rm/index.js';
+import { UserError } from '../../core/index.js';
+import { loadRewardModel, type TrainedRewardModel, trainingMismatch, worldOfRun } from '../../rm/index.js';
 import { BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';

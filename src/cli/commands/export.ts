@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { EpisodeStatusSchema } from '../../core/episode.js';
+import { EpisodeStatusSchema } from '../../core/index.js';
 import { exportEpisodesJsonl, openStore } from '../../store/index.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';

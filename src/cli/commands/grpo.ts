@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { UserError } from '../../core/errors.js';
-import { loadRewardModel } from '../../rm/model-file.js';
+import { UserError } from '../../core/index.js';
+import { loadRewardModel } from '../../rm/index.js';
 import type { Environment } from '../../environment/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { openStore } from '../../store/index.js';

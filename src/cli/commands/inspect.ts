@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { UserError } from '../../core/errors.js';
+import { UserError } from '../../core/index.js';
 import { formatEpisodeTrace, openStore, type Store } from '../../store/index.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';

@@ -1,7 +1,6 @@
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
-import { PairSplitSchema } from '../../core/pair.js';
+import { InvalidInputError, InvalidUtf8Error, PairSplitSchema, readTextFile, UserError, zodIssues } from '../../core/index.js';
 import {
   exportPairs,
   formatMiningReport,
@@ -24,7 +23,6 @@ import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema, parseIntegerOption } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 import { commandSummary } from '../command-catalog.js';
 
 const miningConfig = PairMiningConfigSchema.in.shape;

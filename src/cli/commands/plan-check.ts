@@ -1,7 +1,6 @@
 import { Option, type Command } from 'commander';
-import type { Diagnostic, Dom, PlanWarning } from '../../core/plan.js';
+import { type Diagnostic, type Dom, InvalidUtf8Error, type PlanWarning, readTextFile } from '../../core/index.js';
 import { checkPlanText, type PlanCheckResult } from '../../plan/index.js';
-import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 import { commandSummary } from '../command-catalog.js';
 
 /** Where the command writes; tests pass collectors, the CLI uses the process streams. */

@@ -1,30 +1,12 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { UserError } from '../../core/errors.js';
-import type { Pair } from '../../core/pair.js';
-import { ablateSources, evaluateWithBaselines, type BaselineEpochEndEvent, formatAblationReport, formatBaselineReport, loadEvaluationData, loadTrainingPairs, resolvePairDataset } from '../../rm/eval/index.js';
-import {
-  BtConfigSchema,
-  DEFAULT_ENCODER_SPEC_TEXT,
-  ENCODER_SPEC_GRAMMAR,
-  LinearHeadConfigSchema,
-  loadRewardModel,
-  MlpHeadConfigSchema,
-  parseBtConfig,
-  parseEncoderSpec,
-  removeBtTrainingState,
-  trainRewardModel,
-  trainStoredRewardModel,
-  type EpochLog,
-  type StoredRmTrainingEvent,
-  type TrainedRewardModel,
-} from '../../rm/index.js';
+import { InvalidUtf8Error, type Pair, readTextFile, UserError } from '../../core/index.js';
+import { ablateSources, type BaselineEpochEndEvent, BtConfigSchema, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel } from '../../rm/index.js';
 import { createCliEvents } from '../progress.js';
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
-import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 import { commandSummary } from '../command-catalog.js';
 
 const btConfig = BtConfigSchema.shape;

@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
-import { UserError } from '../../core/errors.js';
-import type { RewardModel } from '../../core/reward-model.js';
+import { type RewardModel, UserError } from '../../core/index.js';
 import { loadRewardModel } from '../../rm/index.js';
 import {
   createRefusalLogger,

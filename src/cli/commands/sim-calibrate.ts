@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { calibrateScenario, type CalibrationReport } from '../../sim/calibrate/index.js';
-import { createSimEnvironment, loadScenario } from '../../sim/index.js';
+import { calibrateScenario, type CalibrationReport, createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { createCliEvents } from '../progress.js';
 import { parseIntegerOption } from '../options-from-schema.js';

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { baseCheckpoint, createSimEnvironment, loadCheckpoint, loadScenario, saveCheckpoint } from '../../sim/index.js';
-import { improveByExecution, type ImproveEvent } from '../../sim/improve/index.js';
+import { baseCheckpoint, createSimEnvironment, improveByExecution, type ImproveEvent, loadCheckpoint, loadScenario, saveCheckpoint } from '../../sim/index.js';
 import { createCliEvents } from '../progress.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseIntegerOption } from '../options-from-schema.js';

@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
-import { isLoopbackHost } from '../../core/is-loopback-host.js';
-import { createSimEnvironment } from '../../sim/environment.js';
-import { loadScenario, scenarioNames, type Scenario } from '../../sim/scenario/index.js';
-import { DEFAULT_EMBEDDING_MODEL, FaultConfigSchema, SIM_JUDGE_MODEL, startOpenAiCompatibleServer, type FaultConfigInput, type OpenAiCompatibleServer } from '../../sim/server/index.js';
+import { InvalidInputError, isLoopbackHost, UserError, zodIssues } from '../../core/index.js';
+import { createSimEnvironment, DEFAULT_EMBEDDING_MODEL, type FaultConfigInput, FaultConfigSchema, loadScenario, type OpenAiCompatibleServer, type Scenario, scenarioNames, SIM_JUDGE_MODEL, startOpenAiCompatibleServer } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { parseFlagValue, parseIntegerOption } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';

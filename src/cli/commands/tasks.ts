@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { Task } from '../../core/task.js';
+import type { Task } from '../../core/index.js';
 import { SUITES, detectSuite, loadSuite, supportingTitlesOf, type Suite } from '../../tasks/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { runAction } from '../run-action.js';

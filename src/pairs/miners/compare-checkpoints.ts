@@ -1,4 +1,4 @@
-import type { OrchestratorRef } from '../../core/episode.js';
+import type { OrchestratorRef } from '../../core/index.js';
 import type { CheckpointMinerConfig } from '../mining-config.js';
 
 /** Which of two checkpoints is later, and what said so. */

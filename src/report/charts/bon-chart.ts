@@ -1,4 +1,4 @@
-import { STRATEGY_NAMES } from '../../select/selection-strategy.js';
+import { STRATEGY_NAMES } from '../../select/index.js';
 import type { DemoResults } from '../results-schema.js';
 import type { ChartDefinition } from '../render-chart.js';
 import { colorScale } from './series-colors.js';

@@ -1,6 +1,4 @@
-import { UserError } from '../../core/errors.js';
-import type { Pair } from '../../core/pair.js';
-import { deriveSeed } from '../../core/rng.js';
+import { deriveSeed, type Pair, UserError } from '../../core/index.js';
 import type { BtConfigInput } from '../bt-config.js';
 import type { FeaturePipelineOptions } from '../features/feature-pipeline.js';
 import { trainRewardModel } from '../train-reward-model.js';

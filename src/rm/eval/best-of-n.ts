@@ -1,4 +1,4 @@
-import { deriveSeed, Rng } from '../../core/rng.js';
+import { deriveSeed, Rng } from '../../core/index.js';
 import { bootstrapMeanInterval } from './bootstrap-interval.js';
 import type { Interval } from './wilson-interval.js';
 

@@ -1,4 +1,4 @@
-import { Rng } from '../../core/rng.js';
+import { Rng } from '../../core/index.js';
 import type { Interval } from './wilson-interval.js';
 
 export interface BootstrapOptions {

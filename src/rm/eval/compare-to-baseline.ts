@@ -1,4 +1,4 @@
-import { deriveSeed } from '../../core/rng.js';
+import { deriveSeed } from '../../core/index.js';
 import { pairedClusterBootstrap } from './bootstrap-interval.js';
 import type { EvaluationData, HeldOutScores, ModelEvaluation } from './evaluate-model.js';
 import { outcomePairs } from './outcome-pairs.js';

@@ -1,4 +1,4 @@
-import type { RewardModel } from '../../core/reward-model.js';
+import type { RewardModel } from '../../core/index.js';
 import { compareToBaseline, type BaselineComparison, type BaselineKind } from './compare-to-baseline.js';
 import { scoreHeldOut, summarizeScores, type EvaluateOptions, type EvaluationData, type ModelEvaluation } from './evaluate-model.js';
 

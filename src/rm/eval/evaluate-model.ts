@@ -1,6 +1,4 @@
-import type { Pair } from '../../core/pair.js';
-import type { Plan } from '../../core/plan.js';
-import type { RewardModel } from '../../core/reward-model.js';
+import type { Pair, Plan, RewardModel } from '../../core/index.js';
 import { bestOfNAccuracy, type BestOfNResult } from './best-of-n.js';
 import { expectedCalibrationError, type CalibrationReport } from './calibration-error.js';
 import { pairwiseAccuracy, type PairwiseAccuracy } from './pairwise-accuracy.js';

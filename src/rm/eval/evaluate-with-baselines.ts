@@ -1,6 +1,4 @@
-import type { EventSink } from '../../core/index.js';
-import type { Pair } from '../../core/pair.js';
-import type { RewardModel } from '../../core/reward-model.js';
+import type { EventSink, Pair, RewardModel } from '../../core/index.js';
 import type { BtConfig } from '../bt-config.js';
 import type { EpochLog } from '../bt-trainer.js';
 import { planOnlySpec, type EncoderSpec } from '../features/encoder-spec.js';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { UserError } from '../../core/errors.js';
-import type { Pair, PairSplit } from '../../core/pair.js';
-import { assignSplit } from '../../pairs/assign-split.js';
+import { type Pair, type PairSplit, UserError } from '../../core/index.js';
+import { assignSplit } from '../../pairs/index.js';
 import { EpisodeFilterSchema, type PairDatasetRecord, type Store } from '../../store/index.js';
 import type { EvaluationData, HeldOutEpisode } from './evaluate-model.js';
 

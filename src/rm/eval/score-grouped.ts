@@ -1,5 +1,4 @@
-import { ModelBehaviorError } from '../../core/errors.js';
-import type { RewardModel } from '../../core/reward-model.js';
+import { ModelBehaviorError, type RewardModel } from '../../core/index.js';
 
 /** One plan to score for one task; `scores[i]` answers `items[i]`. */
 export interface ScoringItem {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { UserError } from '../../core/errors.js';
+import { UserError } from '../../core/index.js';
 
 /**
  * An on-disk cache of embedding vectors in SQLite, keyed by model, width and the sha256 of the

@@ -1,4 +1,4 @@
-import { SystemError } from '../../core/errors.js';
+import { SystemError } from '../../core/index.js';
 import type { EmbeddingSource } from './embedding-source.js';
 import type { FeatureAccumulator } from './feature-accumulator.js';
 import type { FeatureEncoder } from './feature-encoder.js';

@@ -1,6 +1,5 @@
 import OpenAI from 'openai';
-import { sha256 } from '../../core/hash.js';
-import { ModelBehaviorError, UserError } from '../../core/errors.js';
+import { ModelBehaviorError, sha256, UserError } from '../../core/index.js';
 import { EmbeddingCache } from './embedding-cache.js';
 
 /** Texts sent per `/v1/embeddings` request. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
+import { InvalidInputError, UserError, zodIssues } from '../../core/index.js';
 
 /** Which text an n-gram or embedding feature reads. */
 export const FeatureSideSchema = z.enum(['task', 'plan', 'both']);

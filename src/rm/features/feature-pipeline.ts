@@ -1,4 +1,4 @@
-import { UserError } from '../../core/errors.js';
+import { UserError } from '../../core/index.js';
 import type { EncoderSpec } from './encoder-spec.js';
 import { createEmbeddingEncoder } from './embedding-encoder.js';
 import { EmbeddingSource } from './embedding-source.js';

@@ -1,4 +1,4 @@
-import type { Diagnostic, Plan } from '../../core/plan.js';
+import type { Diagnostic, Plan } from '../../core/index.js';
 import {
   buildGraph,
   canonicalizePlan,

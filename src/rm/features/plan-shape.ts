@@ -1,4 +1,4 @@
-import type { Plan } from '../../core/plan.js';
+import type { Plan } from '../../core/index.js';
 import { extractReferences } from '../../plan/index.js';
 import type { PlanAnalysis } from './plan-analysis.js';
 import { graphShape } from './structure-encoder.js';

@@ -1,4 +1,4 @@
-import { Rng } from '../../core/rng.js';
+import { Rng } from '../../core/index.js';
 import type { MlpHeadConfig } from './head-config.js';
 import type { HeadTensor, ParameterArray, RewardHead } from './reward-head.js';
 import { TouchedRows } from './touched-rows.js';

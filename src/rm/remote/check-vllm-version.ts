@@ -1,4 +1,4 @@
-import { UserError } from '../../core/errors.js';
+import { UserError } from '../../core/index.js';
 
 /**
  * The first vLLM release whose pooling endpoints (`/classify`, `/pooling`) read

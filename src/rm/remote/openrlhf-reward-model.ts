@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { UserError } from '../../core/errors.js';
-import type { RewardModel } from '../../core/reward-model.js';
+import { type RewardModel, UserError } from '../../core/index.js';
 import { MalformedResponseError } from '../../llm/index.js';
 import { readPairExportLayout, type PairExportLayout } from '../../pairs/index.js';
 import type { ClientChatTemplate } from './chat-template-text.js';

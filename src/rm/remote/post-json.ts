@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { zodIssues } from '../../core/errors.js';
+import { zodIssues } from '../../core/index.js';
 import {
   ConnectionError,
   MalformedResponseError,

@@ -1,8 +1,6 @@
 import pLimit from 'p-limit';
 import type { ZodType } from 'zod';
-import { InvalidInputError, zodIssues } from '../../core/errors.js';
-import type { Plan } from '../../core/plan.js';
-import type { RewardModel } from '../../core/reward-model.js';
+import { InvalidInputError, type Plan, type RewardModel, zodIssues } from '../../core/index.js';
 import { defaultBlockCatalog } from '../../plan/index.js';
 import { postJson, type PostJsonOptions } from './post-json.js';
 import { RemoteRewardOptionsSchema, type RemoteRewardOptionsInput, type RemoteRewardRuntime, type RemoteRewardSettings } from './remote-options.js';

@@ -1,4 +1,4 @@
-import { UserError } from '../../core/errors.js';
+import { UserError } from '../../core/index.js';
 import type { ScoringLayout } from '../../pairs/index.js';
 import { renderChatTemplate, type ClientChatTemplate, type TemplateMessage } from './chat-template-text.js';
 

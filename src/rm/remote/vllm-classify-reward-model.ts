@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { chooseOutput, scoresByIndex } from './scores-by-index.js';
-import { UserError } from '../../core/errors.js';
-import type { RewardModel } from '../../core/reward-model.js';
+import { type RewardModel, UserError } from '../../core/index.js';
 import { MalformedResponseError } from '../../llm/index.js';
 import { readPairExportLayout, type PairExportLayout, type ScoringLayout } from '../../pairs/index.js';
 import type { ClientChatTemplate } from './chat-template-text.js';

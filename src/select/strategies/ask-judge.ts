@@ -1,6 +1,4 @@
-import { ModelBehaviorError, UserError } from '../../core/errors.js';
-import type { ChatMessage } from '../../core/llm-call.js';
-import type { Usage } from '../../core/usage.js';
+import { type ChatMessage, ModelBehaviorError, type Usage, UserError } from '../../core/index.js';
 import { parseJudgeChoice } from '../judge-prompts.js';
 import type { SelectionContext } from '../selection-strategy.js';
 

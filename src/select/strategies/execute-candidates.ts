@@ -1,4 +1,4 @@
-import type { Episode } from '../../core/episode.js';
+import type { Episode } from '../../core/index.js';
 import type { SelectionContext } from '../selection-strategy.js';
 
 /** Executes candidates (cached by the context) and maps each index to its episode. */

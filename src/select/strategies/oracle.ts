@@ -1,4 +1,4 @@
-import { emptyUsage } from '../../core/usage.js';
+import { emptyUsage } from '../../core/index.js';
 import type { SelectionStrategy } from '../selection-strategy.js';
 import { isCorrect } from '../vote-executed.js';
 import { allCandidates, executeCandidates } from './execute-candidates.js';

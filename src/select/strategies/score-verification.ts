@@ -1,4 +1,4 @@
-import { emptyUsage, type Usage } from '../../core/usage.js';
+import { emptyUsage, type Usage } from '../../core/index.js';
 import type { SelectionContext } from '../selection-strategy.js';
 
 /**

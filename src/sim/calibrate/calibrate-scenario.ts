@@ -1,8 +1,5 @@
 import pLimit from 'p-limit';
-import type { Episode } from '../../core/episode.js';
-import type { EventSink, ProgressEvent } from '../../core/index.js';
-import { deriveSeed, Rng } from '../../core/rng.js';
-import type { Task } from '../../core/task.js';
+import { deriveSeed, type Episode, type EventSink, type ProgressEvent, Rng, type Task } from '../../core/index.js';
 import { runEpisode } from '../../exec/index.js';
 import type { SimEnvironment } from '../environment.js';
 import { samplePlan } from '../policy/index.js';

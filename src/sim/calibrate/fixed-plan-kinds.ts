@@ -1,6 +1,4 @@
-import type { PlanTemplateLibrary, TemplatePlan } from '../../core/plan-template.js';
-import { deriveSeed, Rng } from '../../core/rng.js';
-import type { Task } from '../../core/task.js';
+import { deriveSeed, type PlanTemplateLibrary, Rng, type Task, type TemplatePlan } from '../../core/index.js';
 import type { SimEnvironment } from '../environment.js';
 import { POLICY_CHECKPOINT_SCHEMA_VERSION, FEATURE_COUNT, FEATURE_NAMES, POLICY_HEADS, samplePlan, zeroWeights, type HeadName, type PolicyCheckpoint } from '../policy/index.js';
 import { countTokensFast } from '../worker/index.js';

@@ -1,5 +1,4 @@
-import type { Task } from '../../core/task.js';
-import type { Rng } from '../../core/rng.js';
+import type { Rng, Task } from '../../core/index.js';
 
 /**
  * Contract between the task families, the simulated worker and the simulated orchestrator.

@@ -5,9 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../store/index.js';
 import { createRewardSource, listStoredCheckpoints, saveCheckpointToStore, trainGrpo } from '../../train/index.js';
 import { createSimEnvironment } from '../environment.js';
-import { evaluateCheckpointByExecution } from '../improve/index.js';
+import { evaluateCheckpointByExecution } from '../improve/improve-by-execution.js';
 import { baseCheckpoint, checkpointFromFile, logProbOf, type PolicyCheckpoint } from '../policy/index.js';
-import { loadScenario } from '../scenario/index.js';
+import { loadScenario } from '../scenario/load-scenario.js';
 import { generateScenarioTasks } from '../scenario-tasks.js';
 import { createSimTrainablePolicy } from './sim-trainable-policy.js';
 

@@ -1,6 +1,6 @@
 import type { TrainableOrchestrator } from '../../environment/index.js';
 import type { SimEnvironment } from '../environment.js';
-import { evaluateCheckpointByExecution } from '../improve/index.js';
+import { evaluateCheckpointByExecution } from '../improve/improve-by-execution.js';
 import { baseCheckpoint, checkpointFromFile, loadCheckpoint, saveCheckpoint, type PolicyCheckpoint, type PolicyWeights } from '../policy/index.js';
 import { createSimTrainablePolicy, type SimAction } from './sim-trainable-policy.js';
 

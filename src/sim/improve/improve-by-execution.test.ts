@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSimEnvironment } from '../environment.js';
 import { baseCheckpoint } from '../policy/index.js';
-import { loadScenario } from '../scenario/index.js';
+import { loadScenario } from '../scenario/load-scenario.js';
 import { evaluateCheckpointByExecution, improveByExecution } from './improve-by-execution.js';
 
 describe('improveByExecution', () => {

@@ -1,7 +1,5 @@
 import pLimit from 'p-limit';
-import type { EventSink } from '../../core/index.js';
-import { deriveSeed, Rng } from '../../core/rng.js';
-import type { Task } from '../../core/task.js';
+import { deriveSeed, type EventSink, Rng, type Task } from '../../core/index.js';
 import { runEpisode } from '../../exec/index.js';
 import type { SimEnvironment } from '../environment.js';
 import { createSimPolicy, improveCheckpoint, simOrchestratorRef, type PolicyCheckpoint, type RewardedSample, type SimPolicy } from '../policy/index.js';

@@ -1,9 +1,7 @@
-import { createBlockRegistry } from '../../agents/registry.js';
-import { fnv1a32 } from '../../core/hash.js';
-import type { Retriever } from '../../core/retriever.js';
-import { deriveSeed, Rng } from '../../core/rng.js';
-import type { ChatProvider, ChatRequest, ChatResponse } from '../../llm/chat-provider.js';
-import { parsePlan } from '../../plan/parse-plan.js';
+import { createBlockRegistry } from '../../agents/index.js';
+import { deriveSeed, fnv1a32, type Retriever, Rng } from '../../core/index.js';
+import type { ChatProvider, ChatRequest, ChatResponse } from '../../llm/index.js';
+import { parsePlan } from '../../plan/index.js';
 import type { SimFamily } from '../families/family.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { countMessageTokensFast, countTokensFast } from '../worker/count-tokens-fast.js';

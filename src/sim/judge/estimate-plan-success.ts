@@ -1,11 +1,8 @@
-import { normalizeAnswer } from '../../agents/normalize-answer.js';
-import type { BlockRegistry } from '../../agents/registry.js';
-import { fnv1a32 } from '../../core/hash.js';
-import type { Retriever } from '../../core/retriever.js';
-import { deriveSeed } from '../../core/rng.js';
-import { runEpisode } from '../../exec/run-episode.js';
-import type { ChatProvider } from '../../llm/chat-provider.js';
-import { parsePlan } from '../../plan/parse-plan.js';
+import { type BlockRegistry, normalizeAnswer } from '../../agents/index.js';
+import { deriveSeed, fnv1a32, type Retriever } from '../../core/index.js';
+import { runEpisode } from '../../exec/index.js';
+import type { ChatProvider } from '../../llm/index.js';
+import { parsePlan } from '../../plan/index.js';
 
 /** Bound on cached imagined outcomes (question x plan); the oldest go first. */
 const MAX_CACHED_ESTIMATES = 50_000;

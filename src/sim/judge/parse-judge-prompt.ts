@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../core/llm-call.js';
+import type { ChatMessage } from '../../core/index.js';
 import { JUDGE_PROMPTS } from '../../prompts/index.js';
 
 const { trajectoryHeader: TRAJECTORY_JUDGE_HEADER, planHeader: PLAN_JUDGE_HEADER } = JUDGE_PROMPTS;

@@ -1,5 +1,4 @@
-import { majorityVote } from '../../agents/majority-vote.js';
-import { normalizeAnswer } from '../../agents/normalize-answer.js';
+import { majorityVote, normalizeAnswer } from '../../agents/index.js';
 import { sigmoid, type Rng } from '../../core/index.js';
 import type { JudgeConfig } from '../scenario/scenario-schema.js';
 

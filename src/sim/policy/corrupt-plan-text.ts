@@ -1,5 +1,4 @@
-import type { Plan, PlanNode } from '../../core/plan.js';
-import type { Rng } from '../../core/rng.js';
+import type { Plan, PlanNode, Rng } from '../../core/index.js';
 import { writePlanText, type PlanTextFormat } from './write-plan-text.js';
 
 /** The ways the simulated orchestrator's output goes wrong, as real orchestrator outputs do. */

@@ -1,4 +1,4 @@
-import { UserError } from '../../core/errors.js';
+import { UserError } from '../../core/index.js';
 import { addScaledWeights } from './apply-gradient.js';
 import { addGradLogProb, type Decision } from './log-linear.js';
 import { cloneCheckpoint, zeroWeights, type PolicyCheckpoint } from './policy-checkpoint.js';

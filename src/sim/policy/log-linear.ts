@@ -1,4 +1,4 @@
-import type { Rng } from '../../core/rng.js';
+import type { Rng } from '../../core/index.js';
 import type { PolicyCheckpoint, PolicyWeights } from './policy-checkpoint.js';
 import { zeroWeights } from './policy-checkpoint.js';
 import { questionFeatures } from './question-features.js';

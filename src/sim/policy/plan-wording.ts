@@ -1,4 +1,4 @@
-import type { Rng } from '../../core/rng.js';
+import type { Rng } from '../../core/index.js';
 
 /** Block descriptions an orchestrator writes beside each agent (`agent_description`). */
 export const AGENT_DESCRIPTIONS: Readonly<Record<string, readonly string[]>> = {

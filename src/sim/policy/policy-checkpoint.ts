@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
+import { InvalidInputError, UserError, zodIssues } from '../../core/index.js';
 import { FEATURE_COUNT, FEATURE_NAMES } from './question-features.js';
 import { HEAD_NAMES, POLICY_HEADS, headSize, type HeadName } from './policy-heads.js';
 

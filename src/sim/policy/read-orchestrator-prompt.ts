@@ -1,5 +1,4 @@
-import type { ChatMessage } from '../../core/llm-call.js';
-import type { Dom } from '../../core/plan.js';
+import type { ChatMessage, Dom } from '../../core/index.js';
 import { ORCHESTRATOR_PROMPTS } from '../../prompts/index.js';
 import type { PlanTextFormat } from './write-plan-text.js';
 

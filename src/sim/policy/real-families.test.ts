@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { Rng } from '../../core/rng.js';
 import { parsePlan } from '../../plan/index.js';
-import { createArithFamily } from '../families/arith/index.js';
+import { createArithFamily } from '../families/arith/arith-family.js';
 import type { SimFamily } from '../families/family.js';
 import { createMultihopFamily } from '../families/multihop/index.js';
 import { ArithFamilySchema, MultihopFamilySchema, OrchestratorSchema } from '../scenario/scenario-schema.js';

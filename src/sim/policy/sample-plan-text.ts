@@ -1,4 +1,4 @@
-import type { Rng } from '../../core/rng.js';
+import type { Rng } from '../../core/index.js';
 import type { OrchestratorConfig } from '../scenario/scenario-schema.js';
 import { applicableMalformations, writeMalformedPlanText, type MalformationKind } from './corrupt-plan-text.js';
 import type { PolicyCheckpoint } from './policy-checkpoint.js';

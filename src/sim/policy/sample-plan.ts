@@ -1,5 +1,4 @@
-import type { Dom, Plan, PlanNode } from '../../core/plan.js';
-import type { Rng } from '../../core/rng.js';
+import type { Dom, Plan, PlanNode, Rng } from '../../core/index.js';
 import type { SimFamily } from '../families/family.js';
 import { decomposeQuestion } from './decompose-question.js';
 import { decisionLogProb, sampleDecision, type Decision } from './log-linear.js';

@@ -1,8 +1,5 @@
-import type { OrchestratorRef } from '../../core/index.js';
-import { UserError } from '../../core/errors.js';
-import { fnv1a32 } from '../../core/hash.js';
-import { deriveSeed, Rng } from '../../core/rng.js';
-import type { ChatProvider, ChatRequest, ChatResponse } from '../../llm/chat-provider.js';
+import { deriveSeed, fnv1a32, type OrchestratorRef, Rng, UserError } from '../../core/index.js';
+import type { ChatProvider, ChatRequest, ChatResponse } from '../../llm/index.js';
 import type { SimFamily } from '../families/family.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { countMessageTokensFast, countTokensFast } from '../worker/index.js';

@@ -1,5 +1,4 @@
-import type { Dom } from '../../core/plan.js';
-import type { Rng } from '../../core/rng.js';
+import type { Dom, Rng } from '../../core/index.js';
 import type { SimFamily } from '../families/family.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { gradLogProb, logProbOf, type Decision } from './log-linear.js';

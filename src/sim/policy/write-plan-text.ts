@@ -1,5 +1,4 @@
-import type { Plan } from '../../core/plan.js';
-import type { Rng } from '../../core/rng.js';
+import type { Plan, Rng } from '../../core/index.js';
 import { formatPlanXml } from '../../plan/index.js';
 import { XML_AGENT_NAMES } from './plan-wording.js';
 

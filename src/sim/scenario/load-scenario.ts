@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { InvalidInputError, UserError, zodIssues } from '../../core/errors.js';
+import { InvalidInputError, InvalidUtf8Error, readTextFile, UserError, zodIssues } from '../../core/index.js';
 import { BUILTIN_SCENARIOS } from './builtin-scenarios.js';
 import { ScenarioSchema, type Scenario } from './scenario-schema.js';
-import { InvalidUtf8Error, readTextFile } from '../../core/read-text-file.js';
 
 /** Names of the built-in scenarios. */
 export function scenarioNames(): string[] {

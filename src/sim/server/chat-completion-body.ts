@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ChatRequest } from '../../llm/chat-provider.js';
-import type { ModelSlot } from '../../core/llm-call.js';
+import type { ChatRequest } from '../../llm/index.js';
+import type { ModelSlot } from '../../core/index.js';
 
 /**
  * What `POST /v1/chat/completions` accepts. Fields the simulation cannot honour are rejected

@@ -1,4 +1,4 @@
-import type { ChatResponse } from '../../llm/chat-provider.js';
+import type { ChatResponse } from '../../llm/index.js';
 
 /** An OpenAI `chat.completion` object with one choice. */
 export interface ChatCompletionResponse {

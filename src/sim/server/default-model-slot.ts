@@ -1,4 +1,4 @@
-import type { ModelSlot } from '../../core/llm-call.js';
+import type { ModelSlot } from '../../core/index.js';
 
 /** The judge model `orchrm sim serve` lists and answers (Best-of-N's judge strategies, LLM-judge grading). */
 export const SIM_JUDGE_MODEL = 'sim-judge';

@@ -1,4 +1,4 @@
-import { countTokens } from '../../llm/token-counter.js';
+import { countTokens } from '../../llm/index.js';
 import type { EmbeddingsBody } from './embeddings-body.js';
 import { hashedEmbedding } from './hashed-embedding.js';
 

@@ -1,5 +1,4 @@
-import { InvalidInputError, zodIssues } from '../../core/errors.js';
-import { Rng, deriveSeed } from '../../core/rng.js';
+import { deriveSeed, InvalidInputError, Rng, zodIssues } from '../../core/index.js';
 import { FaultConfigSchema, type FaultConfig, type FaultConfigInput, type FaultKind } from './fault-config.js';
 
 /** z of the standard normal's 99th percentile: p99 = median * exp(sigma * Z_99). */

@@ -1,4 +1,4 @@
-import { fnv1a32 } from '../../core/hash.js';
+import { fnv1a32 } from '../../core/index.js';
 
 /** Model name under which the server offers hashed embeddings, unless told another. */
 export const DEFAULT_EMBEDDING_MODEL = 'sim-embedding';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, parseJsonBody, readRequestBody, sendJson, sendJsonText, startHttpServer, type ModelSlot } from '../../core/index.js';
-import type { ChatProvider } from '../../llm/chat-provider.js';
+import { bearerTokenChecker, HttpError, type ModelSlot, parseJsonBody, readRequestBody, sendJson, sendJsonText, startHttpServer } from '../../core/index.js';
+import type { ChatProvider } from '../../llm/index.js';
 import { ChatCompletionBodySchema, toChatRequest } from './chat-completion-body.js';
 import { chatCompletionResponse } from './chat-completion-response.js';
 import { defaultModelSlot } from './default-model-slot.js';
@@ -13,7 +13,6 @@ import { parseRequestBody } from './parse-request-body.js';
 import { sendFault } from './send-fault.js';
 import { emptyServerStats, type ServerStats } from './server-stats.js';
 import { sendOpenAiError, toHttpError } from './to-http-error.js';
-import { bearerTokenChecker } from '../../core/bearer-token.js';
 
 /** Largest request body accepted when the server options name none: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { HttpError, sendJson, UserError } from '../../core/index.js';
-import { ProviderError } from '../../llm/provider-errors.js';
+import { ProviderError } from '../../llm/index.js';
 
 /** OpenAI's error body: `{error: {message, type, param, code}}`. */
 export interface OpenAiErrorBody {

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../core/llm-call.js';
+import type { ChatMessage } from '../../core/index.js';
 
 /*
  * An approximate `o200k_base` token count in one pass over the characters, for the simulated

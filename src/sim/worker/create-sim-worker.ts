@@ -1,5 +1,5 @@
-import { UserError } from '../../core/errors.js';
-import type { ChatProvider, ChatRequest, ChatResponse } from '../../llm/chat-provider.js';
+import { UserError } from '../../core/index.js';
+import type { ChatProvider, ChatRequest, ChatResponse } from '../../llm/index.js';
 import type { SimFamily } from '../families/family.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { countMessageTokensFast, countTokensFast } from './count-tokens-fast.js';

@@ -1,4 +1,4 @@
-import { Rng } from '../../core/rng.js';
+import { Rng } from '../../core/index.js';
 import type { SimulatedAnswer } from './simulate-answer.js';
 
 const NUMBER = /-?\d+(?:\.\d+)?/g;

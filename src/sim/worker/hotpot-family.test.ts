@@ -10,7 +10,7 @@ import type { Task } from '../../core/task.js';
 import { executePlan } from '../../exec/execute-plan.js';
 import { createBm25Retriever } from '../../tasks/bm25-retriever.js';
 import type { SimFamily } from '../families/family.js';
-import { loadHotpotFamily } from '../families/hotpot/index.js';
+import { loadHotpotFamily } from '../families/hotpot/load-hotpot-family.js';
 import { HotpotFamilySchema, ScenarioSchema, type ScenarioInput } from '../scenario/scenario-schema.js';
 import { createSimWorker } from './create-sim-worker.js';
 

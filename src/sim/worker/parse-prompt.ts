@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../core/llm-call.js';
+import type { ChatMessage } from '../../core/index.js';
 import { BLOCK_PROMPTS, PROMPT_STEPS, type PromptStep } from '../../prompts/index.js';
 import type { PromptView } from '../families/family.js';
 import { parseSearchResults } from './parse-search-results.js';

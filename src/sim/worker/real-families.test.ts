@@ -8,7 +8,7 @@ import type { Task } from '../../core/task.js';
 import { executePlan } from '../../exec/execute-plan.js';
 import { countMessageTokens } from '../../llm/token-counter.js';
 import { createBm25Retriever } from '../../tasks/bm25-retriever.js';
-import { createArithFamily } from '../families/arith/index.js';
+import { createArithFamily } from '../families/arith/arith-family.js';
 import type { Granularity, SimFamily } from '../families/family.js';
 import { createMultihopFamily } from '../families/multihop/index.js';
 import { ArithFamilySchema, MultihopFamilySchema, ScenarioSchema, type ScenarioInput } from '../scenario/scenario-schema.js';

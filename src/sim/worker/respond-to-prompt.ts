@@ -1,7 +1,5 @@
-import { extractAnswer } from '../../agents/extract-answer.js';
-import { majorityVote } from '../../agents/majority-vote.js';
-import { normalizeAnswer } from '../../agents/normalize-answer.js';
-import { deriveSeed, Rng } from '../../core/rng.js';
+import { extractAnswer, majorityVote, normalizeAnswer } from '../../agents/index.js';
+import { deriveSeed, Rng } from '../../core/index.js';
 import type { PromptView, SimFamily, SimProblem } from '../families/family.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { genericGuess } from './generic-guess.js';

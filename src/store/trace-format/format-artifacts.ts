@@ -1,10 +1,4 @@
-import {
-  DebateArtifactsSchema,
-  ReflexionArtifactsSchema,
-  ScArtifactsSchema,
-  SearchArtifactsSchema,
-  type BlockArtifacts,
-} from '../../core/artifacts.js';
+import { type BlockArtifacts, DebateArtifactsSchema, ReflexionArtifactsSchema, ScArtifactsSchema, SearchArtifactsSchema } from '../../core/index.js';
 import { excerpt } from './text-excerpt.js';
 
 /**

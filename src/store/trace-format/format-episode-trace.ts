@@ -1,6 +1,4 @@
-import type { Episode, NodeTrace } from '../../core/episode.js';
-import type { LlmCallRecord } from '../../core/llm-call.js';
-import type { Usage } from '../../core/usage.js';
+import type { Episode, LlmCallRecord, NodeTrace, Usage } from '../../core/index.js';
 import { formatArtifacts } from './format-artifacts.js';
 import { formatPlanOutline } from './format-plan-outline.js';
 import { DEFAULT_EXCERPT_CHARS, labelled } from './text-excerpt.js';

@@ -1,4 +1,4 @@
-import type { Plan } from '../../core/plan.js';
+import type { Plan } from '../../core/index.js';
 import { excerpt } from './text-excerpt.js';
 
 /**

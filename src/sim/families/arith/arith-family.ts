@@ -1,4 +1,4 @@
-import { InvalidInputError, zodIssues } from '../../../core/errors.js';
+import { InvalidInputError, zodIssues } from '../../../core/index.js';
 import type { ArithFamilyConfig } from '../../scenario/scenario-schema.js';
 import { ArithFamilySchema } from '../../scenario/scenario-schema.js';
 import type { SimFamily } from '../family.js';

@@ -1,5 +1,4 @@
-import type { Rng } from '../../../core/rng.js';
-import { SystemError } from '../../../core/errors.js';
+import { type Rng, SystemError } from '../../../core/index.js';
 import type { ArithGraph } from './arith-graph.js';
 import { MAX_VALUE } from './arith-graph.js';
 import { GraphBuilder } from './graph-builder.js';

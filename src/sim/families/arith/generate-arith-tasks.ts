@@ -1,6 +1,4 @@
-import type { Task } from '../../../core/task.js';
-import { Rng, deriveSeed } from '../../../core/rng.js';
-import { sha256 } from '../../../core/hash.js';
+import { deriveSeed, Rng, sha256, type Task } from '../../../core/index.js';
 import type { ArithFamilyConfig } from '../../scenario/scenario-schema.js';
 import type { GenerateOptions } from '../family.js';
 import type { ArithAxes, GeneratedArith } from './generate-arith-graph.js';

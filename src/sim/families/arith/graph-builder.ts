@@ -1,4 +1,4 @@
-import type { Rng } from '../../../core/rng.js';
+import type { Rng } from '../../../core/index.js';
 import type { Definition } from './arith-graph.js';
 import type { ChosenRelation } from './choose-relation.js';
 import { chooseRelation } from './choose-relation.js';

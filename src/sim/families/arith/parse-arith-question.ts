@@ -1,4 +1,4 @@
-import { sha256 } from '../../../core/hash.js';
+import { sha256 } from '../../../core/index.js';
 import type { ArithGraph, Definition } from './arith-graph.js';
 import { evaluateGraph } from './arith-graph.js';
 import { LIST_INSTRUCTION } from './render-sentences.js';

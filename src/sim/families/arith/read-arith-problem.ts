@@ -1,4 +1,4 @@
-import { Rng } from '../../../core/rng.js';
+import { Rng } from '../../../core/index.js';
 import type { PromptView, SimProblem, SimStep, SolveResult, StepOutcome } from '../family.js';
 import { applyRelation, formatNumber, relationDifficulty, relationExpression } from './arith-graph.js';
 import type { ParsedArithQuestion } from './parse-arith-question.js';

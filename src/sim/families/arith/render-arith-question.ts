@@ -1,4 +1,4 @@
-import type { Rng } from '../../../core/rng.js';
+import type { Rng } from '../../../core/index.js';
 import type { ArithGraph } from './arith-graph.js';
 import { renderDefinition, renderNote, renderQuestionSentence } from './render-sentences.js';
 

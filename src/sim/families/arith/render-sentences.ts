@@ -1,4 +1,4 @@
-import type { Rng } from '../../../core/rng.js';
+import type { Rng } from '../../../core/index.js';
 import type { Definition } from './arith-graph.js';
 import { nounPhrase, quantityParts } from './vocabulary.js';
 

@@ -1,4 +1,4 @@
-import type { Rng } from '../../../core/rng.js';
+import type { Rng } from '../../../core/index.js';
 
 /**
  * The words quantity names are built from. A quantity is "the number of <adjective> <item> in

@@ -1,4 +1,4 @@
-import type { Rng } from '../../../core/rng.js';
+import type { Rng } from '../../../core/index.js';
 import type { Relation, RelationKind } from './arith-graph.js';
 import { applyRelation, relationExpression } from './arith-graph.js';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { InvalidInputError, UserError, zodIssues } from '../../../core/errors.js';
+import { InvalidInputError, UserError, zodIssues } from '../../../core/index.js';
 
 /**
  * One HotpotQA record in the official distractor format (`hotpot_dev_distractor_v1.json`, one

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fnv1a32 } from '../../../core/hash.js';
-import type { Task } from '../../../core/task.js';
+import { fnv1a32, type Task } from '../../../core/index.js';
 import { loadCorpus } from '../../../tasks/index.js';
 import type { HotpotFamilyConfig } from '../../scenario/scenario-schema.js';
 import type { SimFamily } from '../family.js';

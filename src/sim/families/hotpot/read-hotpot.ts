@@ -1,4 +1,4 @@
-import { Rng } from '../../../core/rng.js';
+import { Rng } from '../../../core/index.js';
 import type { PromptView, SimProblem, SimStep, StepOutcome } from '../family.js';
 import { entitySpans } from './entity-spans.js';
 import type { HotpotRecord } from './hotpot-record.js';

@@ -1,6 +1,4 @@
-import { fnv1a32 } from '../../../core/hash.js';
-import type { Rng } from '../../../core/rng.js';
-import type { Task } from '../../../core/task.js';
+import { fnv1a32, type Rng, type Task } from '../../../core/index.js';
 import type { MultihopFamilyConfig } from '../../scenario/scenario-schema.js';
 import type { GenerateOptions } from '../family.js';
 import { followRelation, sameValue, valueName, type KbValue, type KnowledgeBase } from './knowledge-base.js';

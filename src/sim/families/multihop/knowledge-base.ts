@@ -1,4 +1,4 @@
-import { Rng } from '../../../core/rng.js';
+import { Rng } from '../../../core/index.js';
 import {
   CITY_ENDS,
   CITY_MODIFIERS,

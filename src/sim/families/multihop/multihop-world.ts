@@ -1,4 +1,4 @@
-import { deriveSeed } from '../../../core/rng.js';
+import { deriveSeed } from '../../../core/index.js';
 import { generateKnowledgeBase, type KnowledgeBase } from './knowledge-base.js';
 import { renderCorpus, type KbCorpus } from './render-corpus.js';
 

@@ -1,4 +1,4 @@
-import { Rng } from '../../../core/rng.js';
+import { Rng } from '../../../core/index.js';
 import { sameValue, type KbValue, type KnowledgeBase } from './knowledge-base.js';
 import type { ValueType } from './relations.js';
 

@@ -1,5 +1,4 @@
-import { fnv1a32 } from '../../../core/hash.js';
-import { deriveSeed } from '../../../core/rng.js';
+import { deriveSeed, fnv1a32 } from '../../../core/index.js';
 import type { PromptView, SimProblem, SimStep, StepOutcome } from '../family.js';
 import { followRelation, lookupEntity, sameValue, valueName, type KbValue, type KnowledgeBase } from './knowledge-base.js';
 import { pickWrongValue } from './pick-wrong-value.js';

@@ -1,4 +1,4 @@
-import { Rng } from '../../../core/rng.js';
+import { Rng } from '../../../core/index.js';
 import { drawPopular, followRelation, valueName, type KbValue, type KnowledgeBase } from './knowledge-base.js';
 import { HOBBIES, LANDMARKS, PRODUCTS, TOPICS, TRAITS } from './name-pools.js';
 import { fillTemplate, relationsFrom, RELATION_NAMES, type EntityType, type RelationName } from './relations.js';

@@ -1,1 +1,0 @@
-export { formatEpisodeTrace, type TraceFormatOptions } from './format-episode-trace.js';
