@@ -1,4 +1,3 @@
-export { bearerTokenChecker } from '../core/index.js';
 export { CHAT_TEMPLATES, lastUserTurn, stripLeadingSpecialTokens, stripTrailingSpecialTokens, type ChatTemplateMarkers, type UserTurn } from './chat-templates.js';
 export { createRefusalLogger, type RefusalLoggerOptions } from './create-refusal-logger.js';
 export {
@@ -12,8 +11,6 @@ export {
   type TaskRule,
   type TaskSource,
 } from './extract-task.js';
-export { HttpError } from '../core/index.js';
-export { isLoopbackHost } from '../core/index.js';
 export { GetRewardRequestSchema, ScoreRequestSchema, type GetRewardRequest, type ScoreRequest } from './request-bodies.js';
 export { createRewardApp, DEFAULT_MAX_PLANS, type AppRequest, type ErrorBody, type AppRequestHead, type AppResponse, type Refusal, type RequestRefusedEvent, type RewardApp, type RewardAppOptions } from './reward-app.js';
 export { createServerMetrics, LATENCY_BUCKETS_S, METRIC_ROUTES, PROMETHEUS_CONTENT_TYPE, type MetricRoute, type ServerMetrics } from './server-metrics.js';

@@ -1,12 +1,11 @@
 import { Option, type Command } from 'commander';
-import { type RewardModel, UserError } from '../../core/index.js';
+import { isLoopbackHost, type RewardModel, UserError } from '../../core/index.js';
 import { loadRewardModel } from '../../rm/index.js';
 import {
   createRefusalLogger,
   createTaskExtractor,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_PLANS,
-  isLoopbackHost,
   startRewardServer,
   TASK_SOURCES,
   type RewardServer,
