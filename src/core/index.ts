@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './grader.js';
 export * from './hash.js';
 export * from './ids.js';
+export * from './own-entry.js';
 export * from './is-loopback-host.js';
 export * from './llm-call.js';
 export * from './pair.js';

@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { ownEntry } from '../core/index.js';
 import type { PairFilter, Store } from '../store/index.js';
 import { layoutPathFor, scoringLayout, type PairExportLayout } from './pair-export-layout.js';
 import { EXTENSION_SOURCE_NAMES, OpenRlhfKeysSchema, pairToRow, PUBLISHED_SOURCE_NAMES, type PairExportFormat, type PairRowOptions } from './pair-formats.js';
@@ -60,7 +61,7 @@ export async function exportPairs(store: Store, out: string | Writable, options:
   const rowOptions: PairRowOptions = { ...options, form, planText, margin };
   for (const pair of store.iteratePairs(filter)) {
     exported += 1;
-    const source = format === 'orchrm' ? (PUBLISHED_SOURCE_NAMES[pair.source] ?? EXTENSION_SOURCE_NAMES[pair.source] ?? pair.source) : pair.source;
+    const source = format === 'orchrm' ? (ownEntry(PUBLISHED_SOURCE_NAMES, pair.source) ?? ownEntry(EXTENSION_SOURCE_NAMES, pair.source) ?? pair.source) : pair.source;
     sources[source] = (sources[source] ?? 0) + 1;
     if (!stream.write(`${JSON.stringify(pairToRow(pair, format, rowOptions))}\n`)) await Promise.race([once(stream, 'drain'), failed]);
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Pair, UserError } from '../core/index.js';
+import { ownEntry, type Pair, UserError } from '../core/index.js';
 import { canonicalPlanText, defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 
 export const PairExportFormatSchema = z.enum(['trl', 'openrlhf', 'orchrm']);
@@ -98,7 +98,7 @@ export function pairToRow(pair: Pair, format: PairExportFormat, options: PairRow
   const marginField = margin ? { margin: pair.margin ?? 0 } : {};
   if (format === 'orchrm') {
     if (form !== 'text') throw new UserError('the orchrm format is text only (the published layout has string fields); drop --form messages');
-    return { input: pair.question, chosen, rejected, source: PUBLISHED_SOURCE_NAMES[pair.source] ?? EXTENSION_SOURCE_NAMES[pair.source] ?? pair.source };
+    return { input: pair.question, chosen, rejected, source: ownEntry(PUBLISHED_SOURCE_NAMES, pair.source) ?? ownEntry(EXTENSION_SOURCE_NAMES, pair.source) ?? pair.source };
   }
   const user: ExportedMessage = { role: 'user', content: pair.question };
   const assistant = (content: string): ExportedMessage[] => [{ role: 'assistant', content }];

@@ -42,24 +42,27 @@ export function blockParamInfo(spec: BlockSpec): ReadonlyMap<string, ParamInfo> 
   return info;
 }
 
-/** Spellings orchestrators use, folded (lowercase, no `_`/`-`), mapped to candidate block keys in order. */
-const PARAM_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  debateroles: ['roles'],
-  personas: ['roles'],
-  numsamples: ['samples'],
-  nsamples: ['samples'],
-  numpaths: ['samples'],
-  rounds: ['rounds', 'maxRounds'],
-  numrounds: ['rounds', 'maxRounds'],
-  debaterounds: ['rounds'],
-  maxrounds: ['maxRounds', 'rounds'],
-  k: ['topK'],
-  numresults: ['topK'],
-  iterations: ['maxIterations'],
-  maxiters: ['maxIterations'],
-  maxsteps: ['maxIterations'],
-  temp: ['temperature'],
-};
+/**
+ * Spellings orchestrators use, folded (lowercase, no `_`/`-`), mapped to candidate block keys in
+ * order. A Map, not an object literal: a key that folds to `constructor` must find nothing.
+ */
+const PARAM_ALIASES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['debateroles', ['roles']],
+  ['personas', ['roles']],
+  ['numsamples', ['samples']],
+  ['nsamples', ['samples']],
+  ['numpaths', ['samples']],
+  ['rounds', ['rounds', 'maxRounds']],
+  ['numrounds', ['rounds', 'maxRounds']],
+  ['debaterounds', ['rounds']],
+  ['maxrounds', ['maxRounds', 'rounds']],
+  ['k', ['topK']],
+  ['numresults', ['topK']],
+  ['iterations', ['maxIterations']],
+  ['maxiters', ['maxIterations']],
+  ['maxsteps', ['maxIterations']],
+  ['temp', ['temperature']],
+]);
 
 const foldKey = (key: string) => {
   const lower = key.toLowerCase();
@@ -88,14 +91,14 @@ export function resolveParamKey(key: string, spec: BlockSpec | undefined): strin
   const folded = foldKey(key);
   if (!spec) {
     // Unknown block: still recognise the common spellings so node-level params are collected.
-    const alias = PARAM_ALIASES[folded]?.[0];
+    const alias = PARAM_ALIASES.get(folded)?.[0];
     return alias ?? (KNOWN_FOLDED_KEYS.has(folded) ? key : undefined);
   }
   const info = blockParamInfo(spec);
   if (info.has(key)) return key;
   const byFolded = foldedParamKeys(spec).get(folded);
   if (byFolded !== undefined) return byFolded;
-  for (const candidate of PARAM_ALIASES[folded] ?? []) if (info.has(candidate)) return candidate;
+  for (const candidate of PARAM_ALIASES.get(folded) ?? []) if (info.has(candidate)) return candidate;
   return undefined;
 }
 

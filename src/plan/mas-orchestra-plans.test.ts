@@ -54,6 +54,12 @@ describe('plans the reference runs', () => {
     expect(canonicalPlanText(text).split('\n').at(-1)).toBe('<!-- warnings: ignored_key -->');
   });
 
+  test('a tag that folds to an Object property name (<Constructor>) is an ignored key, not an internal error', () => {
+    const { result, plan } = read(agent('A', 'SCAgent', '', '<Constructor>3</Constructor><to_string>1</to_string>'));
+    expect(plan.nodes[0]?.params).toEqual({});
+    expect(warnings(result)).toEqual(['ignored_key nodes[0].params.constructor', 'ignored_key nodes[0].params.to_string']);
+  });
+
   test('a ${X} without its edge adds the edge; an edge without ${X} only orders execution', () => {
     const text = agent('A', 'CoTAgent') + agent('B', 'CoTAgent', 'Analyse ${A}') + agent('C', 'CoTAgent', 'Decide from ${B} and ${A}') + agent('D', 'CoTAgent', 'Make the final decision.') + edges(['A', 'B'], ['B', 'C'], ['C', 'D']);
     const { result, plan } = read(text);

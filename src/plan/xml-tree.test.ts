@@ -20,6 +20,10 @@ describe('decodeXmlText', () => {
     expect(decodeXmlText('AT&T &amp; &lt;b&gt; &quot;q&quot; &apos; &#65;&#x42; &foo; &#xZZ; &')).toBe('AT&T & <b> "q" \' AB &foo; &#xZZ; &');
   });
 
+  test('an entity named like an Object property (&constructor;) is kept as written', () => {
+    expect(decodeXmlText('x &constructor; &toString; &__proto__; y')).toBe('x &constructor; &toString; &__proto__; y');
+  });
+
   test('unwraps CDATA and drops comments', () => {
     expect(decodeXmlText('a <![CDATA[<raw> & ]]> b <!-- note --> c <![CDATA[open')).toBe('a <raw> &  b  c open');
   });

@@ -3,6 +3,7 @@
  * as a tag, entity decoding for element content, escaping for rendering) and the element tree.
  */
 import { Parser } from 'htmlparser2';
+import { ownEntry } from '../core/index.js';
 
 const isNameStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 const isNameChar = (code: number) => isNameStart(code) || (code >= 48 && code <= 57) || code === 45 || code === 46 || code === 58;
@@ -93,7 +94,7 @@ export function decodeXmlText(text: string): string {
 }
 
 function decodeEntity(body: string): string | undefined {
-  const named = NAMED_ENTITIES[body];
+  const named = ownEntry(NAMED_ENTITIES, body);
   if (named !== undefined) return named;
   if (body.startsWith('#')) {
     const hex = body[1] === 'x' || body[1] === 'X';

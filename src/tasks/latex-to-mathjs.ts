@@ -1,3 +1,4 @@
+import { ownEntry } from '../core/index.js';
 import { closingBrace } from './normalize-math-answer.js';
 
 /** LaTeX commands that stand for a value or an operator, and their mathjs spelling. */
@@ -88,7 +89,7 @@ function convert(text: string): string {
 }
 
 function command(name: string, text: string, index: number, before: string): { output: string; index: number } {
-  const symbol = SYMBOLS[name];
+  const symbol = ownEntry(SYMBOLS, name);
   if (symbol !== undefined) return { output: before + symbol, index };
   if (GREEK_LETTERS.includes(name)) return { output: `${before} ${name} `, index };
   if (name === 'frac' || name === 'binom') {
@@ -113,7 +114,7 @@ function command(name: string, text: string, index: number, before: string): { o
     const radicand = readArgument(text, index);
     return { output: `${before} sqrt((${convert(radicand.content)}))`, index: radicand.end };
   }
-  const fn = FUNCTIONS[name];
+  const fn = ownEntry(FUNCTIONS, name);
   if (fn !== undefined) {
     let next = index;
     let power: string | undefined;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { compareMathAnswers } from './math-grader.js';
+import { latexToMathjs } from './latex-to-mathjs.js';
 
 /** [gold, predicted]: pairs a MATH grader must accept. */
 const EQUIVALENT: readonly (readonly [string, string])[] = [
@@ -190,6 +191,11 @@ describe('compareMathAnswers', () => {
     expect(compareMathAnswers('\\frac{1}{2}', '0.5')).toEqual({ correct: true, normalizedGold: '\\frac{1}{2}', normalizedPred: '0.5', method: 'math_numeric' });
     expect(compareMathAnswers('p - q', '-q + p').method).toBe('math_symbolic');
     expect(compareMathAnswers('x^2+1', 'x^2-1')).toEqual({ correct: false, normalizedGold: 'x^2+1', normalizedPred: 'x^2-1', method: 'math_equivalence' });
+  });
+
+  test('a LaTeX command named like an Object property (\\constructor) is not understood, so strings are compared', () => {
+    expect(latexToMathjs('\\constructor 2')).toBeUndefined();
+    expect(latexToMathjs('\\toString{2}')).toBeUndefined();
   });
 
   test('never lets an answer reach mathjs functions outside arithmetic', () => {

@@ -61,6 +61,7 @@ describe('orchrm sim scenarios', () => {
 describe('orchrm sim serve', () => {
   it.each([
     [['--scenario', 'no-such-scenario'], /no scenario named "no-such-scenario"/],
+    [['--scenario', 'constructor'], /no scenario named "constructor"/],
     [['--rate-limit-rate', '0.7', '--drop-rate', '0.6'], /the fault flags is invalid:[\s\S]*must sum to at most 1/],
     [['--latency-median-ms', '50', '--latency-p99-ms', '10'], /p99Ms/],
   ])('fails with a clear message for %j', async (flags, message) => {

@@ -1,3 +1,5 @@
+import { ownEntry } from '../../core/index.js';
+
 /**
  * Colours of the report's series, fixed per name so a strategy or reward source has the same
  * colour in every chart. Okabe-Ito palette: distinguishable with the common colour-vision
@@ -25,6 +27,7 @@ const FALLBACK_COLORS = ['#F0E442', '#332288', '#88CCEE', '#44AA99', '#117733', 
 /** A Vega-Lite colour scale whose domain is `names` in order, with the fixed colours where known. */
 export function colorScale(names: readonly string[]): { domain: string[]; range: string[] } {
   let fallback = 0;
-  const range = names.map((name) => SERIES_COLORS[name] ?? (FALLBACK_COLORS[fallback++ % FALLBACK_COLORS.length] as string));
+  const range = names.map((name) => ownEntry(SERIES_COLORS, name) ?? (FALLBACK_COLORS[fallback++ % FALLBACK_COLORS.length] as string));
   return { domain: [...names], range };
 }
+

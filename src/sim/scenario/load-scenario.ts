@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { InvalidInputError, InvalidUtf8Error, readTextFile, UserError, zodIssues } from '../../core/index.js';
+import { InvalidInputError, InvalidUtf8Error, ownEntry, readTextFile, UserError, zodIssues } from '../../core/index.js';
 import { BUILTIN_SCENARIOS } from './builtin-scenarios.js';
 import { ScenarioSchema, type Scenario } from './scenario-schema.js';
 
@@ -10,7 +10,7 @@ export function scenarioNames(): string[] {
 
 /** A built-in scenario by name, or a scenario JSON file by path; validated either way. */
 export function loadScenario(nameOrPath: string): Scenario {
-  const builtin = BUILTIN_SCENARIOS[nameOrPath];
+  const builtin = ownEntry(BUILTIN_SCENARIOS, nameOrPath);
   if (builtin) return ScenarioSchema.parse(builtin);
   if (!existsSync(nameOrPath)) {
     throw new UserError(
