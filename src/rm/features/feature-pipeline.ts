@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { UserError } from '../../core/index.js';
 import type { EncoderSpec } from './encoder-spec.js';
 import { createEmbeddingEncoder } from './embedding-encoder.js';
@@ -10,7 +11,7 @@ import { createLengthEncoder, createStructureEncoder } from './structure-encoder
 import { analyzeTask, type TaskAnalysis } from './task-analysis.js';
 import { createCrossEncoder, createShapeEncoder, createTaskStatsEncoder } from './task-encoders.js';
 
-/** Distinct tasks whose analysis and task-only features are kept between calls. */
+/** Distinct tasks whose analysis and task-only features are kept between calls (least recently used evicted first). */
 export const TASK_CACHE_SIZE = 4096;
 
 export interface FeaturePipelineOptions {
@@ -49,7 +50,8 @@ export class FeaturePipeline {
   private readonly planEncoders: FeatureEncoder[] = [];
   private readonly sources: { side: 'task' | 'plan'; source: EmbeddingSource }[] = [];
   private readonly accumulator: FeatureAccumulator;
-  private readonly tasks = new Map<string, TaskEntry>();
+  // lru-cache: see TrainedRewardModel's plan cache for why not a Map trimmed at its first key.
+  private readonly tasks = new LRUCache<string, TaskEntry>({ max: TASK_CACHE_SIZE });
 
   constructor(
     readonly spec: EncoderSpec,
@@ -153,7 +155,6 @@ export class FeaturePipeline {
     let entry = this.tasks.get(text);
     if (entry === undefined) {
       entry = { analysis: known ?? analyzeTask(text), indices: undefined, values: undefined };
-      if (this.tasks.size >= TASK_CACHE_SIZE) this.tasks.delete(this.tasks.keys().next().value as string);
       this.tasks.set(text, entry);
     }
     return entry;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { type BlockRegistry, normalizeAnswer } from '../../agents/index.js';
 import { deriveSeed, fnv1a32, type Retriever } from '../../core/index.js';
 import { runEpisode } from '../../exec/index.js';
@@ -25,7 +26,8 @@ export interface PlanImagination {
  * Cached per (question, plan) so a plan shown at several N is imagined once.
  */
 export class PlanSuccessEstimator {
-  private readonly cache = new Map<string, Promise<number>>();
+  // lru-cache: a Map trimmed at its first key walks its deleted entries (see TrainedRewardModel).
+  private readonly cache = new LRUCache<string, Promise<number>>({ max: MAX_CACHED_ESTIMATES });
 
   constructor(private readonly imagination: PlanImagination) {}
 
@@ -35,7 +37,6 @@ export class PlanSuccessEstimator {
     let estimate = this.cache.get(key);
     if (estimate === undefined) {
       estimate = this.imagine(question, correctAnswer, planText);
-      if (this.cache.size >= MAX_CACHED_ESTIMATES) this.cache.delete(this.cache.keys().next().value as string);
       this.cache.set(key, estimate);
     }
     return estimate;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { InvalidInputError, zodIssues } from '../../../core/index.js';
 import type { ArithFamilyConfig } from '../../scenario/scenario-schema.js';
 import { ArithFamilySchema } from '../../scenario/scenario-schema.js';
@@ -27,17 +28,14 @@ export function createArithFamily(config: ArithFamilyConfig): SimFamily {
   const checked = ArithFamilySchema.safeParse(config);
   if (!checked.success) throw new InvalidInputError('arith family config', zodIssues(checked.error), 'Fix families.arith in the scenario file.');
   const settings = checked.data;
-  const cache = new Map<string, ParsedArithQuestion | null>();
+  // lru-cache: a Map trimmed at its first key walks its deleted entries (see TrainedRewardModel).
+  const cache = new LRUCache<string, ParsedArithQuestion | false>({ max: MAX_CACHED_QUESTIONS });
 
   const parse = (text: string): ParsedArithQuestion | undefined => {
     const cached = cache.get(text);
-    if (cached !== undefined) return cached ?? undefined;
+    if (cached !== undefined) return cached === false ? undefined : cached;
     const parsed = parseArithQuestion(text);
-    if (cache.size >= MAX_CACHED_QUESTIONS) {
-      const oldest = cache.keys().next();
-      if (oldest.done !== true) cache.delete(oldest.value);
-    }
-    cache.set(text, parsed ?? null);
+    cache.set(text, parsed ?? false);
     return parsed;
   };
 
