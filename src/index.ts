@@ -9,12 +9,10 @@
  * `orchrm/report`, test helpers (a scripted provider, a chat server) in `orchrm/testing`.
  *
  * @example
- * import { collectEpisodes, createBlockRegistry, createChatProvider, createLlmOrchestrator, loadProviderConfig, openStore } from 'orchrm';
- * const provider = createChatProvider(loadProviderConfig('vllm.json'), { cacheDatabase: 'runs.db' });
- * const blocks = createBlockRegistry();
+ * import { collectEpisodes, createRemoteEnvironment, openStore } from 'orchrm';
+ * const environment = await createRemoteEnvironment('vllm.json', 'gsm8k-test.jsonl', { suite: 'gsm8k', cacheDatabase: 'runs.db' });
  * const store = openStore('runs.db');
- * const orchestrator = createLlmOrchestrator({ provider, catalog: blocks });
- * const summary = await collectEpisodes({ tasks, orchestrator, provider, blocks, store, plansPerTask: 8 });
+ * const summary = await collectEpisodes({ environment, tasks: environment.tasks('train'), store, plansPerTask: 8 });
  */
 
 // Shared data: tasks, plans, episodes, pairs, usage, the error tree, and the event stream

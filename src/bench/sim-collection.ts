@@ -20,16 +20,13 @@ export async function benchSimCollection(episodes = 10_000) {
   try {
     const startedAt = performance.now();
     const summary = await collectEpisodes({
+      environment,
       tasks,
       orchestrator: environment.orchestrator('base'),
-      provider: environment.provider,
-      blocks: environment.blocks,
       store,
       plansPerTask,
       concurrency: 8,
       seed: 1,
-      retriever: environment.retriever,
-      grader: environment.grader,
     });
     const elapsedS = (performance.now() - startedAt) / 1000;
     store.close();

@@ -2,9 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { createBlockRegistry } from '../agents/index.js';
-import { createChatProvider } from '../llm/index.js';
-import { createLlmOrchestrator } from '../orchestrator/index.js';
+import { createRemoteEnvironment } from '../environment/index.js';
 import { openStore } from '../store/index.js';
 import { startChatServer, type ChatServer } from '../testing/index.js';
 import { collectEpisodes } from './collect-episodes.js';
@@ -26,15 +24,15 @@ it('adds no abort listener per call or per episode to the signals it shares (no 
   const onWarning = (warning: Error) => warnings.push(warning);
   process.on('warning', onWarning);
   const directory = mkdtempSync(join(tmpdir(), 'orchrm-listeners-'));
-  const provider = createChatProvider({ type: 'openai', baseURL: server.url, apiKeyEnv: 'NO_KEY', models: { orchestrator: 'orch', worker: 'work', judge: 'work' }, timeoutMs: 10_000, maxRetries: 10, concurrency: 64, structuredOutput: false });
+  const environment = await createRemoteEnvironment(
+    { type: 'openai', baseURL: server.url, apiKeyEnv: 'NO_KEY', models: { orchestrator: 'orch', worker: 'work', judge: 'work' }, timeoutMs: 10_000, maxRetries: 10, concurrency: 64, structuredOutput: false },
+    Array.from({ length: 24 }, (_, index) => ({ id: `t${index}`, suite: 'jsonl', question: `What is ${index} + 4?`, answer: '4', metadata: {} })),
+  );
   const store = openStore(join(directory, 'runs.db'));
   try {
-    const blocks = createBlockRegistry();
     const summary = await collectEpisodes({
-      tasks: Array.from({ length: 24 }, (_, index) => ({ id: `t${index}`, suite: 'jsonl', question: `What is ${index} + 4?`, answer: '4', metadata: {} })),
-      orchestrator: createLlmOrchestrator({ provider, catalog: blocks }),
-      provider,
-      blocks,
+      environment,
+      tasks: environment.tasks('train'),
       store,
       concurrency: 12,
       signal: new AbortController().signal,
@@ -47,7 +45,7 @@ it('adds no abort listener per call or per episode to the signals it shares (no 
     expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
   } finally {
     process.off('warning', onWarning);
-    provider.close();
+    environment.close();
     store.close();
     rmSync(directory, { recursive: true, force: true });
   }

@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
-import { deriveSeed, type Episode, type EventSink, type Grader, ORCHRM_VERSION, type Retriever, stableId, type Task } from '../core/index.js';
-import { errorMessage, type ExecutableBlocks, runEpisode } from '../exec/index.js';
-import { UsageMeter, type ChatProvider } from '../llm/index.js';
+import { deriveSeed, type Episode, type EventSink, ORCHRM_VERSION, stableId, type Task } from '../core/index.js';
+import type { Environment } from '../environment/index.js';
+import { errorMessage, runEpisode } from '../exec/index.js';
+import { UsageMeter } from '../llm/index.js';
 import type { Orchestrator } from '../orchestrator/index.js';
 import { DuplicateEpisodeError, type Store } from '../store/index.js';
 import { callFailure } from './call-failure.js';
@@ -11,11 +12,17 @@ import { CollectTally, type CollectSummary } from './collect-summary.js';
 import { checkResumable, latestRunWithFingerprint, nextRunId, runFingerprint, type RunFingerprint } from './resume-run.js';
 
 export interface CollectOptions {
+  /**
+   * Where the episodes run: its provider answers the sub-agents' calls, its blocks run the plans,
+   * its retriever answers search blocks and its grader grades the answers.
+   */
+  environment: Environment;
   tasks: readonly Task[];
-  orchestrator: Orchestrator;
-  /** Answers the sub-agents' calls. */
-  provider: ChatProvider;
-  blocks: ExecutableBlocks;
+  /**
+   * Writes the plans: one of the environment's (`environment.orchestrator('strong', { format: 'xml' })`)
+   * or any other, such as one that wraps it. @default environment.orchestrator(), the environment's own
+   */
+  orchestrator?: Orchestrator;
   store: Store;
   /** Plans sampled (and executed) per task. @default 1 */
   plansPerTask?: number;
@@ -23,8 +30,6 @@ export interface CollectOptions {
   concurrency?: number;
   /** Run seed; every episode's seed derives from it. @default 0 */
   seed?: number;
-  retriever?: Retriever;
-  grader?: Grader;
   tokenBudget?: number;
   timeoutMs?: number;
   /** Recorded with the run so the experiment can be repeated (never holds secrets). */
@@ -67,11 +72,12 @@ export type CollectResult = CollectSummary & {
  * caller's signal; the run is then marked `failed` or `interrupted` and can be resumed.
  */
 export async function collectEpisodes(options: CollectOptions): Promise<CollectResult> {
-  const { tasks, orchestrator, store, plansPerTask = 1, concurrency = 4, seed = 0, stopAfterRepeatedFailures = 5 } = options;
+  const { tasks, store, plansPerTask = 1, concurrency = 4, seed = 0, stopAfterRepeatedFailures = 5 } = options;
+  const orchestrator = options.orchestrator ?? options.environment.orchestrator();
   const startedAt = performance.now();
   store.upsertTasks(tasks);
   const fingerprint = runFingerprint(seed, plansPerTask, orchestrator.ref, tasks);
-  const { runId, continued } = startRun(options, fingerprint, { plansPerTask, concurrency, seed });
+  const { runId, continued } = startRun(options, orchestrator, fingerprint, { plansPerTask, concurrency, seed });
   const limit = pLimit(concurrency);
   const total = tasks.length * plansPerTask;
   const meter = new UsageMeter();
@@ -125,7 +131,7 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
       if (signal.aborted) return;
       let episode: Episode;
       try {
-        episode = await collectOne(options, signal, meter, runId, task, sampleIndex, seed);
+        episode = await collectOne(options, orchestrator, signal, meter, runId, task, sampleIndex, seed);
       } catch (error) {
         if (signal.aborted) return;
         throw error;
@@ -188,10 +194,11 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
 /** Starts a run, or picks the one to continue (`resumeRunId`, or the same fingerprint's with `sameFingerprint: 'continue'`). */
 function startRun(
   options: CollectOptions,
+  orchestrator: Orchestrator,
   fingerprint: RunFingerprint,
   settings: { plansPerTask: number; concurrency: number; seed: number },
 ): { runId: string; continued: boolean } {
-  const { store, orchestrator } = options;
+  const { store } = options;
   if (options.resumeRunId !== undefined) return { runId: checkResumable(store, options.resumeRunId, fingerprint), continued: true };
   if (options.sameFingerprint === 'continue') {
     const existing = latestRunWithFingerprint(store, fingerprint);
@@ -221,6 +228,7 @@ function startRun(
 
 async function collectOne(
   options: CollectOptions,
+  orchestrator: Orchestrator,
   signal: AbortSignal,
   meter: UsageMeter,
   runId: string,
@@ -228,7 +236,7 @@ async function collectOne(
   sampleIndex: number,
   runSeed: number,
 ): Promise<Episode> {
-  const { orchestrator } = options;
+  const { environment } = options;
   const seed = deriveSeed(runSeed, `${task.id}#${sampleIndex}`);
   const id = stableId('ep', runId, task.id, sampleIndex);
   const common = {
@@ -239,11 +247,11 @@ async function collectOne(
     sampleIndex,
     orchestrator: orchestrator.ref,
     meter: { meter, episodeId: id },
-    blocks: options.blocks,
-    provider: options.provider,
+    blocks: environment.blocks,
+    provider: environment.provider,
     ...(orchestrator.dom !== undefined && { dom: orchestrator.dom }),
-    ...(options.retriever !== undefined && { retriever: options.retriever }),
-    ...(options.grader !== undefined && { grader: options.grader }),
+    ...(environment.retriever !== undefined && { retriever: environment.retriever }),
+    grader: environment.grader,
     ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     signal,

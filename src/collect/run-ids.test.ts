@@ -2,27 +2,22 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBlockRegistry } from '../agents/index.js';
-import { createLlmOrchestrator } from '../orchestrator/index.js';
-import { createSimEnvironment, generateScenarioTasks, loadScenario } from '../sim/index.js';
+import { createSimEnvironment, loadScenario } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { collectEpisodes } from './collect-episodes.js';
 
 describe('run and episode ids', () => {
   it('are the same for the same collection into the same store history, and new for a repeat', async () => {
     const environment = await createSimEnvironment(loadScenario('default'));
-    const blocks = createBlockRegistry();
-    const tasks = generateScenarioTasks(environment.scenario, environment.families, { split: 'train', count: 5 });
+    const tasks = environment.tasks('train', 5);
     const collect = (store: Store) =>
       collectEpisodes({
+        environment,
         tasks,
-        orchestrator: createLlmOrchestrator({ provider: environment.provider, catalog: blocks, model: 'sim-orchestrator-base' }),
-        provider: environment.provider,
-        blocks,
+        orchestrator: environment.orchestrator('base'),
         store,
         plansPerTask: 2,
         seed: 3,
-        retriever: environment.retriever,
       });
     const dir = mkdtempSync(join(tmpdir(), 'orchrm-run-ids-'));
     const first = openStore(join(dir, 'first.db'));

@@ -121,15 +121,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
 
     stage(5, `Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}: every strategy, the template pool and the fixed-plan baselines`);
     const bonOptions: BestOfNOptions = {
+      environment,
       tasks: environment.tasks('test', sizes.bon.tasks),
       orchestrator: environment.orchestrator('base'),
-      provider: environment.provider,
-      judge: environment.provider,
-      blocks: environment.blocks,
-      retriever: environment.retriever,
-      grader: environment.grader,
       rewardModel: model,
-      templates: environment.templates,
       config: { ns: sizes.bon.ns, seed, pool: 'sampled+templates' },
     };
     const bon = recordBestOfN(store, await runBestOfN(bonOptions), { scenario: scenario.name, rewardModel: modelPath, pool: 'sampled+templates' });
@@ -172,7 +167,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         mining: mined.config,
         strongCheckpoint: { name: strong.name, step: strong.step, trainingTokens: improved.rounds.reduce((sum, round) => sum + round.executionTokens, 0) },
         bonPool: 'sampled+templates',
-        templates: bonOptions.templates?.names,
+        templates: environment.templates.names,
       },
       pairs: pairSourcesFromStats(stats),
       rm: rmResultsFromReport(evaluation, { file: 'rm.safetensors' }),
@@ -240,16 +235,13 @@ async function compareAlternatives(
 
 async function collect(environment: SimEnvironment, store: Store, checkpoint: PolicyCheckpoint, sizes: DemoSizes, seed: number) {
   return collectEpisodes({
+    environment,
     tasks: environment.tasks('train', sizes.collect.tasks),
     orchestrator: environment.orchestrator(checkpoint.name),
-    provider: environment.provider,
-    blocks: environment.blocks,
     store,
     plansPerTask: sizes.collect.plansPerTask,
     concurrency: 8,
     seed,
-    retriever: environment.retriever,
-    grader: environment.grader,
     config: { purpose: 'demo', checkpoint: checkpoint.name, scenario: environment.scenario.name },
   });
 }

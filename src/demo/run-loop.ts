@@ -49,7 +49,7 @@ export async function runLoop(options: LoopOptions): Promise<{ rounds: LoopRound
   const dbPath = join(outDir, 'loop.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
   const environment = options.environment ?? (await createSimEnvironment(loadScenario('default')));
-  const { scenario, blocks } = environment;
+  const { scenario } = environment;
   const base = environment.orchestrator('base');
   const trainTasks = environment.tasks('train', rounds * tasksPerRound);
   const heldOut = environment.tasks('test', testTasks);
@@ -62,16 +62,13 @@ export async function runLoop(options: LoopOptions): Promise<{ rounds: LoopRound
       let rankingTokens = 0;
       const orchestrator: Orchestrator = model ? createRewardRankedOrchestrator(base, model, candidates, (tokens) => (rankingTokens += tokens)) : base;
       const collected = await collectEpisodes({
+        environment,
         tasks: trainTasks.slice((round - 1) * tasksPerRound, round * tasksPerRound),
         orchestrator,
-        provider: environment.provider,
-        blocks,
         store,
         plansPerTask,
         concurrency: 8,
         seed: seed + round,
-        retriever: environment.retriever,
-        grader: environment.grader,
         config: { purpose: 'loop', round },
       });
       const mined = minePairs(store, { config: { seed }, datasetId: `loop-round-${round}` });
@@ -82,12 +79,9 @@ export async function runLoop(options: LoopOptions): Promise<{ rounds: LoopRound
       const evaluation = await evaluateRewardModel(model, loadEvaluationData(store, { datasetId: mined.datasetId }), { seed });
       const bon = summarizeBestOfN(
         await runBestOfN({
+          environment,
           tasks: heldOut,
           orchestrator: base,
-          provider: environment.provider,
-          blocks,
-          retriever: environment.retriever,
-          grader: environment.grader,
           rewardModel: model,
           config: { ns: [8], strategies: ['rm'], seed },
         }),

@@ -30,7 +30,8 @@ export interface EnvironmentOrchestratorOptions {
  * @example
  * const environment = await createRemoteEnvironment(loadProviderConfig('vllm.json'), 'gsm8k-test.jsonl', { suite: 'gsm8k' });
  * try {
- *   await collectEpisodes({ tasks: environment.tasks('train'), orchestrator: environment.orchestrator(), provider: environment.provider, blocks: environment.blocks, grader: environment.grader, store, plansPerTask: 8 });
+ *   await collectEpisodes({ environment, tasks: environment.tasks('train'), store, plansPerTask: 8 });
+ *   await runBestOfN({ environment, tasks: environment.tasks('test'), orchestrator: environment.orchestrator('my-model', { format: 'xml' }), rewardModel, config: { ns: [1, 8] } });
  * } finally {
  *   environment.close();
  * }

@@ -2,15 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlockRegistry } from '../agents/index.js';
 import { registerBonCommand } from '../cli/commands/bon.js';
 import { runCommand } from '../cli/test-fixtures/run-command.js';
 import { collectEpisodes } from '../collect/index.js';
-import { createLlmOrchestrator } from '../orchestrator/index.js';
 import { minePairs } from '../pairs/index.js';
-import { createSimEnvironment, generateScenarioTasks, loadScenario } from '../sim/index.js';
+import { createSimEnvironment, loadScenario } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
-import { exactMatchGrader } from '../tasks/index.js';
 import { loadRewardModel, saveRewardModel } from './model-file.js';
 import { trainRewardModel } from './train-reward-model.js';
 import { trainingSource, worldOfRun } from './stored-reward-model.js';
@@ -46,16 +43,12 @@ describe('a model file records what it was trained on', () => {
     directory = mkdtempSync(join(tmpdir(), 'orchrm-trained-on-'));
     store = openStore(join(directory, 'arith.db'));
     const environment = await createSimEnvironment(loadScenario('arith'));
-    const blocks = createBlockRegistry();
     await collectEpisodes({
-      tasks: generateScenarioTasks(environment.scenario, environment.families, { split: 'train', count: 12 }),
-      orchestrator: createLlmOrchestrator({ provider: environment.provider, catalog: blocks, model: 'sim-orchestrator-base', ref: { name: 'sim-orchestrator', checkpoint: 'base' } }),
-      provider: environment.provider,
-      blocks,
+      environment,
+      tasks: environment.tasks('train', 12),
+      orchestrator: environment.orchestrator('base'),
       store,
       plansPerTask: 4,
-      retriever: environment.retriever,
-      grader: exactMatchGrader,
       config: { scenario: environment.scenario },
     });
     datasetId = minePairs(store, { config: { seed: 1 } }).datasetId;

@@ -18,7 +18,8 @@ export interface CandidatePoolOptions extends SampledPlans {
   /** Template plans added to the pool after the sampled plans (`pool: 'sampled+templates'`). */
   templates?: readonly TemplatePlan[];
   rewardModel?: RewardModel;
-  judge?: ChatProvider;
+  /** Answers slot-`judge` calls (the environment's provider). */
+  judge: ChatProvider;
   /** Resolves block names when plans are parsed for their canonical form. */
   catalog: BlockCatalog;
   /** Seed of the experiment; judge seeds derive from it, the task and N. @default 0 */

@@ -52,7 +52,7 @@ export function fixedPlanTemplates(templates: PlanTemplateFile): PlanTemplateLib
 
 /**
  * The built-in generic templates (`GENERIC_TEMPLATES`); `search` only when the run can search.
- * @example runBestOfN({ ..., templates: genericPlanTemplates({ search: retriever !== undefined }), config: { pool: 'sampled+templates' } })
+ * @example runBestOfN({ environment, tasks, templates: genericPlanTemplates({ search: environment.retriever !== undefined }), config: { pool: 'sampled+templates' } })
  */
 export function genericPlanTemplates(options: { search: boolean }): PlanTemplateLibrary {
   return fixedPlanTemplates(GENERIC_TEMPLATES.filter((template) => options.search || template.name !== 'search'));

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createBlockRegistry } from '../agents/index.js';
 import type { RewardModel } from '../core/reward-model.js';
-import { createLlmOrchestrator } from '../orchestrator/index.js';
-import { createSimEnvironment, generateScenarioTasks, loadScenario } from '../sim/index.js';
-import { exactMatchGrader } from '../tasks/index.js';
+import { createSimEnvironment, loadScenario } from '../sim/index.js';
 import { genericPlanTemplates } from './plan-templates.js';
 import { runBestOfN } from './run-best-of-n.js';
 
@@ -11,18 +8,11 @@ import { runBestOfN } from './run-best-of-n.js';
 const shortest: RewardModel = { name: 'shortest', score: async (_task, plans) => plans.map((plan) => -String(plan).length) };
 
 async function experiment(seed: number, concurrency = 3) {
-  const scenario = loadScenario('arith');
-  const environment = await createSimEnvironment(scenario);
-  const blocks = createBlockRegistry();
-  const orchestrator = createLlmOrchestrator({ provider: environment.provider, catalog: blocks, model: 'sim-orchestrator-base' });
+  const environment = await createSimEnvironment(loadScenario('arith'));
   return runBestOfN({
-    tasks: generateScenarioTasks(scenario, environment.families, { split: 'test', count: 5 }),
-    orchestrator,
-    provider: environment.provider,
-    judge: environment.provider,
-    blocks,
-    retriever: environment.retriever,
-    grader: exactMatchGrader,
+    environment,
+    tasks: environment.tasks('test', 5),
+    orchestrator: environment.orchestrator('base'),
     rewardModel: shortest,
     config: { ns: [1, 2, 4], seed, concurrency },
   });
@@ -46,16 +36,11 @@ describe('runBestOfN over the simulated environment', () => {
   });
 
   it('with the template pool, runs each template on every task and lets rm+templates choose among them too', async () => {
-    const scenario = loadScenario('arith');
-    const environment = await createSimEnvironment(scenario);
-    const blocks = createBlockRegistry();
+    const environment = await createSimEnvironment(loadScenario('arith'));
     const run = await runBestOfN({
-      tasks: generateScenarioTasks(scenario, environment.families, { split: 'test', count: 4 }),
-      orchestrator: createLlmOrchestrator({ provider: environment.provider, catalog: blocks, model: 'sim-orchestrator-base' }),
-      provider: environment.provider,
-      blocks,
-      retriever: environment.retriever,
-      grader: exactMatchGrader,
+      environment,
+      tasks: environment.tasks('test', 4),
+      orchestrator: environment.orchestrator('base'),
       rewardModel: shortest,
       templates: genericPlanTemplates({ search: false }),
       config: { ns: [2], seed: 1, pool: 'sampled+templates', strategies: ['single', 'first-valid', 'rm', 'rm+templates'] },
@@ -71,8 +56,10 @@ describe('runBestOfN over the simulated environment', () => {
       expect(outcome.tokens.verification).toBeGreaterThan(0);
     }
     for (const outcome of run.outcomes.filter((entry) => entry.strategy.startsWith('fixed:'))) expect(outcome.tokens.orchestrator).toBe(0);
-    await expect(runBestOfN({ tasks: [], orchestrator: createLlmOrchestrator({ provider: environment.provider, catalog: blocks }), provider: environment.provider, blocks, grader: exactMatchGrader, config: { pool: 'sampled+templates' } })).rejects.toThrow(/needs template plans/);
-    await expect(runBestOfN({ tasks: [], orchestrator: createLlmOrchestrator({ provider: environment.provider, catalog: blocks }), provider: environment.provider, blocks, grader: exactMatchGrader, config: { strategies: ['rm+templates'] } })).rejects.toThrow(/needs the template pool/);
+    // An environment with no fixed plans of its own, and no templates given.
+    const { templates: _simulatorTemplates, ...withoutTemplates } = environment;
+    await expect(runBestOfN({ environment: withoutTemplates, tasks: [], config: { pool: 'sampled+templates' } })).rejects.toThrow(/needs template plans/);
+    await expect(runBestOfN({ environment, tasks: [], config: { strategies: ['rm+templates'] } })).rejects.toThrow(/needs the template pool/);
   });
 
   it('is deterministic in the seed whatever the concurrency', async () => {

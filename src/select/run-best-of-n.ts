@@ -1,29 +1,32 @@
 import pLimit from 'p-limit';
-import { deriveSeed, type Episode, type EventSink, type Grader, type PlanTemplateLibrary, type ProgressEvent, type Retriever, type RewardModel, type Task, type TemplatePlan, type Usage, UserError } from '../core/index.js';
-import { type ExecutableBlocks, runEpisode } from '../exec/index.js';
-import type { ChatProvider } from '../llm/index.js';
+import { deriveSeed, type Episode, type EventSink, type PlanTemplateLibrary, type ProgressEvent, type RewardModel, type Task, type TemplatePlan, type Usage, UserError } from '../core/index.js';
+import type { Environment } from '../environment/index.js';
+import { runEpisode } from '../exec/index.js';
 import type { Orchestrator } from '../orchestrator/index.js';
-import type { BlockCatalog } from '../plan/index.js';
 import { parseBonConfig, type BonConfig, type BonConfigInput } from './bon-config.js';
 import { CandidatePool, type SampledPlans } from './candidate-pool.js';
 import type { OutcomeName } from './selection-strategy.js';
 import { STRATEGIES } from './strategies/index.js';
 
 export interface BestOfNOptions {
+  /**
+   * Where the plans run: its provider answers the sub-agents' calls and the `judge` and
+   * `plan-judge` strategies' slot-`judge` calls, its blocks run the plans, its retriever answers
+   * search blocks and its grader grades the answers (tasks need gold answers for accuracy).
+   */
+  environment: Environment;
   tasks: readonly Task[];
-  /** Writes the N plans per task. */
-  orchestrator: Orchestrator;
-  /** Answers the sub-agents' calls when a plan executes. */
-  provider: ChatProvider;
-  blocks: ExecutableBlocks & BlockCatalog;
-  retriever?: Retriever;
-  /** Grades executed answers; tasks need gold answers for accuracy. */
-  grader: Grader;
+  /**
+   * Writes the N plans per task: one of the environment's (`environment.orchestrator('strong')`)
+   * or any other. @default environment.orchestrator(), the environment's own
+   */
+  orchestrator?: Orchestrator;
   /** Needed by `rm`, `rm-topk-vote` and `rm-adaptive`. */
   rewardModel?: RewardModel;
-  /** Answers slot-`judge` calls; needed by `judge` and `plan-judge`. */
-  judge?: ChatProvider;
-  /** Template plans of `pool: 'sampled+templates'`; required there. */
+  /**
+   * Template plans of `pool: 'sampled+templates'`, required there: a file's (`loadPlanTemplates`),
+   * the generic ones (`genericPlanTemplates`). @default environment.templates, the environment's own
+   */
   templates?: PlanTemplateLibrary;
   config?: BonConfigInput;
   /** Progress of stage `bon`, after each task's strategies are done. */
@@ -64,13 +67,17 @@ export interface BestOfNRun {
  * be written and to be executed, as `orchrm collect` does.
  *
  * @example
- * const run = await runBestOfN({ tasks, orchestrator, provider, blocks, grader, rewardModel, judge, config: { ns: [1, 8] } });
+ * const run = await runBestOfN({ environment, tasks: environment.tasks('test'), rewardModel, config: { ns: [1, 8] } });
  */
 export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
+  const { environment } = options;
   const config = parseBonConfig(options.config ?? {});
   const maxN = config.ns.at(-1) as number;
-  const templates = config.pool === 'sampled+templates' ? options.templates : undefined;
-  if (config.pool === 'sampled+templates' && templates === undefined) throw new UserError('pool sampled+templates needs template plans: pass a template library (bon --templates file.json, or the built-in generic ones)');
+  const orchestrator = options.orchestrator ?? environment.orchestrator();
+  const templates = config.pool === 'sampled+templates' ? (options.templates ?? environment.templates) : undefined;
+  if (config.pool === 'sampled+templates' && templates === undefined) {
+    throw new UserError(`pool sampled+templates needs template plans, and environment ${environment.name} has none of its own: pass a template library as templates (bon --templates file.json, or the built-in generic ones)`);
+  }
   const limit = pLimit(config.concurrency);
   const perTask: TaskOutcome[][] = [];
   let done = 0;
@@ -80,18 +87,18 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
     options.tasks.map((task, position) =>
       limit(async () => {
         options.signal?.throwIfAborted();
-        const sampled = await samplePlans(options, task, maxN, config.seed);
+        const sampled = await samplePlans(options, orchestrator, task, maxN, config.seed);
         const taskTemplates = templates === undefined ? [] : await templates.plansFor(task);
         const pool = new CandidatePool({
           ...sampled,
           templates: taskTemplates,
-          executePlan: (index) => (index < maxN ? executeSample(options, sampled, index, config.seed) : executeTemplate(options, task, taskTemplates[index - maxN]!, index, config.seed)),
-          catalog: options.blocks,
+          executePlan: (index) => (index < maxN ? executeSample(options, orchestrator, sampled, index, config.seed) : executeTemplate(options, task, taskTemplates[index - maxN]!, index, config.seed)),
+          catalog: environment.blocks,
           seed: config.seed,
           topK: config.topK,
           adaptiveMargin: config.adaptiveMargin,
           ...(options.rewardModel !== undefined && { rewardModel: options.rewardModel }),
-          ...(options.judge !== undefined && { judge: options.judge }),
+          judge: environment.provider,
         });
         const outcomes: TaskOutcome[] = [];
         const fixed = await Promise.all(taskTemplates.map((_, position) => pool.fixedTokens(position)));
@@ -134,10 +141,10 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
 }
 
 /** Plan i is written with seed derive(seed, `<task>#<i>`) and sample index i. */
-async function samplePlans(options: BestOfNOptions, task: Task, count: number, seed: number): Promise<SampledPlans> {
+async function samplePlans(options: BestOfNOptions, orchestrator: Orchestrator, task: Task, count: number, seed: number): Promise<SampledPlans> {
   const written = await Promise.all(
     Array.from({ length: count }, (_, sampleIndex) =>
-      options.orchestrator.writePlan(task, {
+      orchestrator.writePlan(task, {
         sampleIndex,
         seed: deriveSeed(seed, `${task.id}#${sampleIndex}`),
         ...(options.signal !== undefined && { signal: options.signal }),
@@ -150,34 +157,36 @@ async function samplePlans(options: BestOfNOptions, task: Task, count: number, s
 
 /** Executes a template plan with a seed of its own (template name and task), so its draws do not depend on the sample. */
 function executeTemplate(options: BestOfNOptions, task: Task, template: TemplatePlan, index: number, seed: number): Promise<Episode> {
+  const { environment } = options;
   return runEpisode({
     task,
     planText: template.planText,
-    blocks: options.blocks,
-    provider: options.provider,
-    grader: options.grader,
+    blocks: environment.blocks,
+    provider: environment.provider,
+    grader: environment.grader,
     seed: deriveSeed(seed, `${task.id}#template:${template.name}`),
     sampleIndex: index,
     orchestrator: { name: 'template', checkpoint: template.name },
-    ...(options.retriever !== undefined && { retriever: options.retriever }),
+    ...(environment.retriever !== undefined && { retriever: environment.retriever }),
     ...(options.signal !== undefined && { signal: options.signal }),
   });
 }
 
 /** Executes plan i of a task's sample with the seed it was written with. */
-function executeSample(options: BestOfNOptions, sampled: SampledPlans, sampleIndex: number, seed: number): Promise<Episode> {
+function executeSample(options: BestOfNOptions, orchestrator: Orchestrator, sampled: SampledPlans, sampleIndex: number, seed: number): Promise<Episode> {
   const { task } = sampled;
+  const { environment } = options;
   return runEpisode({
     task,
     planText: sampled.planTexts[sampleIndex] ?? '',
-    blocks: options.blocks,
-    provider: options.provider,
-    grader: options.grader,
+    blocks: environment.blocks,
+    provider: environment.provider,
+    grader: environment.grader,
     seed: deriveSeed(seed, `${task.id}#${sampleIndex}`),
     sampleIndex,
-    orchestrator: options.orchestrator.ref,
-    ...(options.orchestrator.dom !== undefined && { dom: options.orchestrator.dom }),
-    ...(options.retriever !== undefined && { retriever: options.retriever }),
+    orchestrator: orchestrator.ref,
+    ...(orchestrator.dom !== undefined && { dom: orchestrator.dom }),
+    ...(environment.retriever !== undefined && { retriever: environment.retriever }),
     ...(options.signal !== undefined && { signal: options.signal }),
   });
 }

@@ -41,8 +41,8 @@ export interface SelectionContext {
   scores(): Promise<readonly number[]>;
   /** Tokens the reward model reads to score candidate `index` (task text + canonical plan). */
   scoreTokens(index: number): number;
-  /** The judge model (slot `judge`); undefined when none is configured. */
-  judge: ChatProvider | undefined;
+  /** Answers slot-`judge` calls: the environment's provider, which routes them to its judge model. */
+  judge: ChatProvider;
   /** Seed of this task and N for the judge's calls. */
   seed: number;
   /** Top-k of `rm-topk-vote`. */

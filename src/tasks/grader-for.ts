@@ -14,7 +14,7 @@ import type { Suite } from './load-suite.js';
  * file's (a generic file can hold math tasks): pass the one whose grading you want.
  *
  * @example
- * await collectEpisodes({ tasks: loadSuite(path, 'math'), grader: graderFor('math'), ... });
+ * const grader = graderFor('math'); // what createRemoteEnvironment(config, path, { suite: 'math' }) grades with
  */
 export function graderFor(suite: Suite): Grader {
   switch (suite) {

@@ -100,13 +100,9 @@ async function bon(flags: BonFlags): Promise<void> {
     const ns = flags.curve ? [...new Set([...DEFAULT_NS, flags.n])] : [flags.n];
     const progress = createCliEvents({ stderr: process.stderr, bars: { bon: {} } });
     const run = await runBestOfN({
+      environment,
       tasks: setup.tasks,
       orchestrator: setup.orchestrator,
-      provider: environment.provider,
-      judge: environment.provider,
-      blocks: environment.blocks,
-      grader: environment.grader,
-      ...(environment.retriever !== undefined && { retriever: environment.retriever }),
       ...(rewardModel !== undefined && { rewardModel }),
       ...(flags.pool === 'sampled+templates' && { templates: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates) }),
       config: { ns, strategies, pool: flags.pool as 'sampled' | 'sampled+templates', topK: flags.topK, adaptiveMargin: flags.adaptiveMargin, seed: flags.seed, concurrency: flags.concurrency },

@@ -119,16 +119,13 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
     let summary: CollectResult;
     try {
       summary = await collectEpisodes({
+        environment,
         tasks: setup.tasks,
         orchestrator: setup.orchestrator,
-        provider: environment.provider,
-        blocks: environment.blocks,
         store,
         plansPerTask: flags.plansPerTask,
         concurrency,
         seed: flags.seed,
-        grader: environment.grader,
-        ...(environment.retriever !== undefined && { retriever: environment.retriever }),
         ...(flags.tokenBudget !== undefined && { tokenBudget: flags.tokenBudget }),
         ...(flags.timeoutMs !== undefined && { timeoutMs: flags.timeoutMs }),
         config: { ...setup.config, keepPrompts: flags.keepPrompts },

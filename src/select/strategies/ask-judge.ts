@@ -1,4 +1,4 @@
-import { type ChatMessage, ModelBehaviorError, type Usage, UserError } from '../../core/index.js';
+import { type ChatMessage, ModelBehaviorError, type Usage } from '../../core/index.js';
 import { parseJudgeChoice } from '../judge-prompts.js';
 import type { SelectionContext } from '../selection-strategy.js';
 
@@ -14,10 +14,7 @@ export interface JudgeVerdict {
  * without a readable choice is the model's fault: the strategy falls back to candidate 0 (what
  * `single` would run) and says so, rather than aborting the whole experiment.
  */
-export async function askJudge(context: SelectionContext, messages: ChatMessage[], strategy: string): Promise<JudgeVerdict> {
-  if (context.judge === undefined) {
-    throw new UserError(`strategy ${strategy} needs a judge model: configure the judge slot of the provider (the simulated environment has one)`);
-  }
+export async function askJudge(context: SelectionContext, messages: ChatMessage[]): Promise<JudgeVerdict> {
   const response = await context.judge.chat({ messages, slot: 'judge', temperature: 0, seed: context.seed });
   try {
     return { choice: parseJudgeChoice(response.text, context.n), usage: response.usage, failed: false };

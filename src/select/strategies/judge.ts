@@ -21,7 +21,7 @@ export const judgeStrategy: SelectionStrategy = {
       indices.map((index) => episodes.get(index)!),
       context.canonicalTexts.slice(0, context.n),
     );
-    const verdict = await askJudge(context, messages, 'judge');
+    const verdict = await askJudge(context, messages);
     return {
       correct: isCorrect(episodes.get(verdict.choice)),
       chosen: verdict.choice,

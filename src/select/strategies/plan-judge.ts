@@ -15,7 +15,7 @@ export const planJudgeStrategy: SelectionStrategy = {
     const verdict =
       context.n === 1
         ? { choice: 0, usage: emptyUsage(), failed: false }
-        : await askJudge(context, buildPlanJudgeMessages(context.task.question, context.canonicalTexts.slice(0, context.n)), 'plan-judge');
+        : await askJudge(context, buildPlanJudgeMessages(context.task.question, context.canonicalTexts.slice(0, context.n)));
     const episode = await context.execute(verdict.choice);
     return {
       correct: isCorrect(episode),
