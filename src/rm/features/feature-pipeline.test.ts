@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../../core/index.js';
 import { defaultBlockCatalog } from '../../plan/index.js';
 import { parseEncoderSpec } from './encoder-spec.js';
 import { FeatureAccumulator } from './feature-accumulator.js';
@@ -40,6 +41,30 @@ describe('FeatureAccumulator', () => {
     accumulator.add(3, 1);
     expect(accumulator.finish(indices, values, 0)).toBe(1);
     expect(indices[0]).toBe(3);
+  });
+
+  it('writes indices in ascending order for examples of every size, as sorting them by value does', () => {
+    const accumulator = new FeatureAccumulator(1 << 18);
+    const rng = new Rng(3);
+    for (const size of [0, 1, 2, 15, 16, 17, 40, 170, 1000, 5000]) {
+      const added = new Set<number>();
+      for (let draw = 0; draw < size; draw++) {
+        const index = Math.floor(rng.next() * (1 << 18));
+        added.add(index);
+        accumulator.add(index, 1);
+      }
+      const indices = new Uint32Array(size);
+      const count = accumulator.finish(indices, new Float32Array(size), 0);
+      expect(Array.from(indices.subarray(0, count))).toEqual([...added].sort((a, b) => a - b));
+    }
+    // Already sorted, reversed and organ-pipe orders: the inputs that break a naive quicksort.
+    const ascending = Array.from({ length: 600 }, (_, index) => index * 7);
+    for (const order of [ascending, [...ascending].reverse(), [...ascending.filter((_, i) => i % 2 === 0), ...ascending.filter((_, i) => i % 2 === 1).reverse()]]) {
+      for (const index of order) accumulator.add(index, 1);
+      const indices = new Uint32Array(order.length);
+      accumulator.finish(indices, new Float32Array(order.length), 0);
+      expect(Array.from(indices)).toEqual(ascending);
+    }
   });
 });
 
