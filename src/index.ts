@@ -295,6 +295,7 @@ export {
 // Best-of-N selection, GRPO and the reward server.
 export {
   BonConfigSchema,
+  CandidatePool,
   STRATEGIES,
   STRATEGY_NAMES,
   formatBonTable,
@@ -307,6 +308,10 @@ export {
   type BestOfNRun,
   type BonConfig,
   type BonTable,
+  type CandidatePoolOptions,
+  type SampledPlans,
+  type Selection,
+  type SelectionContext,
   type SelectionStrategy,
   type StrategyName,
 } from './select/index.js';
