@@ -8,7 +8,7 @@ export interface SampledPlans {
   task: Task;
   /** Raw plan texts, in sample order. */
   planTexts: readonly string[];
-  /** Tokens the orchestrator spent writing each plan. */
+  /** Tokens the orchestrator spent writing each plan (zeros for plans whose writing was not metered). */
   orchestratorUsage: readonly Usage[];
 }
 
@@ -65,6 +65,7 @@ export class CandidatePool {
     this.scoreTokenCounts = this.canonicalTexts.map((text) => questionTokens + count(text));
   }
 
+  /** The task the candidates answer. */
   get task(): Task {
     return this.options.task;
   }
@@ -102,7 +103,7 @@ export class CandidatePool {
   /** Scores every pool plan in one call (a plan's score does not depend on the others). */
   scores(): Promise<number[]> {
     const { rewardModel, task } = this.options;
-    if (rewardModel === undefined) throw new UserError('the rm strategies need a reward model; pass one with --rm <model file>');
+    if (rewardModel === undefined) throw new UserError('the rm strategies need a reward model: pass rewardModel to the CandidatePool or to runBestOfN (orchrm bon: --rm <model file>)');
     const texts = this.poolTexts;
     this.allScores ??= rewardModel.score(task.question, texts).then((scores) => {
       if (scores.length !== texts.length) throw new UserError(`reward model ${rewardModel.name} returned ${scores.length} scores for ${texts.length} plans`);

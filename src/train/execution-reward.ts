@@ -1,14 +1,15 @@
 import pLimit from 'p-limit';
-import type { Episode, EventSink, Grader, Retriever } from '../core/index.js';
-import { runEpisode, type ExecutableBlocks } from '../exec/index.js';
-import type { ChatProvider } from '../llm/index.js';
+import type { Episode, EventSink } from '../core/index.js';
+import type { Environment } from '../environment/index.js';
+import { runEpisode } from '../exec/index.js';
 import type { RewardContext, RewardGroup, PlanReward, RewardSource } from './reward-source.js';
 
 export interface ExecutionRewardOptions {
-  provider: ChatProvider;
-  blocks: ExecutableBlocks;
-  grader: Grader;
-  retriever?: Retriever | undefined;
+  /**
+   * Where the plans run: its provider answers the sub-agents' calls, its blocks run the plans,
+   * its retriever answers search blocks and its grader grades the answers.
+   */
+  environment: Environment;
   /** w_exec: reward for a plan that executed without error (MAS-Orchestra). @default 0.1 */
   executedWeight?: number;
   /** w_correct: reward for a correct final answer. @default 0.9 */
@@ -32,7 +33,7 @@ export interface PlanExecutor {
 
 /** Builds the executor behind `createExecutionReward` (also used by `hybrid` for its executed share). */
 export function createPlanExecutor(options: ExecutionRewardOptions): PlanExecutor {
-  const { provider, blocks, grader, retriever, executedWeight = 0.1, correctWeight = 0.9, concurrency = 16 } = options;
+  const { environment, executedWeight = 0.1, correctWeight = 0.9, concurrency = 16 } = options;
   const limit = pLimit(concurrency);
   return {
     execute: (items, context) =>
@@ -43,10 +44,10 @@ export function createPlanExecutor(options: ExecutionRewardOptions): PlanExecuto
             const episode = await runEpisode({
               task: group.task,
               planText: plan.text,
-              blocks,
-              provider,
-              retriever,
-              grader,
+              blocks: environment.blocks,
+              provider: environment.provider,
+              retriever: environment.retriever,
+              grader: environment.grader,
               seed: plan.seed,
               sampleIndex: plan.sampleIndex,
               orchestrator: context.orchestrator,
@@ -73,7 +74,8 @@ export function createPlanExecutor(options: ExecutionRewardOptions): PlanExecuto
  * default). Execution tokens are the sub-agents'; a grader that calls a model adds verification.
  *
  * @example
- * const reward = createExecutionReward({ provider: environment.provider, blocks: createBlockRegistry(), grader: exactMatchGrader, retriever: environment.retriever });
+ * const reward = createExecutionReward({ environment });
+ * const correctOnly = createExecutionReward({ environment, executedWeight: 0, correctWeight: 1 });
  */
 export function createExecutionReward(options: ExecutionRewardOptions): RewardSource {
   const executor = createPlanExecutor(options);

@@ -95,7 +95,7 @@ export interface GrpoResult<Checkpoint> {
  * Deterministic given the seed, the policy and a deterministic reward.
  *
  * @example
- * const result = await trainGrpo({ policy, from: baseCheckpoint(), tasks, reward: createExecutionReward(...), config: { steps: 10 } });
+ * const result = await trainGrpo({ policy, from: baseCheckpoint(), tasks, reward: createExecutionReward({ environment }), config: { steps: 10 } });
  */
 export async function trainGrpo<Checkpoint, Action, Gradient>(options: GrpoTrainerOptions<Checkpoint, Action, Gradient>): Promise<GrpoResult<Checkpoint>> {
   const { policy, tasks, reward, evaluate, signal } = options;

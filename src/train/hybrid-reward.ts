@@ -25,6 +25,9 @@ export interface HybridRewardOptions extends ExecutionRewardOptions {
  * are neither rewarded nor penalised for not running. Which plans run is a seeded draw per
  * plan (`deriveSeed(sample seed, 'hybrid')`), so p is the expected share. Tokens: the reward
  * model's verification for every plan plus execution for the executed ones.
+ *
+ * @example
+ * const reward = createHybridReward({ environment, rm: createRmReward(await loadRewardModel('rm.safetensors')), executedFraction: 0.1 });
  */
 export function createHybridReward(options: HybridRewardOptions): RewardSource {
   const { rm, executedFraction, executionWeight = 1 } = options;

@@ -24,13 +24,10 @@ export interface RewardSourceOptions {
  * A reward source of a kind in an environment: execution runs plans on the environment's
  * worker with its blocks, retriever and grader; the judge is the environment's `judge` slot.
  */
-export function createRewardSource(kind: RewardKind, environment: Pick<Environment, 'provider' | 'blocks' | 'grader' | 'retriever'>, options: RewardSourceOptions = {}): RewardSource {
+export function createRewardSource(kind: RewardKind, environment: Environment, options: RewardSourceOptions = {}): RewardSource {
   const { concurrency = 16 } = options;
   const execution: ExecutionRewardOptions = {
-    provider: environment.provider,
-    blocks: environment.blocks,
-    grader: environment.grader,
-    retriever: environment.retriever,
+    environment,
     concurrency,
     ...(options.events !== undefined && { events: options.events }),
   };

@@ -3,10 +3,12 @@ import { createBlockRegistry } from '../agents/index.js';
 import { ModelBehaviorError } from '../core/errors.js';
 import type { RewardModel } from '../core/reward-model.js';
 import type { Task } from '../core/task.js';
+import type { Environment } from '../environment/index.js';
 import { countTokens } from '../llm/index.js';
+import { createLlmOrchestrator } from '../orchestrator/index.js';
 import { canonicalPlanText, defaultRewardPrompt } from '../rm/remote/index.js';
 import { exactMatchGrader } from '../tasks/index.js';
-import { createFunctionProvider } from '../testing/index.js';
+import { createFunctionProvider, type RecordingProvider } from '../testing/index.js';
 import { createExecutionReward } from './execution-reward.js';
 import { createHybridReward } from './hybrid-reward.js';
 import { createJudgeReward } from './judge-reward.js';
@@ -25,9 +27,25 @@ const context = { orchestrator: { name: 'test', checkpoint: 'c', step: 0 }, step
 /** Scores a plan by its length in characters: a reward model users could plug in. */
 const lengthModel: RewardModel = { name: 'length', score: async (_task, plans) => plans.map((plan) => (typeof plan === 'string' ? plan.length : 0)) };
 
+/** An environment whose every model call `provider` answers: every registered block, exact-match grading, no documents. */
+function environmentOf(provider: RecordingProvider): Environment {
+  const blocks = createBlockRegistry();
+  return {
+    name: 'function',
+    provider,
+    blocks,
+    retriever: undefined,
+    grader: exactMatchGrader,
+    tasks: () => [task],
+    orchestrator: () => createLlmOrchestrator({ provider, catalog: blocks }),
+    identity: 'function',
+    close: () => {},
+  };
+}
+
 function execution(answer: string) {
   const provider = createFunctionProvider(() => `Two and two make ${answer}.\n<answer>${answer}</answer>`);
-  return { provider, source: createExecutionReward({ provider, blocks: createBlockRegistry(), grader: exactMatchGrader }) };
+  return { provider, source: createExecutionReward({ environment: environmentOf(provider) }) };
 }
 
 describe('rm reward', () => {
@@ -60,7 +78,7 @@ describe('execution reward', () => {
 
   it('gives only w_exec to a plan that ran but answered wrong, with custom weights', async () => {
     const provider = createFunctionProvider(() => '<answer>5</answer>');
-    const source = createExecutionReward({ provider, blocks: createBlockRegistry(), grader: exactMatchGrader, executedWeight: 0, correctWeight: 1 });
+    const source = createExecutionReward({ environment: environmentOf(provider), executedWeight: 0, correctWeight: 1 });
     const [rewards] = await source.reward([group], context);
     expect(rewards?.map((result) => result.reward)).toEqual([1, 0, 0, 0]);
   });
@@ -103,7 +121,7 @@ describe('hybrid reward', () => {
 
   it('is σ(rm score) when nothing is executed', async () => {
     const provider = createFunctionProvider(() => '<answer>4</answer>');
-    const hybrid = createHybridReward({ provider, blocks: createBlockRegistry(), grader: exactMatchGrader, rm: createRmReward(fixedModel), executedFraction: 0 });
+    const hybrid = createHybridReward({ environment: environmentOf(provider), rm: createRmReward(fixedModel), executedFraction: 0 });
     const [rewards] = await hybrid.reward([group], context);
     expect(rewards?.map((result) => result.reward)).toEqual([-1.5, -0.5, 0.5, 1.5].map(sigmoid));
     expect(provider.calls).toHaveLength(0);
@@ -112,7 +130,7 @@ describe('hybrid reward', () => {
   it('adds λ (e - ē) for executed plans, ē the mean over the step, and adds their execution tokens', async () => {
     const provider = createFunctionProvider(() => '<answer>4</answer>');
     const rm: RewardSource = createRmReward(fixedModel);
-    const hybrid = createHybridReward({ provider, blocks: createBlockRegistry(), grader: exactMatchGrader, rm, executedFraction: 1, executionWeight: 2 });
+    const hybrid = createHybridReward({ environment: environmentOf(provider), rm, executedFraction: 1, executionWeight: 2 });
     const [rewards] = await hybrid.reward([group], context);
     const executionRewards = [1, 0.1, 1, 0];
     const mean = executionRewards.reduce((sum, value) => sum + value, 0) / 4;
@@ -126,7 +144,7 @@ describe('hybrid reward', () => {
 
   it('executes about the fraction asked for, the same plans for the same seeds', async () => {
     const provider = createFunctionProvider(() => '<answer>4</answer>');
-    const hybrid = createHybridReward({ provider, blocks: createBlockRegistry(), grader: exactMatchGrader, rm: createRmReward(fixedModel), executedFraction: 0.25 });
+    const hybrid = createHybridReward({ environment: environmentOf(provider), rm: createRmReward(fixedModel), executedFraction: 0.25 });
     const many: RewardGroup = { task, plans: Array.from({ length: 400 }, (_, index) => ({ text: cotPlan, seed: index, sampleIndex: index })) };
     const [first] = await hybrid.reward([many], context);
     const [second] = await hybrid.reward([many], context);
