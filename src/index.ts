@@ -314,6 +314,7 @@ export {
 } from './select/index.js';
 export {
   GrpoConfigSchema,
+  GrpoEvaluationSchema,
   NoTrainablePolicyError,
   REWARD_KINDS,
   createExecutionReward,
@@ -324,6 +325,7 @@ export {
   createRmReward,
   parseGrpoConfig,
   runGrpo,
+  RunGrpoSettingsSchema,
   trainGrpo,
   type GrpoConfig,
   type GrpoConfigInput,
@@ -336,6 +338,8 @@ export {
   type RewardSourceOptions,
   type RunGrpoOptions,
   type RunGrpoResult,
+  type RunGrpoSettings,
+  type RunGrpoSettingsInput,
   type TrainablePolicy,
 } from './train/index.js';
 export {
