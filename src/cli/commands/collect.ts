@@ -6,7 +6,7 @@ import { openStore, type Store } from '../../store/index.js';
 import { createCliEvents, formatDuration, formatTokens } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
-import { DomFlagSchema, environmentFromFlags, PlanFormatFlagSchema, SplitFlagSchema, SuiteFlagSchema } from './environment-flags.js';
+import { environmentFromFlags, PlanFormatFlagSchema, sharedEnvironmentFlags as shared, SplitFlagSchema } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
 
 /** Episodes in flight when there is no provider config to take the number from. */
@@ -22,22 +22,22 @@ const INTERRUPTED_EXIT_CODE = 130;
  */
 const CollectFlagsSchema = z.object({
   tasks: z.string().optional().meta({ placeholder: 'file.jsonl', description: 'tasks, one JSON object per line: {"id", "question", "answer"?}' }),
-  suite: SuiteFlagSchema.optional().meta({ placeholder: 'suite', description: 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)' }),
-  questionField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the question' }),
-  answerField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the gold answer' }),
-  idField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the task id' }),
+  suite: shared.suite,
+  questionField: shared.questionField,
+  answerField: shared.answerField,
+  idField: shared.idField,
   scenario: z.string().optional().meta({ placeholder: 'name|file', description: 'generate tasks from a simulated scenario instead (see orchrm sim scenarios)' }),
   split: SplitFlagSchema.default('train').meta({ placeholder: 'split', description: 'with --scenario: train or test (disjoint questions)' }),
   count: z.number().int().min(1).default(100).meta({ description: 'with --scenario: number of tasks' }),
   provider: z.string().optional().meta({ placeholder: 'config.json', description: 'OpenAI-compatible provider config; without it, --scenario simulates the models in-process' }),
   orchestrator: z.string().optional().meta({ placeholder: 'model', description: 'orchestrator model; sim:<checkpoint> is a simulated checkpoint (e.g. sim:base)' }),
-  checkpoint: z.array(z.string()).default([]).meta({ placeholder: 'file', description: 'extra simulated orchestrator checkpoint to serve (repeatable)' }),
+  checkpoint: shared.checkpoint,
   plansPerTask: z.number().int().min(1).default(1).meta({ description: 'plans sampled and executed per task' }),
   concurrency: z.number().int().min(1).optional().meta({ description: `episodes executed at once (default: the provider config's "concurrency", else ${DEFAULT_CONCURRENCY})` }),
   db: z.string().default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to write' }),
   seed: z.number().int().min(0).default(0).meta({ description: 'run seed; every call seed derives from it' }),
   format: PlanFormatFlagSchema.default('json').meta({ placeholder: 'format', description: 'plan format the orchestrator is asked for: json or xml' }),
-  dom: DomFlagSchema.default('auto').meta({ placeholder: 'dom', description: 'degree of MAS asked for: low, high or auto' }),
+  dom: shared.dom,
   corpus: z.string().optional().meta({
     placeholder: 'file.jsonl',
     description: 'corpus ({"id","title","text"} per line) for search blocks, BM25-indexed; without one (or a scenario corpus) the search block is not offered',

@@ -9,19 +9,33 @@ import { createBm25Retriever, loadCorpus, SUITES, type Suite } from '../../tasks
 import { createCliEvents } from '../progress.js';
 
 /**
- * What `--suite`, `--format`, `--dom` and `--split` of `collect` and `bon` may say; each command
- * gives them its own help and default (`PlanFormatFlagSchema.default('json').meta({...})`), and
- * commander checks them as the choices they are.
+ * What `--format` and `--split` of `collect` and `bon` may say; each command gives them its own
+ * help and default (`PlanFormatFlagSchema.default('json').meta({...})`), and commander checks
+ * them as the choices they are.
  */
-export const SuiteFlagSchema = z.enum([...SUITES, 'auto']);
 export const PlanFormatFlagSchema = z.enum(['json', 'xml']);
-export const DomFlagSchema = z.enum([...DomSchema.options, 'auto']);
 export const SplitFlagSchema = z.enum(['train', 'test']);
+
+/** The flags `collect` and `bon` declare alike, each once, here: the commands' schemas take these fields. */
+export const sharedEnvironmentFlags = {
+  suite: z
+    .enum([...SUITES, 'auto'])
+    .optional()
+    .meta({ placeholder: 'suite', description: 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)' }),
+  questionField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the question' }),
+  answerField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the gold answer' }),
+  idField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the task id' }),
+  checkpoint: z.array(z.string()).default([]).meta({ placeholder: 'file', description: 'extra simulated orchestrator checkpoint to serve (repeatable)' }),
+  dom: z
+    .enum([...DomSchema.options, 'auto'])
+    .default('auto')
+    .meta({ placeholder: 'dom', description: 'degree of MAS asked for: low, high or auto' }),
+};
 
 /** The flags `collect` and `bon` share: where tasks, models and documents come from. */
 export interface EnvironmentFlags {
   tasks?: string;
-  suite?: z.output<typeof SuiteFlagSchema>;
+  suite?: z.output<typeof sharedEnvironmentFlags.suite>;
   questionField?: string;
   answerField?: string;
   idField?: string;
@@ -33,7 +47,7 @@ export interface EnvironmentFlags {
   checkpoint: string[];
   corpus?: string;
   format: z.output<typeof PlanFormatFlagSchema>;
-  dom: z.output<typeof DomFlagSchema>;
+  dom: z.output<typeof sharedEnvironmentFlags.dom>;
   db: string;
   cache: boolean;
 }
