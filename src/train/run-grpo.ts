@@ -6,7 +6,7 @@ import { saveCheckpointToStore } from './checkpoint-store.js';
 import { parseGrpoConfig, type GrpoConfigInput } from './grpo-config.js';
 import { grpoRunKey, grpoStateFile, type GrpoResumeState } from './grpo-resume-state.js';
 import { trainGrpo, type GrpoResult, type GrpoStepEndEvent } from './grpo-trainer.js';
-import { createRewardSource, REWARD_KINDS } from './reward-source-for.js';
+import { createRewardSource, REWARD_KINDS, type RewardKind } from './reward-source-for.js';
 
 /** GRPO was asked for in an environment whose orchestrator cannot be trained (no `trainable`). */
 export class NoTrainablePolicyError extends UserError {
@@ -19,7 +19,8 @@ export class NoTrainablePolicyError extends UserError {
 
 /**
  * Held-out evaluation of a GRPO run (`HeldOutOptions` with its defaults). Each field's metadata
- * is its `orchrm grpo` flag (`--eval-tasks`, `--eval-samples`, `--eval-seed`).
+ * is its `orchrm grpo` flag (`--eval-tasks`, which takes this default and also 0 for no
+ * evaluation, `--eval-samples`, `--eval-seed`).
  */
 export const GrpoEvaluationSchema = z.strictObject({
   /** Test-split tasks. @default 100 */
@@ -76,7 +77,7 @@ export interface RunGrpoOptions<Checkpoint> extends RunGrpoSettingsInput {
 export type GrpoEvent = GrpoStepEndEvent | { type: 'grpo-resume'; /** Steps taken from `stateFile`; 0: none, training starts from scratch. */ stepsDone: number };
 
 export interface RunGrpoResult<Checkpoint> extends GrpoResult<Checkpoint> {
-  reward: RunGrpoSettings['reward'];
+  reward: RewardKind;
   from: { name: string; step: number };
   /** Store ids of the checkpoints written, in order. */
   storedCheckpoints: string[];
