@@ -317,6 +317,7 @@ export {
 } from './select/index.js';
 export {
   GrpoConfigSchema,
+  GrpoEvaluationSchema,
   NoTrainablePolicyError,
   REWARD_KINDS,
   createExecutionReward,
@@ -327,6 +328,7 @@ export {
   createRmReward,
   parseGrpoConfig,
   runGrpo,
+  RunGrpoSettingsSchema,
   trainGrpo,
   type ExecutionRewardOptions,
   type GrpoConfig,
@@ -343,6 +345,8 @@ export {
   type RewardSourceOptions,
   type RunGrpoOptions,
   type RunGrpoResult,
+  type RunGrpoSettings,
+  type RunGrpoSettingsInput,
   type TrainablePolicy,
 } from './train/index.js';
 export {

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UserError } from '../core/errors.js';
-import { addOptions, InvalidFlagError, optionsFromSchema, parseFlagValue, parseIntegerOption } from './options-from-schema.js';
+import { addOptions, InvalidFlagError, optionsFromSchema, parseFlagValue } from './options-from-schema.js';
 
 const Schema = z.object({
   groupSize: z.number().int().min(2).default(8).meta({ flag: 'group', description: 'plans per task' }),
@@ -90,6 +90,29 @@ describe('optionsFromSchema', () => {
     expect(error).toMatchObject({ flag: '--clip' });
     expect((error as Error).message).toMatch(/^--clip: .*see --help$/);
   });
+
+  it('makes a string-or-true setting a flag whose value may be left out, and a string-or-false one a flag with its --no-<flag>', () => {
+    const schema = z.object({
+      resume: z.union([z.string(), z.literal(true)]).optional().meta({ placeholder: 'run-id', description: 'continue a run' }),
+      layout: z.union([z.string().min(1), z.literal(false)]).optional().meta({ placeholder: 'file', description: 'layout file', negation: 'write no layout file' }),
+    });
+    const optional = optionsFromSchema(schema);
+    expect(optional.options.map((option) => [option.flags, option.description])).toEqual([
+      ['--resume [run-id]', 'continue a run'],
+      ['--layout <file>', 'layout file'],
+      ['--no-layout', 'write no layout file'],
+    ]);
+    const run = (args: string[]) => {
+      const command = addOptions(new Command('x').exitOverride().configureOutput({ writeErr: () => undefined }), optional);
+      command.parse(args, { from: 'user' });
+      return optional.parse(command.opts());
+    };
+    expect(run([])).toEqual({});
+    expect(run(['--resume'])).toEqual({ resume: true });
+    expect(run(['--resume', 'run_1', '--layout', 'x.layout'])).toEqual({ resume: 'run_1', layout: 'x.layout' });
+    expect(run(['--no-layout'])).toEqual({ layout: false });
+    expect(() => run(['--layout', ''])).toThrow(expect.objectContaining({ code: 'commander.invalidArgument', message: expect.stringContaining('--layout: ') }));
+  });
 });
 
 describe('parseFlagValue', () => {
@@ -98,8 +121,8 @@ describe('parseFlagValue', () => {
     expect(port('8080')).toBe(8080);
     expect(() => port('70000')).toThrow(new InvalidFlagError('--port', '--port must be an integer from 0 to 65535, got "70000"'));
     expect(() => port('')).toThrow('--port must be an integer from 0 to 65535, got ""');
-    expect(parseIntegerOption('--k', 1)('3')).toBe(3);
-    expect(() => parseIntegerOption('--k', 1)('0')).toThrow('--k must be an integer >= 1, got "0"');
+    expect(parseFlagValue('--k', z.number().int().min(1))('3')).toBe(3);
+    expect(() => parseFlagValue('--k', z.number().int().min(1))('0')).toThrow('--k must be an integer >= 1, got "0"');
     expect(() => parseFlagValue('--rate', z.number().min(0).max(1))(' ')).toThrow('--rate must be a number from 0 to 1, got " "');
     expect(() => parseFlagValue('--subsets', z.number().int().positive())('0')).toThrow('--subsets must be an integer >= 1, got "0"');
   });

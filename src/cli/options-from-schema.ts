@@ -8,13 +8,19 @@ import { SystemError, UserError } from '../core/index.js';
  * - `flag`: the flag's name when it is not the key in kebab case (`groupSize` is `--group`);
  * - `placeholder`: the value's name in the help (default `n` for integers, `x` for numbers, `value` otherwise;
  *   ending in `...`, a list flag takes several values);
- * - `hidden`: left out of the help (a flag kept only to explain its replacement).
+ * - `hidden`: left out of the help (a flag kept only to explain its replacement);
+ * - `negation`: for a setting that is a string or `false`, the help of its `--no-<flag>`.
+ *
+ * A setting that is a string or `true` (`z.union([z.string(), z.literal(true)])`) is a flag whose
+ * value may be left out (`--resume [run-id]`); one that is a string or `false` is a flag with a
+ * value and its `--no-<flag>` (`--layout <file>`, `--no-layout`).
  */
 const FlagMetadataSchema = z.object({
   description: z.string().optional(),
   flag: z.string().regex(/^[a-z][a-z0-9-]*$/).optional(),
   placeholder: z.string().min(1).optional(),
   hidden: z.boolean().optional(),
+  negation: z.string().optional(),
 });
 
 /** A flag's value was refused by its setting's schema; the message names the flag, the rule and the value. */
@@ -32,12 +38,13 @@ export class InvalidFlagError extends UserError {
   }
 }
 
-type FieldKind = 'integer' | 'number' | 'boolean' | 'string' | 'enum' | 'list';
+type FieldKind = 'integer' | 'number' | 'boolean' | 'string' | 'enum' | 'list' | 'string-or-true' | 'string-or-false';
 
 interface FlagField {
   key: string;
   flag: string;
-  option: Option;
+  /** The flag's option, and its `--no-<flag>` for a string-or-false setting. */
+  options: Option[];
 }
 
 /** The options of a zod object schema's fields, and the reader that turns commander's parsed options back into the schema's output. */
@@ -73,6 +80,14 @@ function kindOf(inner: z.ZodType, key: string): FieldKind {
   if (inner instanceof z.ZodString) return 'string';
   if (inner instanceof z.ZodEnum) return 'enum';
   if (inner instanceof z.ZodArray && inner.def.element instanceof z.ZodString) return 'list';
+  if (inner instanceof z.ZodUnion) {
+    const [text, literal, ...rest] = inner.def.options as readonly z.ZodType[];
+    if (rest.length === 0 && text instanceof z.ZodString && literal instanceof z.ZodLiteral && literal.def.values.length === 1) {
+      const [value] = literal.def.values;
+      if (value === true) return 'string-or-true';
+      if (value === false) return 'string-or-false';
+    }
+  }
   throw new SystemError(`optionsFromSchema: setting ${key} is a ${inner.def.type}; only numbers, booleans, strings, enums and lists of strings become flags`);
 }
 
@@ -114,11 +129,6 @@ export function parseFlagValue<Schema extends z.ZodType>(flag: string, field: Sc
   };
 }
 
-/** An integer flag of at least `minimum`, for a command whose setting has no config field. */
-export function parseIntegerOption(flag: string, minimum: number): (text: string) => number {
-  return parseFlagValue(flag, z.number().int().min(minimum));
-}
-
 function optionOf(key: string, field: z.ZodType): FlagField {
   const metadata = FlagMetadataSchema.parse(z.globalRegistry.get(field) ?? {});
   const description = metadata.description ?? field.description ?? '';
@@ -128,10 +138,10 @@ function optionOf(key: string, field: z.ZodType): FlagField {
   if (kind === 'boolean') {
     // A switch on by default is turned off with --no-<flag>, as commander spells it.
     const option = defaultValue === true ? new Option(`--no-${flag.slice(2)}`, description) : new Option(flag, description).default(false);
-    return { key, flag, option: option.hideHelp(metadata.hidden ?? false) };
+    return { key, flag, options: [option.hideHelp(metadata.hidden ?? false)] };
   }
   const placeholder = metadata.placeholder ?? (kind === 'integer' ? 'n' : kind === 'number' ? 'x' : 'value');
-  const option = new Option(`${flag} <${placeholder}>`, description).hideHelp(metadata.hidden ?? false);
+  const option = new Option(kind === 'string-or-true' ? `${flag} [${placeholder}]` : `${flag} <${placeholder}>`, description).hideHelp(metadata.hidden ?? false);
   if (kind === 'enum') option.choices((inner as z.ZodEnum).options.map(String));
   // A list flag takes several values (`<files...>`, commander collects them) or is repeated, one value each time.
   else if (kind === 'list') {
@@ -140,7 +150,9 @@ function optionOf(key: string, field: z.ZodType): FlagField {
   else option.argParser(parseFlagValue(flag, field));
   if (defaultValue !== undefined) option.default(defaultValue);
   else if (!optional) option.makeOptionMandatory();
-  return { key, flag, option };
+  // Commander gives the attribute false for --no-<flag>, and leaves it unset when neither is given.
+  const negation = kind === 'string-or-false' ? [new Option(`--no-${flag.slice(2)}`, metadata.negation ?? '').hideHelp(metadata.hidden ?? false)] : [];
+  return { key, flag, options: [option, ...negation] };
 }
 
 /**
@@ -156,9 +168,9 @@ function optionOf(key: string, field: z.ZodType): FlagField {
 export function optionsFromSchema<Schema extends z.ZodObject>(schema: Schema): SchemaOptions<Schema> {
   const fields = Object.entries(schema.shape as Record<string, z.ZodType>).map(([key, field]) => optionOf(key, field));
   return {
-    options: fields.map((field) => field.option),
+    options: fields.flatMap((field) => field.options),
     parse(parsed) {
-      const values = Object.fromEntries(fields.map(({ key, option }) => [key, parsed[option.attributeName()]]).filter(([, value]) => value !== undefined));
+      const values = Object.fromEntries(fields.map(({ key, options: [option] }) => [key, parsed[option!.attributeName()]]).filter(([, value]) => value !== undefined));
       const result = schema.safeParse(values);
       if (result.success) return result.data;
       const issue = result.error.issues[0]!;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { parseFlagValue } from './options-from-schema.js';
 
 /** Resolves on the first SIGINT or SIGTERM; a second one then ends the process as usual. */
 export function untilSignal(): Promise<string> {
@@ -14,5 +13,5 @@ export function untilSignal(): Promise<string> {
   });
 }
 
-/** Parses a `--port` flag: 0 (any free port) to 65535. */
-export const parsePort: (value: string) => number = parseFlagValue('--port', z.number().int().min(0).max(65535));
+/** What a server's `--port` flag may say: 0 (any free port) to 65535. */
+export const PortSchema = z.number().int().min(0).max(65535);

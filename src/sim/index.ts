@@ -16,7 +16,7 @@ export { generateScenarioTasks, splitOf, type ScenarioTaskOptions, type TaskSpli
 export { BUILTIN_SCENARIOS } from './scenario/builtin-scenarios.js';
 export { loadScenario, scenarioNames } from './scenario/load-scenario.js';
 export * from './scenario/scenario-schema.js';
-export { DEFAULT_EMBEDDING_MODEL, FaultConfigSchema, type OpenAiCompatibleServer, SIM_JUDGE_MODEL, startOpenAiCompatibleServer } from './server/index.js';
+export { DEFAULT_EMBEDDING_MODEL, FaultConfigSchema, LatencyConfigSchema, type OpenAiCompatibleServer, SIM_JUDGE_MODEL, startOpenAiCompatibleServer } from './server/index.js';
 export { calibrateScenario } from './calibrate/calibrate-scenario.js';
 export type { CalibrationReport } from './calibrate/calibrate-scenario.js';
 export { improveByExecution } from './improve/improve-by-execution.js';

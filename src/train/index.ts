@@ -18,6 +18,16 @@ export { createJudgeReward, type JudgeRewardOptions } from './judge-reward.js';
 export type { PlanReward, RewardContext, RewardGroup, RewardRequestPlan, RewardSource } from './reward-source.js';
 export { createRmReward } from './rm-reward.js';
 export { grpoRunKey, grpoStateFile, removeGrpoState, type CheckpointCodec, type GrpoResumeState, type GrpoRunState } from './grpo-resume-state.js';
-export { NoTrainablePolicyError, runGrpo, type GrpoEvent, type RunGrpoOptions, type RunGrpoResult } from './run-grpo.js';
+export {
+  GrpoEvaluationSchema,
+  NoTrainablePolicyError,
+  runGrpo,
+  RunGrpoSettingsSchema,
+  type GrpoEvent,
+  type RunGrpoOptions,
+  type RunGrpoResult,
+  type RunGrpoSettings,
+  type RunGrpoSettingsInput,
+} from './run-grpo.js';
 export { createRewardSource, REWARD_KINDS, type RewardKind, type RewardSourceOptions } from './reward-source-for.js';
 export type { PolicySample, PolicySampleOptions, TrainablePolicy } from '../environment/index.js';

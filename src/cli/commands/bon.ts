@@ -8,7 +8,7 @@ import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
-import { environmentFromFlags } from './environment-flags.js';
+import { environmentFromFlags, PlanFormatFlagSchema, sharedEnvironmentFlags as shared, SplitFlagSchema } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
 
 const bonConfig = BonConfigSchema.shape;
@@ -19,21 +19,21 @@ const bonConfig = BonConfigSchema.shape;
  */
 const BonFlagsSchema = z.object({
   tasks: z.string().optional().meta({ placeholder: 'file.jsonl', description: 'tasks with gold answers, one JSON object per line (needs --provider); read as --suite says' }),
-  suite: z.string().optional().meta({ placeholder: 'suite', description: 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)' }),
-  questionField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the question' }),
-  answerField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the gold answer' }),
-  idField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the task id' }),
+  suite: shared.suite,
+  questionField: shared.questionField,
+  answerField: shared.answerField,
+  idField: shared.idField,
   scenario: z.string().optional().meta({ placeholder: 'name|file', description: 'simulated scenario whose tasks and models are used instead (in-process)' }),
-  split: z.string().default('test').meta({ placeholder: 'split', description: 'with --scenario: train or test' }),
+  split: SplitFlagSchema.default('test').meta({ placeholder: 'split', description: 'with --scenario: train or test' }),
   count: z.number().int().min(1).default(200).meta({ description: 'with --scenario: number of tasks' }),
   // The old name of --tasks, kept to say so.
   taskFile: z.string().optional().meta({ placeholder: 'file.jsonl', hidden: true }),
   provider: z.string().optional().meta({ placeholder: 'config.json', description: 'OpenAI-compatible provider config (orchestrator, worker and judge slots)' }),
   orchestrator: z.string().optional().meta({ placeholder: 'model', description: "orchestrator model; sim:<checkpoint> is a simulated checkpoint (default: the provider config's orchestrator, else sim:base)" }),
-  checkpoint: z.array(z.string()).default([]).meta({ placeholder: 'file', description: 'extra simulated orchestrator checkpoint to serve (repeatable)' }),
+  checkpoint: shared.checkpoint,
   corpus: z.string().optional().meta({ placeholder: 'file.jsonl', description: 'corpus for search blocks, BM25-indexed' }),
-  format: z.string().default('json').meta({ placeholder: 'format', description: 'plan format asked for: json or xml' }),
-  dom: z.string().default('auto').meta({ placeholder: 'dom', description: 'degree of MAS asked for: low, high or auto' }),
+  format: PlanFormatFlagSchema.default('json').meta({ placeholder: 'format', description: 'plan format asked for: json or xml' }),
+  dom: shared.dom,
   rm: z.string().optional().meta({ placeholder: 'model.safetensors', description: 'trained reward model file (orchrm rm train)' }),
   n: z.number().int().min(1).default(8).meta({ description: 'N: plans sampled per task' }),
   curve: z.boolean().default(false).meta({ description: `also evaluate N in {${DEFAULT_NS.join(', ')}} over the same samples` }),

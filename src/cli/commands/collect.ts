@@ -1,26 +1,13 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { collectEpisodes, CollectStoppedError, type CollectEvent, type CollectProgress, type CollectResult, type CollectSummary } from '../../collect/index.js';
 import { fanOutEvents, ignoreEvents, UserError } from '../../core/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { createCliEvents, formatDuration, formatTokens } from '../progress.js';
-import { parseIntegerOption } from '../options-from-schema.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
-import { environmentFromFlags, type EnvironmentFlags } from './environment-flags.js';
+import { environmentFromFlags, PlanFormatFlagSchema, sharedEnvironmentFlags as shared, SplitFlagSchema } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
-
-interface CollectFlags extends EnvironmentFlags {
-  plansPerTask: number;
-  concurrency?: number;
-  seed: number;
-  tokenBudget?: number;
-  timeoutMs?: number;
-  keepPrompts: boolean;
-  resume?: string | true;
-  newRun: boolean;
-  stopAfterFailures: number;
-  json: boolean;
-  events: boolean;
-}
 
 /** Episodes in flight when there is no provider config to take the number from. */
 const DEFAULT_CONCURRENCY = 4;
@@ -29,37 +16,50 @@ const RUN_FAILED_EXIT_CODE = 1;
 /** The shell's code for a process ended by SIGINT. */
 const INTERRUPTED_EXIT_CODE = 130;
 
+/**
+ * The flags of `orchrm collect`: where tasks, models and documents come from (as in bon), and
+ * the collection's own settings.
+ */
+const CollectFlagsSchema = z.object({
+  tasks: z.string().optional().meta({ placeholder: 'file.jsonl', description: 'tasks, one JSON object per line: {"id", "question", "answer"?}' }),
+  suite: shared.suite,
+  questionField: shared.questionField,
+  answerField: shared.answerField,
+  idField: shared.idField,
+  scenario: z.string().optional().meta({ placeholder: 'name|file', description: 'generate tasks from a simulated scenario instead (see orchrm sim scenarios)' }),
+  split: SplitFlagSchema.default('train').meta({ placeholder: 'split', description: 'with --scenario: train or test (disjoint questions)' }),
+  count: z.number().int().min(1).default(100).meta({ description: 'with --scenario: number of tasks' }),
+  provider: z.string().optional().meta({ placeholder: 'config.json', description: 'OpenAI-compatible provider config; without it, --scenario simulates the models in-process' }),
+  orchestrator: z.string().optional().meta({ placeholder: 'model', description: 'orchestrator model; sim:<checkpoint> is a simulated checkpoint (e.g. sim:base)' }),
+  checkpoint: shared.checkpoint,
+  plansPerTask: z.number().int().min(1).default(1).meta({ description: 'plans sampled and executed per task' }),
+  concurrency: z.number().int().min(1).optional().meta({ description: `episodes executed at once (default: the provider config's "concurrency", else ${DEFAULT_CONCURRENCY})` }),
+  db: z.string().default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to write' }),
+  seed: z.number().int().min(0).default(0).meta({ description: 'run seed; every call seed derives from it' }),
+  format: PlanFormatFlagSchema.default('json').meta({ placeholder: 'format', description: 'plan format the orchestrator is asked for: json or xml' }),
+  dom: shared.dom,
+  corpus: z.string().optional().meta({
+    placeholder: 'file.jsonl',
+    description: 'corpus ({"id","title","text"} per line) for search blocks, BM25-indexed; without one (or a scenario corpus) the search block is not offered',
+  }),
+  tokenBudget: z.number().int().min(1).optional().meta({ description: 'execution tokens one episode may spend' }),
+  timeoutMs: z.number().int().min(1).optional().meta({ description: 'wall time one episode may take, in milliseconds' }),
+  keepPrompts: z.boolean().default(false).meta({ description: 'store full prompts of every call (responses are always stored)' }),
+  cache: z.boolean().default(true).meta({ description: 'do not read or write the response cache' }),
+  // Bare, it continues the newest unfinished run.
+  resume: z.union([z.string(), z.literal(true)]).optional().meta({ placeholder: 'run-id', description: 'continue a killed or failed run (default: the newest unfinished one); committed samples are not redone' }),
+  newRun: z.boolean().default(false).meta({
+    description: 'collect again under a new run id even when this database already holds a run with the same tasks, seed, plans per task and orchestrator (by default that run is continued)',
+  }),
+  stopAfterFailures: z.number().int().min(0).default(5).meta({ description: 'stop when this many episodes in a row fail with the same model-call error (0: never)' }),
+  json: z.boolean().default(false).meta({ description: 'print the summary as JSON on stdout' }),
+  events: z.boolean().default(false).meta({ description: 'print progress as JSON lines on stdout (collect-start, episode-end, collect-end with the summary) instead of the summary' }),
+});
+type CollectFlags = z.output<typeof CollectFlagsSchema>;
+const collectFlags = optionsFromSchema(CollectFlagsSchema);
+
 export function registerCollectCommand(program: Command): void {
-  program
-    .command('collect')
-    .description(commandSummary('collect'))
-    .option('--tasks <file.jsonl>', 'tasks, one JSON object per line: {"id", "question", "answer"?}')
-    .option('--suite <suite>', 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)')
-    .option('--question-field <path>', 'with --suite jsonl: field holding the question')
-    .option('--answer-field <path>', 'with --suite jsonl: field holding the gold answer')
-    .option('--id-field <path>', 'with --suite jsonl: field holding the task id')
-    .option('--scenario <name|file>', 'generate tasks from a simulated scenario instead (see orchrm sim scenarios)')
-    .option('--split <split>', 'with --scenario: train or test (disjoint questions)', 'train')
-    .option('--count <n>', 'with --scenario: number of tasks', parseIntegerOption('--count', 1), 100)
-    .option('--provider <config.json>', 'OpenAI-compatible provider config; without it, --scenario simulates the models in-process')
-    .option('--orchestrator <model>', 'orchestrator model; sim:<checkpoint> is a simulated checkpoint (e.g. sim:base)')
-    .option('--checkpoint <file>', 'extra simulated orchestrator checkpoint to serve (repeatable)', (value: string, list: string[]) => [...list, value], [])
-    .option('--plans-per-task <n>', 'plans sampled and executed per task', parseIntegerOption('--plans-per-task', 1), 1)
-    .option('--concurrency <n>', `episodes executed at once (default: the provider config's "concurrency", else ${DEFAULT_CONCURRENCY})`, parseIntegerOption('--concurrency', 1))
-    .option('--db <path>', 'SQLite store to write', 'orchrm.db')
-    .option('--seed <n>', 'run seed; every call seed derives from it', parseIntegerOption('--seed', 0), 0)
-    .option('--format <format>', 'plan format the orchestrator is asked for: json or xml', 'json')
-    .option('--dom <dom>', 'degree of MAS asked for: low, high or auto', 'auto')
-    .option('--corpus <file.jsonl>', 'corpus ({"id","title","text"} per line) for search blocks, BM25-indexed; without one (or a scenario corpus) the search block is not offered')
-    .option('--token-budget <n>', 'execution tokens one episode may spend', parseIntegerOption('--token-budget', 1))
-    .option('--timeout-ms <n>', 'wall time one episode may take, in milliseconds', parseIntegerOption('--timeout-ms', 1))
-    .option('--keep-prompts', 'store full prompts of every call (responses are always stored)', false)
-    .option('--no-cache', 'do not read or write the response cache')
-    .option('--resume [run-id]', 'continue a killed or failed run (default: the newest unfinished one); committed samples are not redone')
-    .option('--new-run', 'collect again under a new run id even when this database already holds a run with the same tasks, seed, plans per task and orchestrator (by default that run is continued)', false)
-    .option('--stop-after-failures <n>', 'stop when this many episodes in a row fail with the same model-call error (0: never)', parseIntegerOption('--stop-after-failures', 0), 5)
-    .option('--json', 'print the summary as JSON on stdout', false)
-    .option('--events', 'print progress as JSON lines on stdout (collect-start, episode-end, collect-end with the summary) instead of the summary', false)
+  addOptions(program.command('collect').description(commandSummary('collect')), collectFlags)
     .addHelpText(
       'after',
       [
@@ -75,7 +75,7 @@ export function registerCollectCommand(program: Command): void {
         '  orchrm collect --scenario default --orchestrator sim:base --count 200 --plans-per-task 4 --db sim.db',
       ].join('\n'),
     )
-    .action(runAction(async (flags: CollectFlags, command: Command) => collect(flags, commandLine(command))));
+    .action(runAction(async (raw: Record<string, unknown>, command: Command) => collect(collectFlags.parse(raw), commandLine(command))));
 }
 
 /** The arguments this command was given, after `orchrm` (for the resume command it prints). */

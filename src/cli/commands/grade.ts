@@ -1,16 +1,19 @@
-import { Option, type Command } from 'commander';
-import { SUITES, gradeAnswer, type Suite } from '../../tasks/index.js';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { gradeAnswer, SuiteSchema } from '../../tasks/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 
-interface GradeFlags {
-  suite: Suite;
-  gold: string;
-  pred: string;
-  alias: string[];
-  json: boolean;
-}
+const GradeFlagsSchema = z.object({
+  suite: SuiteSchema.meta({ placeholder: 'suite', description: 'grading rule' }),
+  gold: z.string().meta({ placeholder: 'answer', description: 'the gold answer' }),
+  pred: z.string().meta({ placeholder: 'answer', description: 'the answer to grade' }),
+  alias: z.array(z.string()).default([]).meta({ placeholder: 'answer', description: 'another accepted gold answer (repeatable)' }),
+  json: z.boolean().default(false).meta({ description: 'print {"correct", "normalizedGold", "normalizedPred", "method"} as JSON' }),
+});
+const gradeFlags = optionsFromSchema(GradeFlagsSchema);
 
 /**
  * Adds `orchrm grade --suite <s> --gold <g> --pred <p> [--alias a]... [--json]`: grades one
@@ -19,17 +22,11 @@ interface GradeFlags {
  * when correct, 1 when not.
  */
 export function registerGradeCommand(program: Command, streams: CommandStreams = processStreams): void {
-  program
-    .command('grade')
-    .description(commandSummary('grade'))
-    .addOption(new Option('--suite <suite>', 'grading rule').choices([...SUITES]).makeOptionMandatory())
-    .requiredOption('--gold <answer>', 'the gold answer')
-    .requiredOption('--pred <answer>', 'the answer to grade')
-    .option('--alias <answer>', 'another accepted gold answer (repeatable)', (value: string, list: string[]) => [...list, value], [])
-    .option('--json', 'print {"correct", "normalizedGold", "normalizedPred", "method"} as JSON', false)
+  addOptions(program.command('grade').description(commandSummary('grade')), gradeFlags)
     .addHelpText('after', ['', 'Examples:', "  orchrm grade --suite math --gold '\\frac{1}{2}' --pred 0.5", "  orchrm grade --suite gsm8k --gold 18 --pred '$18.00' --json"].join('\n'))
     .action(
-      runAction((flags: GradeFlags) => {
+      runAction((raw: Record<string, unknown>) => {
+        const flags = gradeFlags.parse(raw);
         const { correct, normalizedGold, normalizedPred, method, score } = gradeAnswer(flags.suite, flags.gold, flags.pred, flags.alias);
         if (flags.json) {
           streams.stdout.write(`${JSON.stringify({ correct, normalizedGold, normalizedPred, method, ...(score !== undefined && { score }) })}\n`);

@@ -5,7 +5,7 @@ import { loadRewardModel } from '../../rm/index.js';
 import type { Environment } from '../../environment/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { openStore } from '../../store/index.js';
-import { GrpoConfigSchema, NoTrainablePolicyError, REWARD_KINDS, removeGrpoState, runGrpo, type EvaluationPoint, type GrpoEvent, type GrpoStepLog, type RunGrpoResult } from '../../train/index.js';
+import { GrpoConfigSchema, GrpoEvaluationSchema, NoTrainablePolicyError, removeGrpoState, runGrpo, RunGrpoSettingsSchema, type EvaluationPoint, type GrpoEvent, type GrpoStepLog, type RunGrpoResult } from '../../train/index.js';
 import { createCliEvents } from '../progress.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
@@ -13,30 +13,33 @@ import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 
 const config = GrpoConfigSchema.shape;
+const run = RunGrpoSettingsSchema.shape;
+const evaluation = GrpoEvaluationSchema.shape;
 
 /**
- * The flags of `orchrm grpo`: the GRPO settings are the config's own fields (help, default and
- * rule declared there), beside the settings of the run around it (`RunGrpoOptions`).
+ * The flags of `orchrm grpo`: the GRPO settings are the config's own fields, and those of the
+ * run around it the run settings' (`RunGrpoSettingsSchema`): help, default and rule declared there.
  */
 const GrpoFlagsSchema = z.object({
   scenario: z.string().min(1).default('default').meta({ placeholder: 'name|file', description: 'scenario whose train tasks are used (held-out accuracy on its test tasks)' }),
   from: z.string().min(1).default('base').meta({ placeholder: 'base|file', description: 'starting checkpoint: base or a checkpoint file (orchrm sim improve, orchrm grpo --out)' }),
-  reward: z.enum(REWARD_KINDS).meta({ placeholder: 'kind', description: 'reward source' }),
+  reward: run.reward,
   rm: z.string().min(1).optional().meta({ placeholder: 'model.safetensors', description: 'reward model for --reward rm|hybrid (orchrm rm train --out)' }),
   steps: config.steps,
   groupSize: config.groupSize,
   tasksPerStep: config.tasksPerStep,
-  trainTasks: z.number().int().min(1).optional().meta({ description: 'distinct train tasks cycled through (default: steps x tasks-per-step)' }),
-  trainOffset: z.number().int().min(0).default(0).meta({ description: "leave out the n train tasks `orchrm collect --split train --count n` uses (e.g. the reward model's)" }),
+  trainTasks: run.trainTasks,
+  trainTaskOffset: run.trainTaskOffset,
   learningRate: config.learningRate,
   innerEpochs: config.innerEpochs,
   clipEpsilon: config.clipEpsilon,
   klCoefficient: config.klCoefficient,
-  hybridFraction: z.number().min(0).max(1).default(0.1).meta({ placeholder: 'p', description: 'hybrid: share of plans also executed' }),
+  executedFraction: run.executedFraction,
   evalInterval: config.evalInterval,
-  evalTasks: z.number().int().min(0).default(100).meta({ description: 'held-out test tasks; 0 = no evaluation' }),
-  evalSamples: z.number().int().min(1).default(4).meta({ description: 'sampled plans executed per held-out task' }),
-  evalSeed: z.number().int().min(0).default(0).meta({ description: 'seed of the held-out plans; keep it fixed to compare runs on the same draws' }),
+  // The flag also takes 0, for no evaluation at all (the setting's `evaluation: false`).
+  evalTasks: z.number().int().min(0).default(evaluation.tasks.def.defaultValue).meta({ description: 'held-out test tasks; 0 = no evaluation' }),
+  evalSamples: evaluation.samplesPerTask,
+  evalSeed: evaluation.seed,
   // The command's default name says the reward (grpo-<reward>), so the flag has none of its own.
   name: config.name.unwrap().optional().meta({ placeholder: 'name', description: 'name of the trained checkpoint (default grpo-<reward>)' }),
   // The command has always refused negative seeds.
@@ -75,7 +78,7 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
             from,
             reward: flags.reward,
             ...(rewardModel !== undefined && { rewardModel }),
-            executedFraction: flags.hybridFraction,
+            executedFraction: flags.executedFraction,
             config: {
               steps: flags.steps,
               groupSize: flags.groupSize,
@@ -89,7 +92,7 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
               ...(flags.name !== undefined && { name: flags.name }),
             },
             ...(flags.trainTasks !== undefined && { trainTasks: flags.trainTasks }),
-            trainTaskOffset: flags.trainOffset,
+            trainTaskOffset: flags.trainTaskOffset,
             evaluation: flags.evalTasks === 0 ? false : { tasks: flags.evalTasks, samplesPerTask: flags.evalSamples, seed: flags.evalSeed },
             ...(store !== undefined && { store }),
             ...(flags.out !== undefined && { outFile: flags.out }),

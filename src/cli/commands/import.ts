@@ -1,16 +1,18 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { importEpisodesJsonl, openStore } from '../../store/index.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { commandSummary } from '../command-catalog.js';
 
-interface ImportFlags {
-  db: string;
-  run?: string;
-  keepPrompts: boolean;
-  json: boolean;
-}
-
+const ImportFlagsSchema = z.object({
+  db: z.string().default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to write' }),
+  run: z.string().optional().meta({ placeholder: 'id', description: 'file every imported episode under this run (created when missing)' }),
+  keepPrompts: z.boolean().default(false).meta({ description: 'keep the prompt messages the file carries (dropped by default to keep the store small)' }),
+  json: z.boolean().default(false).meta({ description: 'print {"imported", "skipped"} as JSON on stdout' }),
+});
+const importFlags = optionsFromSchema(ImportFlagsSchema);
 
 /**
  * Adds `orchrm import <file.jsonl> --db <path> [--run id] [--keep-prompts] [--json]`: validates
@@ -18,17 +20,11 @@ interface ImportFlags {
  * already stored are skipped. Runs recorded by other frameworks come in the same way.
  */
 export function registerImportCommand(program: Command, streams: CommandStreams = processStreams): void {
-  program
-    .command('import')
-    .argument('<file.jsonl>', 'episodes, one JSON object per line (docs/episode-format.md)')
-    .description(commandSummary('import'))
-    .option('--db <path>', 'SQLite store to write', 'orchrm.db')
-    .option('--run <id>', 'file every imported episode under this run (created when missing)')
-    .option('--keep-prompts', 'keep the prompt messages the file carries (dropped by default to keep the store small)', false)
-    .option('--json', 'print {"imported", "skipped"} as JSON on stdout', false)
+  addOptions(program.command('import').argument('<file.jsonl>', 'episodes, one JSON object per line (docs/episode-format.md)').description(commandSummary('import')), importFlags)
     .addHelpText('after', '\nExample:\n  orchrm import --db runs.db other-framework-episodes.jsonl --run imported-1')
     .action(
-      runAction(async (file: string, flags: ImportFlags) => {
+      runAction(async (file: string, raw: Record<string, unknown>) => {
+        const flags = importFlags.parse(raw);
         let store: ReturnType<typeof openStore> | undefined;
         try {
           // The store is opened only once the file is valid: a refused file creates no database.

@@ -1,16 +1,18 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { UserError } from '../../core/index.js';
 import { formatEpisodeTrace, openStore, type Store } from '../../store/index.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { commandSummary } from '../command-catalog.js';
 
-interface InspectFlags {
-  db: string;
-  json: boolean;
-  full: boolean;
-}
-
+const InspectFlagsSchema = z.object({
+  db: z.string().default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to read' }),
+  json: z.boolean().default(false).meta({ description: 'print the stored episode as JSON' }),
+  full: z.boolean().default(false).meta({ description: 'print prompts (when kept), responses and outputs in full' }),
+});
+const inspectFlags = optionsFromSchema(InspectFlagsSchema);
 
 /**
  * Adds `orchrm inspect [episode-id] --db <path> [--json] [--full]`: a readable trace of one
@@ -18,16 +20,11 @@ interface InspectFlags {
  * stored Episode as JSON; without an id, the episode stored last.
  */
 export function registerInspectCommand(program: Command, streams: CommandStreams = processStreams): void {
-  program
-    .command('inspect')
-    .argument('[episode-id]', 'id of a stored episode (default: the one stored last)')
-    .description(commandSummary('inspect'))
-    .option('--db <path>', 'SQLite store to read', 'orchrm.db')
-    .option('--json', 'print the stored episode as JSON', false)
-    .option('--full', 'print prompts (when kept), responses and outputs in full', false)
+  addOptions(program.command('inspect').argument('[episode-id]', 'id of a stored episode (default: the one stored last)').description(commandSummary('inspect')), inspectFlags)
     .addHelpText('after', '\nExamples:\n  orchrm inspect --db runs.db\n  orchrm inspect ep_3f2a9c0d11e4b6a7 --db runs.db --full')
     .action(
-      runAction((requestedId: string | undefined, flags: InspectFlags) => {
+      runAction((requestedId: string | undefined, raw: Record<string, unknown>) => {
+        const flags = inspectFlags.parse(raw);
         const store = openStore(flags.db, { readonly: true });
         try {
           const episodeId = requestedId ?? lastEpisodeId(store, flags.db, streams);

@@ -1,37 +1,31 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { runLoop } from '../../demo/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption } from '../options-from-schema.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 import { createCliEvents } from '../progress.js';
 
-interface LoopFlags {
-  scenario: string;
-  out: string;
-  rounds: number;
-  tasksPerRound: number;
-  testTasks: number;
-  seed: number;
-  json: boolean;
-}
+const LoopFlagsSchema = z.object({
+  scenario: z.string().default('default').meta({ placeholder: 'name|file', description: 'simulated scenario' }),
+  out: z.string().default('orchrm-demo').meta({ placeholder: 'dir', description: 'where loop.json goes; a results.json there (orchrm demo) gains the rounds and its report is rewritten' }),
+  rounds: z.number().int().min(1).default(3).meta({ placeholder: 'k', description: 'rounds' }),
+  tasksPerRound: z.number().int().min(1).default(100).meta({ description: 'new train tasks collected per round' }),
+  testTasks: z.number().int().min(1).default(100).meta({ description: 'held-out tasks for Best-of-8' }),
+  seed: z.number().int().min(0).default(0).meta({ description: 'seed' }),
+  json: z.boolean().default(false).meta({ description: 'print the rounds as JSON on stdout' }),
+});
+const loopFlags = optionsFromSchema(LoopFlagsSchema);
 
 /** `orchrm loop`: the self-improvement loop, round by round, on the controlled environment. */
 export function registerLoopCommand(program: Command, streams: CommandStreams = processStreams): void {
-  program
-    .command('loop')
-    .description(commandSummary('loop'))
-    .option('--scenario <name|file>', 'simulated scenario', 'default')
-    .option('--out <dir>', 'where loop.json goes; a results.json there (orchrm demo) gains the rounds and its report is rewritten', 'orchrm-demo')
-    .option('--rounds <k>', 'rounds', parseIntegerOption('--rounds', 1), 3)
-    .option('--tasks-per-round <n>', 'new train tasks collected per round', parseIntegerOption('--tasks-per-round', 1), 100)
-    .option('--test-tasks <n>', 'held-out tasks for Best-of-8', parseIntegerOption('--test-tasks', 1), 100)
-    .option('--seed <n>', 'seed', parseIntegerOption('--seed', 0), 0)
-    .option('--json', 'print the rounds as JSON on stdout', false)
+  addOptions(program.command('loop').description(commandSummary('loop')), loopFlags)
     .addHelpText('after', '\nExample:\n  orchrm demo --out demo && orchrm loop --rounds 3 --out demo')
     .action(
-      runAction(async (flags: LoopFlags) => {
+      runAction(async (raw: Record<string, unknown>) => {
+        const flags = loopFlags.parse(raw);
         const outcome = await runLoop({
           environment: await createSimEnvironment(loadScenario(flags.scenario)),
           outDir: flags.out,

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import { InvalidInputError, InvalidUtf8Error, PairSplitSchema, readTextFile, UserError, zodIssues } from '../../core/index.js';
 import {
@@ -20,7 +20,7 @@ import {
 } from '../../pairs/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
-import { addOptions, optionsFromSchema, parseIntegerOption } from '../options-from-schema.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { commandSummary } from '../command-catalog.js';
@@ -51,29 +51,54 @@ const MineFlagsSchema = z.object({
 });
 const mineFlags = optionsFromSchema(MineFlagsSchema);
 
-const ExportFlagsSchema = z.object({
-  db: z.string().min(1),
-  format: PairExportFormatSchema,
-  out: z.string().min(1),
-  dataset: z.string().min(1).optional(),
-  split: PairSplitSchema.optional(),
-  source: z.string().min(1).optional(),
-  planText: z.enum(['raw', 'canonical']),
-  form: PairExportFormSchema,
-  margins: z.enum(['auto', 'omit']),
-  eosToken: z.string().min(1).optional(),
-  layout: z.union([z.string().min(1), z.boolean()]).optional(),
-  promptKey: z.string().min(1).optional(),
-  chosenKey: z.string().min(1).optional(),
-  rejectedKey: z.string().min(1).optional(),
-  marginKey: z.string().optional(),
+const StatsFlagsSchema = z.object({
+  db: z.string().min(1).default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to read' }),
+  dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'only this dataset (default: every pair in the store)' }),
+  json: z.boolean().default(false).meta({ description: 'print the statistics as JSON on stdout' }),
 });
+const statsFlags = optionsFromSchema(StatsFlagsSchema);
 
-function parseFlags<T>(schema: z.ZodType<T>, raw: unknown, command: string): T {
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new InvalidInputError(`orchrm pairs ${command} flags`, zodIssues(parsed.error));
-  return parsed.data;
-}
+const ExportFlagsSchema = z.object({
+  db: z.string().min(1).default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to read' }),
+  format: PairExportFormatSchema.default('trl').meta({ placeholder: 'format', description: 'trl {prompt,chosen,rejected,margin?}; openrlhf (keys configurable); orchrm {input,chosen,rejected,source}' }),
+  form: PairExportFormSchema.default('text').meta({
+    placeholder: 'form',
+    description: 'text: task and plans as strings; messages: [user task, assistant plan] chat messages, for TRL conversational data and OpenRLHF --apply_chat_template',
+  }),
+  out: z.string().min(1).default('-').meta({ placeholder: 'file', description: 'output file, or - for stdout' }),
+  dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'only this dataset' }),
+  split: PairSplitSchema.optional().meta({ placeholder: 'split', description: 'only this split' }),
+  source: z.string().min(1).optional().meta({ placeholder: 'source', description: 'only this source' }),
+  planText: z.enum(['raw', 'canonical']).default('raw').meta({ placeholder: 'kind', description: 'raw plan text, or its canonical rendering' }),
+  margins: z.enum(['auto', 'omit']).default('auto').meta({
+    placeholder: 'mode',
+    description: 'auto: a margin column on every row (0 where a pair has none) when any pair has a margin, else on none; omit: never',
+  }),
+  eosToken: z.string().min(1).optional().meta({
+    placeholder: 'text',
+    description: "the trained model's tokenizer.eos_token, recorded in the layout file for clients that must append it (e.g. '<|endoftext|>')",
+  }),
+  layout: z.union([z.string().min(1), z.literal(false)]).optional().meta({
+    placeholder: 'file',
+    description: 'where to write the layout file (default <out>.orchrm-layout; none for stdout unless given)',
+    negation: 'write no layout file',
+  }),
+  promptKey: z.string().min(1).optional().meta({ placeholder: 'key', description: 'openrlhf text rows: key of the task text (default prompt; pass the same to --data.prompt_key)' }),
+  chosenKey: z.string().min(1).optional().meta({ placeholder: 'key', description: 'openrlhf: key of the winning plan (default chosen)' }),
+  rejectedKey: z.string().min(1).optional().meta({ placeholder: 'key', description: 'openrlhf: key of the losing plan (default rejected)' }),
+  // Removed; kept to say why.
+  marginKey: z.string().optional().meta({ placeholder: 'key', hidden: true }),
+});
+const exportFlags = optionsFromSchema(ExportFlagsSchema);
+
+const ImportFlagsSchema = z.object({
+  db: z.string().min(1).default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to write' }),
+  dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'dataset id (default imported-<file name>; re-importing replaces it)' }),
+  split: PairSplitSchema.optional().meta({ placeholder: 'split', description: 'put every pair in this split (default: assigned by question)' }),
+  seed: z.number().int().min(0).optional().meta({ description: 'seed of the split assignment' }),
+  json: z.boolean().default(false).meta({ description: 'print {"datasetId", "imported", "duplicates"} as JSON on stdout' }),
+});
+const importFlags = optionsFromSchema(ImportFlagsSchema);
 
 /** Reads and validates the `--config` JSON file. */
 function readConfigFile(path: string): PairMiningConfigInput {
@@ -150,14 +175,9 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
       }),
     );
 
-  pairs
-    .command('stats')
-    .description('Pair counts per source and split, and each label-free source’s agreement with outcome.')
-    .option('--db <path>', 'SQLite store to read', 'orchrm.db')
-    .option('--dataset <id>', 'only this dataset (default: every pair in the store)')
-    .option('--json', 'print the statistics as JSON on stdout', false)
-    .action(
-      runAction((flags: { db: string; dataset?: string; json: boolean }) => {
+  addOptions(pairs.command('stats').description('Pair counts per source and split, and each label-free source’s agreement with outcome.'), statsFlags).action(
+      runAction((raw: Record<string, unknown>) => {
+        const flags = statsFlags.parse(raw);
         const store = openStore(flags.db, { readonly: true });
         try {
           const stats = pairStats(store, flags.dataset === undefined ? {} : { datasetId: flags.dataset });
@@ -168,41 +188,18 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
       }),
     );
 
-  pairs
-    .command('export')
-    .description('Write pairs as JSONL for a training engine, and a layout file beside it for the remote reward-model clients (docs/pairs.md).')
-    .option('--db <path>', 'SQLite store to read', 'orchrm.db')
-    .addOption(new Option('--format <format>', 'trl {prompt,chosen,rejected,margin?}; openrlhf (keys configurable); orchrm {input,chosen,rejected,source}').choices(PairExportFormatSchema.options).default('trl'))
-    .addOption(
-      new Option('--form <form>', 'text: task and plans as strings; messages: [user task, assistant plan] chat messages, for TRL conversational data and OpenRLHF --apply_chat_template')
-        .choices(PairExportFormSchema.options)
-        .default('text'),
-    )
-    .option('--out <file>', 'output file, or - for stdout', '-')
-    .option('--dataset <id>', 'only this dataset')
-    .addOption(new Option('--split <split>', 'only this split').choices(PairSplitSchema.options))
-    .option('--source <source>', 'only this source')
-    .addOption(new Option('--plan-text <kind>', 'raw plan text, or its canonical rendering').choices(['raw', 'canonical']).default('raw'))
-    .addOption(
-      new Option('--margins <mode>', 'auto: a margin column on every row (0 where a pair has none) when any pair has a margin, else on none; omit: never')
-        .choices(['auto', 'omit'])
-        .default('auto'),
-    )
-    .option('--eos-token <text>', "the trained model's tokenizer.eos_token, recorded in the layout file for clients that must append it (e.g. '<|endoftext|>')")
-    .option('--layout <file>', 'where to write the layout file (default <out>.orchrm-layout; none for stdout unless given)')
-    .option('--no-layout', 'write no layout file')
-    .option('--prompt-key <key>', 'openrlhf text rows: key of the task text (default prompt; pass the same to --data.prompt_key)')
-    .option('--chosen-key <key>', 'openrlhf: key of the winning plan (default chosen)')
-    .option('--rejected-key <key>', 'openrlhf: key of the losing plan (default rejected)')
-    .addOption(new Option('--margin-key <key>').hideHelp())
+  addOptions(
+    pairs.command('export').description('Write pairs as JSONL for a training engine, and a layout file beside it for the remote reward-model clients (docs/pairs.md).'),
+    exportFlags,
+  )
     .addHelpText(
       'after',
       '\nExamples:\n  orchrm pairs export --db runs.db --format trl --split train --out train.jsonl\n  orchrm pairs export --db runs.db --format openrlhf --form messages --split train --out train.jsonl\n' +
         '\nThe export prints the OpenRLHF flags that read the file as written; its prompt_key defaults to None, which drops the task of text rows.',
     )
     .action(
-      runAction(async (rawFlags: unknown) => {
-        const flags = parseFlags(ExportFlagsSchema, rawFlags, 'export');
+      runAction(async (rawFlags: Record<string, unknown>) => {
+        const flags = exportFlags.parse(rawFlags);
         if (flags.marginKey !== undefined) {
           throw new UserError(
             '--margin-key was removed: OpenRLHF reads margins only from a column named "margin" (its RewardDataset ignores any other name), so rows carry "margin" when the pairs have margins (see --margins)',
@@ -256,18 +253,17 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
       }),
     );
 
-  pairs
-    .command('import')
-    .argument('<file.jsonl>', 'pairs in the published OrchRM layout: {"input", "chosen", "rejected", "source"} per line')
-    .description('Import published OrchRM pairs (validated first; all or nothing; source names kept).')
-    .option('--db <path>', 'SQLite store to write', 'orchrm.db')
-    .option('--dataset <id>', 'dataset id (default imported-<file name>; re-importing replaces it)')
-    .addOption(new Option('--split <split>', 'put every pair in this split (default: assigned by question)').choices(PairSplitSchema.options))
-    .option('--seed <n>', 'seed of the split assignment', parseIntegerOption('--seed', 0))
-    .option('--json', 'print {"datasetId", "imported", "duplicates"} as JSON on stdout', false)
+  addOptions(
+    pairs
+      .command('import')
+      .argument('<file.jsonl>', 'pairs in the published OrchRM layout: {"input", "chosen", "rejected", "source"} per line')
+      .description('Import published OrchRM pairs (validated first; all or nothing; source names kept).'),
+    importFlags,
+  )
     .addHelpText('after', '\nExample:\n  orchrm pairs import --db rm.db hotpotqa-train.jsonl --split train --dataset hotpotqa')
     .action(
-      runAction(async (file: string, flags: { db: string; dataset?: string; split?: z.infer<typeof PairSplitSchema>; seed?: number; json: boolean }) => {
+      runAction(async (file: string, raw: Record<string, unknown>) => {
+        const flags = importFlags.parse(raw);
         let store: ReturnType<typeof openStore> | undefined;
         try {
           // The store is opened only once the file is valid: a refused file creates no database.

@@ -1,7 +1,9 @@
-import { Option, type Command } from 'commander';
-import { type Diagnostic, type Dom, InvalidUtf8Error, type PlanWarning, readTextFile } from '../../core/index.js';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { type Diagnostic, DomSchema, InvalidUtf8Error, type PlanWarning, readTextFile } from '../../core/index.js';
 import { checkPlanText, type PlanCheckResult } from '../../plan/index.js';
 import { commandSummary } from '../command-catalog.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 
 /** Where the command writes; tests pass collectors, the CLI uses the process streams. */
 export interface PlanCheckOutput {
@@ -9,11 +11,12 @@ export interface PlanCheckOutput {
   stderr: (text: string) => void;
 }
 
-interface PlanCheckFlags {
-  json: boolean;
-  format: 'auto' | 'json' | 'xml';
-  dom?: Dom;
-}
+const PlanCheckFlagsSchema = z.object({
+  json: z.boolean().default(false).meta({ description: 'print {"ok", "plan", "diagnostics", "warnings", "format"} as JSON' }),
+  format: z.enum(['auto', 'json', 'xml']).default('auto').meta({ placeholder: 'format', description: 'plan format' }),
+  dom: DomSchema.optional().meta({ placeholder: 'dom', description: 'degree of MAS the plan must respect' }),
+});
+const planCheckFlags = optionsFromSchema(PlanCheckFlagsSchema);
 
 const processOutput: PlanCheckOutput = {
   stdout: (text) => process.stdout.write(text),
@@ -27,13 +30,9 @@ const processOutput: PlanCheckOutput = {
  */
 export function registerPlanCheckCommand(program: Command, output: PlanCheckOutput = processOutput): void {
   const plan = program.commands.find((command) => command.name() === 'plan') ?? program.command('plan').description(commandSummary('plan'));
-  plan
-    .command('check <file>')
-    .description('Parse and validate a plan (JSON or MAS-Orchestra XML); print its canonical form or what is wrong.')
-    .option('--json', 'print {"ok", "plan", "diagnostics", "warnings", "format"} as JSON', false)
-    .addOption(new Option('--format <format>', 'plan format').choices(['auto', 'json', 'xml']).default('auto'))
-    .addOption(new Option('--dom <dom>', 'degree of MAS the plan must respect').choices(['low', 'high']))
-    .action(async (file: string, flags: PlanCheckFlags) => {
+  addOptions(plan.command('check <file>').description('Parse and validate a plan (JSON or MAS-Orchestra XML); print its canonical form or what is wrong.'), planCheckFlags)
+    .action(async (file: string, raw: Record<string, unknown>) => {
+      const flags = planCheckFlags.parse(raw);
       let text: string;
       try {
         text = readTextFile(file);

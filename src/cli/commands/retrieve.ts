@@ -1,16 +1,18 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { createBm25Retriever, loadCorpus } from '../../tasks/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption } from '../options-from-schema.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 
-interface RetrieveFlags {
-  corpus: string;
-  query: string;
-  k: number;
-  json: boolean;
-}
+const RetrieveFlagsSchema = z.object({
+  corpus: z.string().meta({ placeholder: 'file.jsonl', description: 'corpus, one {"id", "title", "text"} per line' }),
+  query: z.string().meta({ placeholder: 'text', description: 'the query' }),
+  k: z.number().int().min(1).default(5).meta({ description: 'documents to return' }),
+  json: z.boolean().default(false).meta({ description: 'print [{"id", "title", "text", "score"}] as JSON' }),
+});
+const retrieveFlags = optionsFromSchema(RetrieveFlagsSchema);
 
 /** Characters of each document's text shown in the text output. */
 const SNIPPET_CHARS = 200;
@@ -20,16 +22,11 @@ const SNIPPET_CHARS = 200;
  * (`{"id", "title", "text"}` per line), the same retriever search blocks use in `orchrm collect`.
  */
 export function registerRetrieveCommand(program: Command, streams: CommandStreams = processStreams): void {
-  program
-    .command('retrieve')
-    .description(commandSummary('retrieve'))
-    .requiredOption('--corpus <file.jsonl>', 'corpus, one {"id", "title", "text"} per line')
-    .requiredOption('--query <text>', 'the query')
-    .option('--k <n>', 'documents to return', parseIntegerOption('--k', 1), 5)
-    .option('--json', 'print [{"id", "title", "text", "score"}] as JSON', false)
+  addOptions(program.command('retrieve').description(commandSummary('retrieve')), retrieveFlags)
     .addHelpText('after', ['', 'Example:', "  orchrm retrieve --corpus hotpotqa-corpus.jsonl --query 'VIVA Media new acronym' --k 10"].join('\n'))
     .action(
-      runAction(async (flags: RetrieveFlags) => {
+      runAction(async (raw: Record<string, unknown>) => {
+        const flags = retrieveFlags.parse(raw);
         const documents = await loadCorpus(flags.corpus);
         streams.stderr.write(`indexing ${documents.length} documents\n`);
         const results = await createBm25Retriever(documents).search(flags.query, { topK: flags.k });

@@ -1,4 +1,5 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { z } from 'zod';
 import { isLoopbackHost, type RewardModel, UserError } from '../../core/index.js';
 import { loadRewardModel } from '../../rm/index.js';
 import {
@@ -12,9 +13,9 @@ import {
   type TaskSource,
 } from '../../serve/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption } from '../options-from-schema.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
-import { parsePort, untilSignal } from '../server-process.js';
+import { PortSchema, untilSignal } from '../server-process.js';
 import { commandSummary } from '../command-catalog.js';
 
 /** Where `orchrm serve` writes, how it loads a model, and when it stops; tests pass their own. */
@@ -27,20 +28,26 @@ export interface ServeCommandIo extends CommandStreams {
   env: Record<string, string | undefined>;
 }
 
-interface ServeFlags {
-  model: string;
-  port: number;
-  host: string;
-  tokenEnv?: string;
-  maxPlans: number;
-  maxBodyBytes: number;
-  requestTimeoutMs: number;
-  closeTimeoutMs: number;
-  taskFrom: TaskSource;
-  taskPattern?: string;
-  logRefusals: boolean;
-  json: boolean;
-}
+/** The flags of `orchrm serve`, in the order the help lists them. */
+const ServeFlagsSchema = z.object({
+  model: z.string().meta({ placeholder: 'file', description: 'reward model file (.safetensors) written by orchrm rm train' }),
+  port: PortSchema.default(5000).meta({ description: 'port to listen on (0 picks a free one)' }),
+  host: z.string().default('127.0.0.1').meta({ placeholder: 'address', description: 'address to bind; anything but loopback exposes the server to the network (use --token-env then)' }),
+  tokenEnv: z.string().optional().meta({ placeholder: 'name', description: 'environment variable holding a bearer token every request but GET /healthz must send' }),
+  maxPlans: z.number().int().min(1).default(DEFAULT_MAX_PLANS).meta({ description: 'most plans (or OpenRLHF queries) per request; 413 beyond' }),
+  maxBodyBytes: z.number().int().min(1).default(DEFAULT_MAX_BODY_BYTES).meta({ description: 'largest request body in bytes (128 MiB fits 8192 OpenRLHF queries of ~10 KB); 413 beyond' }),
+  taskFrom: z.enum(TASK_SOURCES).default('auto').meta({
+    placeholder: 'source',
+    description: 'where /get_reward reads each task: auto (orchrm orchestrator prompt or chat template user turn, else the prompt), prompt (verbatim), label (the labels entry)',
+  }),
+  taskPattern: z.string().optional().meta({ placeholder: 'regex', description: 'regular expression whose group "task" (or first group) is the task inside each /get_reward prompt; overrides --task-from' }),
+  logRefusals: z.boolean().default(true).meta({ description: 'do not write a stderr line for each refused request (they are counted in /metrics either way)' }),
+  requestTimeoutMs: z.number().int().min(1).default(30_000).meta({ placeholder: 'ms', description: 'time a client has to send headers and body; 408 beyond' }),
+  closeTimeoutMs: z.number().int().min(0).default(10_000).meta({ placeholder: 'ms', description: 'on SIGINT/SIGTERM, how long in-flight requests may take to finish' }),
+  json: z.boolean().default(false).meta({ description: 'print {"url", "host", "port", "model"} as JSON on stdout once listening' }),
+});
+type ServeFlags = z.output<typeof ServeFlagsSchema>;
+const serveFlags = optionsFromSchema(ServeFlagsSchema);
 
 /**
  * Adds `orchrm serve --model <file>`: the reward model behind the HTTP reward server
@@ -49,35 +56,14 @@ interface ServeFlags {
  */
 export function registerServeCommand(program: Command, io: Partial<ServeCommandIo> = {}): void {
   const resolvedIo: ServeCommandIo = { ...processStreams, untilShutdown: untilSignal, loadModel: (path) => loadRewardModel(path), env: process.env, ...io };
-  program
-    .command('serve')
-    .description(commandSummary('serve'))
-    .requiredOption('--model <file>', 'reward model file (.safetensors) written by orchrm rm train')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 5000)
-    .option('--host <address>', 'address to bind; anything but loopback exposes the server to the network (use --token-env then)', '127.0.0.1')
-    .option('--token-env <name>', 'environment variable holding a bearer token every request but GET /healthz must send')
-    .option('--max-plans <n>', 'most plans (or OpenRLHF queries) per request; 413 beyond', parseIntegerOption('--max-plans', 1), DEFAULT_MAX_PLANS)
-    .option('--max-body-bytes <n>', 'largest request body in bytes (128 MiB fits 8192 OpenRLHF queries of ~10 KB); 413 beyond', parseIntegerOption('--max-body-bytes', 1), DEFAULT_MAX_BODY_BYTES)
-    .addOption(
-      new Option(
-        '--task-from <source>',
-        'where /get_reward reads each task: auto (orchrm orchestrator prompt or chat template user turn, else the prompt), prompt (verbatim), label (the labels entry)',
-      )
-        .choices(TASK_SOURCES)
-        .default('auto'),
-    )
-    .option('--task-pattern <regex>', 'regular expression whose group "task" (or first group) is the task inside each /get_reward prompt; overrides --task-from')
-    .option('--no-log-refusals', 'do not write a stderr line for each refused request (they are counted in /metrics either way)')
-    .option('--request-timeout-ms <ms>', 'time a client has to send headers and body; 408 beyond', parseIntegerOption('--request-timeout-ms', 1), 30_000)
-    .option('--close-timeout-ms <ms>', 'on SIGINT/SIGTERM, how long in-flight requests may take to finish', parseIntegerOption('--close-timeout-ms', 0), 10_000)
-    .option('--json', 'print {"url", "host", "port", "model"} as JSON on stdout once listening', false)
+  addOptions(program.command('serve').description(commandSummary('serve')), serveFlags)
     .addHelpText(
       'after',
       '\nExamples:\n  ORCHRM_REWARD_API_KEY=$(openssl rand -hex 16) orchrm serve --model rm.safetensors --port 5000 --token-env ORCHRM_REWARD_API_KEY\n' +
         '  orchrm serve --model rm.safetensors --port 5000   # then OpenRLHF: --reward.remote_url http://127.0.0.1:5000/get_reward (before 0.10.2: --remote_rm_url)\n' +
         '\nRefused requests are logged on stderr with their reason (OpenRLHF\'s client shows only "Bad Request") and counted in /metrics.',
     )
-    .action(runAction((flags: ServeFlags) => serve(resolvedIo, flags)));
+    .action(runAction((raw: Record<string, unknown>) => serve(resolvedIo, serveFlags.parse(raw))));
 }
 
 async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {

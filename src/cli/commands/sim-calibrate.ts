@@ -1,33 +1,30 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { calibrateScenario, type CalibrationReport, createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { createCliEvents } from '../progress.js';
-import { parseIntegerOption } from '../options-from-schema.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { simCommand } from './sim.js';
 
-interface CalibrateFlags {
-  scenario: string;
-  tasks: number;
-  plansPerTask: number;
-  executionsPerKind: number;
-  seed: number;
-  json: boolean;
-}
+const CalibrateFlagsSchema = z.object({
+  scenario: z.string().default('default').meta({ placeholder: 'name|file', description: 'scenario to measure' }),
+  tasks: z.number().int().min(1).default(200).meta({ description: 'test tasks executed' }),
+  plansPerTask: z.number().int().min(1).default(8).meta({ description: 'base-policy plans per task, for oracle@N' }),
+  executionsPerKind: z.number().int().min(1).default(1).meta({ description: 'executions of each fixed kind per task (averages out luck in the per-task-type bests)' }),
+  seed: z.number().int().min(0).default(0).meta({ description: 'seed of the episodes' }),
+  json: z.boolean().default(false).meta({ description: 'print the report as JSON on stdout' }),
+});
+const calibrateFlags = optionsFromSchema(CalibrateFlagsSchema);
 
 /** `orchrm sim calibrate`: measures by execution whether plan choice matters in a scenario. */
 export function registerSimCalibrateCommand(program: Command, streams: CommandStreams = processStreams): void {
-  simCommand(program)
-    .command('calibrate')
-    .description('Execute fixed plan kinds and base-policy plans on test tasks; report whether plan choice matters (docs/sim.md).')
-    .option('--scenario <name|file>', 'scenario to measure', 'default')
-    .option('--tasks <n>', 'test tasks executed', parseIntegerOption('--tasks', 1), 200)
-    .option('--plans-per-task <n>', 'base-policy plans per task, for oracle@N', parseIntegerOption('--plans-per-task', 1), 8)
-    .option('--executions-per-kind <n>', 'executions of each fixed kind per task (averages out luck in the per-task-type bests)', parseIntegerOption('--executions-per-kind', 1), 1)
-    .option('--seed <n>', 'seed of the episodes', parseIntegerOption('--seed', 0), 0)
-    .option('--json', 'print the report as JSON on stdout', false)
-    .action(
-      runAction(async (flags: CalibrateFlags) => {
+  addOptions(
+    simCommand(program).command('calibrate').description('Execute fixed plan kinds and base-policy plans on test tasks; report whether plan choice matters (docs/sim.md).'),
+    calibrateFlags,
+  ).action(
+      runAction(async (raw: Record<string, unknown>) => {
+        const flags = calibrateFlags.parse(raw);
         const environment = await createSimEnvironment(loadScenario(flags.scenario));
         const progress = createCliEvents({ stderr: streams.stderr, bars: { calibrate: {} } });
         const report = await calibrateScenario(environment, {

@@ -1,43 +1,36 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { baseCheckpoint, createSimEnvironment, improveByExecution, type ImproveEvent, loadCheckpoint, loadScenario, saveCheckpoint } from '../../sim/index.js';
 import { createCliEvents } from '../progress.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseIntegerOption } from '../options-from-schema.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { simCommand } from './sim.js';
 
-interface ImproveFlags {
-  scenario: string;
-  from: string;
-  name: string;
-  out: string;
-  rounds: number;
-  tasksPerRound: number;
-  samplesPerTask: number;
-  learningRate: string;
-  seed: number;
-  json: boolean;
-}
+const ImproveFlagsSchema = z.object({
+  scenario: z.string().default('default').meta({ placeholder: 'name|file', description: 'scenario whose train tasks are used' }),
+  from: z.string().default('base').meta({ placeholder: 'base|file', description: 'starting checkpoint: base or a checkpoint file' }),
+  name: z.string().default('strong').meta({ placeholder: 'name', description: 'name of the new checkpoint (its model is sim-orchestrator-<name>)' }),
+  out: z.string().meta({ placeholder: 'file.json', description: 'where to write the checkpoint' }),
+  rounds: z.number().int().min(1).default(10).meta({ description: 'policy-gradient rounds' }),
+  tasksPerRound: z.number().int().min(1).default(64).meta({ description: 'train tasks per round' }),
+  samplesPerTask: z.number().int().min(2).default(8).meta({ description: 'plans executed per task' }),
+  learningRate: z.number().default(1).meta({ description: 'step size' }),
+  seed: z.number().int().min(0).default(0).meta({ description: 'seed' }),
+  json: z.boolean().default(false).meta({ description: 'print the round history as JSON on stdout' }),
+});
+const improveFlags = optionsFromSchema(ImproveFlagsSchema);
 
 /** `orchrm sim improve`: a stronger simulated orchestrator checkpoint, trained with execution reward. */
 export function registerSimImproveCommand(program: Command, streams: CommandStreams = processStreams): void {
-  simCommand(program)
-    .command('improve')
-    .description('Train a stronger simulated orchestrator checkpoint by executing its plans (REINFORCE on 0.1*ok + 0.9*correct).')
-    .option('--scenario <name|file>', 'scenario whose train tasks are used', 'default')
-    .option('--from <base|file>', 'starting checkpoint: base or a checkpoint file', 'base')
-    .option('--name <name>', 'name of the new checkpoint (its model is sim-orchestrator-<name>)', 'strong')
-    .requiredOption('--out <file.json>', 'where to write the checkpoint')
-    .option('--rounds <n>', 'policy-gradient rounds', parseIntegerOption('--rounds', 1), 10)
-    .option('--tasks-per-round <n>', 'train tasks per round', parseIntegerOption('--tasks-per-round', 1), 64)
-    .option('--samples-per-task <n>', 'plans executed per task', parseIntegerOption('--samples-per-task', 2), 8)
-    .option('--learning-rate <x>', 'step size', '1.0')
-    .option('--seed <n>', 'seed', parseIntegerOption('--seed', 0), 0)
-    .option('--json', 'print the round history as JSON on stdout', false)
+  addOptions(
+    simCommand(program).command('improve').description('Train a stronger simulated orchestrator checkpoint by executing its plans (REINFORCE on 0.1*ok + 0.9*correct).'),
+    improveFlags,
+  )
     .addHelpText('after', '\nExample:\n  orchrm sim improve --scenario default --rounds 10 --out strong.json\n  orchrm collect --scenario default --orchestrator sim:strong --checkpoint strong.json --db sim.db')
     .action(
-      runAction(async (flags: ImproveFlags) => {
-        const learningRate = Number(flags.learningRate);
+      runAction(async (raw: Record<string, unknown>) => {
+        const flags = improveFlags.parse(raw);
         const environment = await createSimEnvironment(loadScenario(flags.scenario));
         const from = flags.from === 'base' ? baseCheckpoint() : await loadCheckpoint(flags.from);
         const result = await improveByExecution(environment, from, {
@@ -45,7 +38,7 @@ export function registerSimImproveCommand(program: Command, streams: CommandStre
           rounds: flags.rounds,
           tasksPerRound: flags.tasksPerRound,
           samplesPerTask: flags.samplesPerTask,
-          learningRate,
+          learningRate: flags.learningRate,
           seed: flags.seed,
           events: createCliEvents<ImproveEvent>({
             stderr: streams.stderr,

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InvalidInputError, isLoopbackHost, UserError, zodIssues } from '../../core/index.js';
-import { createSimEnvironment, DEFAULT_EMBEDDING_MODEL, type FaultConfigInput, FaultConfigSchema, loadScenario, type OpenAiCompatibleServer, type Scenario, scenarioNames, SIM_JUDGE_MODEL, startOpenAiCompatibleServer } from '../../sim/index.js';
+import { createSimEnvironment, DEFAULT_EMBEDDING_MODEL, type FaultConfigInput, FaultConfigSchema, LatencyConfigSchema, loadScenario, type OpenAiCompatibleServer, type Scenario, scenarioNames, SIM_JUDGE_MODEL, startOpenAiCompatibleServer } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
-import { parseFlagValue, parseIntegerOption } from '../options-from-schema.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
-import { parsePort, untilSignal } from '../server-process.js';
+import { PortSchema, untilSignal } from '../server-process.js';
 import { commandSummary } from '../command-catalog.js';
 
 /** Where the sim commands write, and when `sim serve` stops; tests pass their own. */
@@ -18,22 +18,34 @@ export interface SimCommandIo extends CommandStreams {
 
 const processIo: SimCommandIo = { ...processStreams, untilShutdown: untilSignal, env: process.env };
 
-interface ServeFlags {
-  scenario: string;
-  port: number;
-  host: string;
-  rateLimitRate: number;
-  serverErrorRate: number;
-  retryAfterS: number;
-  latencyMedianMs: number;
-  latencyP99Ms: number;
-  truncateRate: number;
-  garbleRate: number;
-  dropRate: number;
-  hangRate: number;
-  faultSeed: number;
-  tokenEnv?: string;
-}
+const faultConfig = FaultConfigSchema.shape;
+const latencyConfig = LatencyConfigSchema.shape;
+
+const ScenariosFlagsSchema = z.object({ json: z.boolean().default(false).meta({ description: 'print [{"name", "description", "families": {family: share}}] as JSON' }) });
+const scenariosFlags = optionsFromSchema(ScenariosFlagsSchema);
+
+/** The flags of `orchrm sim serve`: the fault settings are the fault config's own fields (rule and default declared there). */
+const ServeFlagsSchema = z.object({
+  scenario: z.string().default('default').meta({ placeholder: 'name|path', description: 'built-in scenario name or scenario JSON file' }),
+  port: PortSchema.default(8000).meta({ description: 'port to listen on (0 picks a free one)' }),
+  host: z.string().default('127.0.0.1').meta({ placeholder: 'address', description: 'address to bind; anything but loopback exposes the server to the network (use --token-env then)' }),
+  tokenEnv: z.string().optional().meta({
+    placeholder: 'name',
+    description: "environment variable holding a bearer token every request must send (as an OpenAI API key: set the provider config's apiKeyEnv to the same variable)",
+  }),
+  rateLimitRate: faultConfig.rateLimitRate.meta({ placeholder: 'p', description: 'share of requests answered 429 with retry-after' }),
+  serverErrorRate: faultConfig.serverErrorRate.meta({ placeholder: 'p', description: 'share of requests answered 500 with retry-after' }),
+  retryAfterS: faultConfig.retryAfterS.meta({ placeholder: 's', description: 'retry-after sent with injected 429 and 500, in seconds' }),
+  latencyMedianMs: latencyConfig.medianMs.meta({ placeholder: 'ms', description: 'median injected latency (lognormal), in milliseconds' }),
+  latencyP99Ms: latencyConfig.p99Ms.meta({ placeholder: 'ms', description: '99th percentile of injected latency (0: constant median)' }),
+  truncateRate: faultConfig.truncateRate.meta({ placeholder: 'p', description: 'share of responses cut mid-body' }),
+  garbleRate: faultConfig.garbleRate.meta({ placeholder: 'p', description: 'share of responses whose body is not valid JSON' }),
+  dropRate: faultConfig.dropRate.meta({ placeholder: 'p', description: 'share of connections dropped without an answer' }),
+  hangRate: faultConfig.hangRate.meta({ placeholder: 'p', description: 'share of requests never answered, so the client times out' }),
+  faultSeed: z.number().int().min(0).default(0).meta({ description: 'seed of the fault draws' }),
+});
+type ServeFlags = z.output<typeof ServeFlagsSchema>;
+const serveFlags = optionsFromSchema(ServeFlagsSchema);
 
 /**
  * The `orchrm sim` command group, created on first use, so other modules can add subcommands
@@ -53,34 +65,16 @@ export function simCommand(program: Command): Command {
  */
 export function registerSimCommand(program: Command, io: SimCommandIo = processIo): void {
   const sim = simCommand(program);
-  sim
-    .command('scenarios')
-    .description('List the built-in scenarios, what they simulate and their family mix.')
-    .option('--json', 'print [{"name", "description", "families": {family: share}}] as JSON', false)
-    .action(runAction((flags: { json: boolean }) => listScenarios(io, flags.json)));
+  addOptions(sim.command('scenarios').description('List the built-in scenarios, what they simulate and their family mix.'), scenariosFlags).action(
+    runAction((raw: Record<string, unknown>) => listScenarios(io, scenariosFlags.parse(raw).json)),
+  );
 
-  sim
-    .command('serve')
-    .description('Serve a scenario\'s simulated models over the OpenAI API (chat completions, models, embeddings), optionally injecting faults.')
-    .option('--scenario <name|path>', 'built-in scenario name or scenario JSON file', 'default')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 8000)
-    .option('--host <address>', 'address to bind; anything but loopback exposes the server to the network (use --token-env then)', '127.0.0.1')
-    .option('--token-env <name>', 'environment variable holding a bearer token every request must send (as an OpenAI API key: set the provider config\'s apiKeyEnv to the same variable)')
-    .option('--rate-limit-rate <p>', 'share of requests answered 429 with retry-after', parseRate('--rate-limit-rate'), 0)
-    .option('--server-error-rate <p>', 'share of requests answered 500 with retry-after', parseRate('--server-error-rate'), 0)
-    .option('--retry-after-s <s>', 'retry-after sent with injected 429 and 500, in seconds', parseNonNegative('--retry-after-s'), 1)
-    .option('--latency-median-ms <ms>', 'median injected latency (lognormal), in milliseconds', parseNonNegative('--latency-median-ms'), 0)
-    .option('--latency-p99-ms <ms>', '99th percentile of injected latency (0: constant median)', parseNonNegative('--latency-p99-ms'), 0)
-    .option('--truncate-rate <p>', 'share of responses cut mid-body', parseRate('--truncate-rate'), 0)
-    .option('--garble-rate <p>', 'share of responses whose body is not valid JSON', parseRate('--garble-rate'), 0)
-    .option('--drop-rate <p>', 'share of connections dropped without an answer', parseRate('--drop-rate'), 0)
-    .option('--hang-rate <p>', 'share of requests never answered, so the client times out', parseRate('--hang-rate'), 0)
-    .option('--fault-seed <n>', 'seed of the fault draws', parseIntegerOption('--fault-seed', 0), 0)
+  addOptions(sim.command('serve').description("Serve a scenario's simulated models over the OpenAI API (chat completions, models, embeddings), optionally injecting faults."), serveFlags)
     .addHelpText(
       'after',
       '\nExample:\n  orchrm sim serve --scenario default --port 8000 --rate-limit-rate 0.1 --server-error-rate 0.1 --retry-after-s 0 --drop-rate 0.02',
     )
-    .action(runAction((flags: ServeFlags) => serve(io, flags)));
+    .action(runAction((raw: Record<string, unknown>) => serve(io, serveFlags.parse(raw))));
 }
 
 function listScenarios(io: SimCommandIo, json: boolean): void {
@@ -185,12 +179,4 @@ function describeStats(server: OpenAiCompatibleServer): string {
     .map(([kind, count]) => `${kind} ${count}`)
     .join(', ');
   return `served ${requests.chatCompletions} chat completion(s), ${requests.embeddings} embedding request(s); ${invalid} invalid, ${failed} failed; faults injected: ${injected || 'none'}`;
-}
-
-function parseRate(flag: string): (value: string) => number {
-  return parseFlagValue(flag, z.number().min(0).max(1));
-}
-
-function parseNonNegative(flag: string): (value: string) => number {
-  return parseFlagValue(flag, z.number().min(0));
 }

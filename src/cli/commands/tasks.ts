@@ -1,17 +1,20 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { z } from 'zod';
 import type { Task } from '../../core/index.js';
 import { SUITES, detectSuite, loadSuite, supportingTitlesOf, type Suite } from '../../tasks/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
+import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 
-interface TasksCheckFlags {
-  suite: Suite | 'auto';
-  questionField?: string;
-  answerField?: string;
-  idField?: string;
-  json: boolean;
-}
+const TasksCheckFlagsSchema = z.object({
+  suite: z.enum([...SUITES, 'auto']).default('auto').meta({ placeholder: 'suite', description: 'file format; auto guesses it from the first record' }),
+  questionField: z.string().optional().meta({ placeholder: 'field', description: 'with --suite jsonl: field holding the question (dots reach nested fields)' }),
+  answerField: z.string().optional().meta({ placeholder: 'field', description: 'with --suite jsonl: field holding the gold answer' }),
+  idField: z.string().optional().meta({ placeholder: 'field', description: 'with --suite jsonl: field holding the task id' }),
+  json: z.boolean().default(false).meta({ description: 'print the report as JSON on stdout' }),
+});
+const tasksCheckFlags = optionsFromSchema(TasksCheckFlagsSchema);
 
 /** Metadata fields whose values are counted in the report (level, subject, question type, hops). */
 const BREAKDOWN_FIELDS = ['level', 'subject', 'type', 'hops', 'year'];
@@ -35,17 +38,11 @@ export interface TaskFileReport {
  */
 export function registerTasksCommand(program: Command, streams: CommandStreams = processStreams): void {
   const tasks = program.commands.find((command) => command.name() === 'tasks') ?? program.command('tasks').description(commandSummary('tasks'));
-  tasks
-    .command('check <file>')
-    .description('Validate a benchmark file (GSM8K, MATH, AIME, HotpotQA, MuSiQue or any JSONL) and print its counts.')
-    .addOption(new Option('--suite <suite>', 'file format; auto guesses it from the first record').choices([...SUITES, 'auto']).default('auto'))
-    .option('--question-field <field>', 'with --suite jsonl: field holding the question (dots reach nested fields)')
-    .option('--answer-field <field>', 'with --suite jsonl: field holding the gold answer')
-    .option('--id-field <field>', 'with --suite jsonl: field holding the task id')
-    .option('--json', 'print the report as JSON on stdout', false)
+  addOptions(tasks.command('check <file>').description('Validate a benchmark file (GSM8K, MATH, AIME, HotpotQA, MuSiQue or any JSONL) and print its counts.'), tasksCheckFlags)
     .addHelpText('after', ['', 'Examples:', '  orchrm tasks check gsm8k-test.jsonl', '  orchrm tasks check mine.jsonl --suite jsonl --question-field prompt --answer-field target'].join('\n'))
     .action(
-      runAction(async (file: string, flags: TasksCheckFlags) => {
+      runAction(async (file: string, raw: Record<string, unknown>) => {
+        const flags = tasksCheckFlags.parse(raw);
         const suite = flags.suite === 'auto' ? detectSuite(file) : flags.suite;
         const loaded = loadSuite(file, suite, {
           ...(flags.questionField !== undefined && { questionField: flags.questionField }),
