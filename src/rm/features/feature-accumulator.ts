@@ -47,11 +47,10 @@ export class FeatureAccumulator {
    * `size` more entries), returns how many were written, and resets for the next example.
    */
   finish(indices: Uint32Array, values: Float32Array, offset: number): number {
-    const touched = this.touched;
-    const count = this.count;
-    sortAscending(touched, 0, count - 1);
+    const touched = this.touched.subarray(0, this.count);
+    touched.sort();
     let written = offset;
-    for (let position = 0; position < count; position++) {
+    for (let position = 0; position < touched.length; position++) {
       const index = touched[position]!;
       const sum = this.sums[index]!;
       // Signed hashing can cancel a coordinate exactly; a stored zero would only cost time.
@@ -80,54 +79,4 @@ export class FeatureAccumulator {
     larger.set(this.touched);
     this.touched = larger;
   }
-}
-
-/** Below this many elements a range is insertion-sorted. */
-const INSERTION_SORT_MAX = 16;
-
-/**
- * Sorts `array[low..high]` ascending, in place: quicksort on the median of three, insertion sort
- * for short ranges. Written here because `Uint32Array.prototype.sort` went through V8's generic
- * sort with a comparison per step, which made sorting a plan's ~170 indices a quarter of its
- * scoring; the indices are distinct, so any correct sort gives the same order.
- */
-function sortAscending(array: Uint32Array, low: number, high: number): void {
-  while (high - low >= INSERTION_SORT_MAX) {
-    const middle = (low + high) >>> 1;
-    // Order low, middle, high so the median sits at middle and both ends bound the partition scans.
-    if (array[middle]! < array[low]!) swap(array, middle, low);
-    if (array[high]! < array[low]!) swap(array, high, low);
-    if (array[high]! < array[middle]!) swap(array, high, middle);
-    const pivot = array[middle]!;
-    let left = low;
-    let right = high;
-    while (left <= right) {
-      while (array[left]! < pivot) left++;
-      while (array[right]! > pivot) right--;
-      if (left <= right) swap(array, left++, right--);
-    }
-    // Recurse into the smaller side and loop on the larger, so the stack stays logarithmic.
-    if (right - low < high - left) {
-      sortAscending(array, low, right);
-      low = left;
-    } else {
-      sortAscending(array, left, high);
-      high = right;
-    }
-  }
-  for (let index = low + 1; index <= high; index++) {
-    const value = array[index]!;
-    let position = index - 1;
-    while (position >= low && array[position]! > value) {
-      array[position + 1] = array[position]!;
-      position--;
-    }
-    array[position + 1] = value;
-  }
-}
-
-function swap(array: Uint32Array, a: number, b: number): void {
-  const value = array[a]!;
-  array[a] = array[b]!;
-  array[b] = value;
 }

@@ -57,7 +57,7 @@ describe('FeatureAccumulator', () => {
       const count = accumulator.finish(indices, new Float32Array(size), 0);
       expect(Array.from(indices.subarray(0, count))).toEqual([...added].sort((a, b) => a - b));
     }
-    // Already sorted, reversed and organ-pipe orders: the inputs that break a naive quicksort.
+    // Indices added already sorted, reversed, and in organ-pipe order.
     const ascending = Array.from({ length: 600 }, (_, index) => index * 7);
     for (const order of [ascending, [...ascending].reverse(), [...ascending.filter((_, i) => i % 2 === 0), ...ascending.filter((_, i) => i % 2 === 1).reverse()]]) {
       for (const index of order) accumulator.add(index, 1);
