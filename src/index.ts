@@ -331,6 +331,7 @@ export {
   RunGrpoSettingsSchema,
   trainGrpo,
   type ExecutionRewardOptions,
+  type PlanExecutor,
   type GrpoConfig,
   type GrpoConfigInput,
   type GrpoEvent,

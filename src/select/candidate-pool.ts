@@ -1,4 +1,4 @@
-import { addUsage, deriveSeed, emptyUsage, type Episode, type RewardModel, type Task, type TemplatePlan, type Usage, type UsageByRole, UserError } from '../core/index.js';
+import { addUsage, deriveSeed, emptyUsage, type Episode, ModelBehaviorError, type RewardModel, type Task, type TemplatePlan, type Usage, type UsageByRole, UserError } from '../core/index.js';
 import { type ChatProvider, countTokens } from '../llm/index.js';
 import { type BlockCatalog, parsePlan, renderParseResult } from '../plan/index.js';
 import type { Selection, SelectionContext } from './selection-strategy.js';
@@ -106,7 +106,7 @@ export class CandidatePool {
     if (rewardModel === undefined) throw new UserError('the rm strategies need a reward model: pass rewardModel to the CandidatePool or to runBestOfN (orchrm bon: --rm <model file>)');
     const texts = this.poolTexts;
     this.allScores ??= rewardModel.score(task.question, texts).then((scores) => {
-      if (scores.length !== texts.length) throw new UserError(`reward model ${rewardModel.name} returned ${scores.length} scores for ${texts.length} plans`);
+      if (scores.length !== texts.length) throw new ModelBehaviorError(`reward model ${rewardModel.name} returned ${scores.length} scores for ${texts.length} plans; it must return one score per plan`);
       return scores;
     });
     return this.allScores;

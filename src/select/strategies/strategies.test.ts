@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBlockRegistry } from '../../agents/index.js';
 import { EPISODE_SCHEMA_VERSION, type Episode } from '../../core/episode.js';
+import { ModelBehaviorError } from '../../core/errors.js';
 import type { RewardModel } from '../../core/reward-model.js';
 import type { Task } from '../../core/task.js';
 import type { Usage } from '../../core/usage.js';
@@ -91,6 +92,22 @@ const FOUR: Fixture['candidates'] = [
   { plan: INVALID, answer: undefined, tokens: 0, score: 3.0 },
   { plan: VALID('debate'), answer: '42', tokens: 200, score: 1.0 },
 ];
+
+describe('CandidatePool scores', () => {
+  it('refuses a reward model that returns the wrong number of scores as a model fault', async () => {
+    const short = new CandidatePool({
+      task,
+      planTexts: FOUR.map((candidate) => candidate.plan),
+      orchestratorUsage: FOUR.map(() => usage(0)),
+      executePlan: async (index) => episode(index, FOUR[index]!.answer, FOUR[index]!.tokens),
+      rewardModel: { name: 'short', score: async () => [1, 2] },
+      judge: createScriptedProvider([]),
+      catalog,
+    });
+    await expect(short.scores()).rejects.toThrow(ModelBehaviorError);
+    await expect(short.scores()).rejects.toThrow('reward model short returned 2 scores for 4 plans');
+  });
+});
 
 describe('Best-of-N strategies on hand-built candidates', () => {
   it('single executes plan 0 and pays for one plan', async () => {
