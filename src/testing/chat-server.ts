@@ -180,6 +180,10 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
     },
     // Tests close at once: open connections are dropped, not drained.
     closeTimeoutMs: 0,
+    // Idle keep-alive sockets stay open until the client closes them (or `close()`). With node's
+    // 5 s default the server may close a socket just as the client sends on it; under load the
+    // client then sees "other side closed" and retries, and tests that count calls see it.
+    serverOptions: { keepAliveTimeout: 0 },
   });
   return {
     url: `${server.url}/v1`,
