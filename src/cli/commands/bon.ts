@@ -19,10 +19,7 @@ const bonConfig = BonConfigSchema.shape;
  */
 const BonFlagsSchema = z.object({
   tasks: z.string().optional().meta({ placeholder: 'file.jsonl', description: 'tasks with gold answers, one JSON object per line (needs --provider); read as --suite says' }),
-  suite: shared.suite,
-  questionField: shared.questionField,
-  answerField: shared.answerField,
-  idField: shared.idField,
+  ...shared.taskFile,
   scenario: z.string().optional().meta({ placeholder: 'name|file', description: 'simulated scenario whose tasks and models are used instead (in-process)' }),
   split: SplitFlagSchema.default('test').meta({ placeholder: 'split', description: 'with --scenario: train or test' }),
   count: z.number().int().min(1).default(200).meta({ description: 'with --scenario: number of tasks' }),

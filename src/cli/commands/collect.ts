@@ -22,10 +22,7 @@ const INTERRUPTED_EXIT_CODE = 130;
  */
 const CollectFlagsSchema = z.object({
   tasks: z.string().optional().meta({ placeholder: 'file.jsonl', description: 'tasks, one JSON object per line: {"id", "question", "answer"?}' }),
-  suite: shared.suite,
-  questionField: shared.questionField,
-  answerField: shared.answerField,
-  idField: shared.idField,
+  ...shared.taskFile,
   scenario: z.string().optional().meta({ placeholder: 'name|file', description: 'generate tasks from a simulated scenario instead (see orchrm sim scenarios)' }),
   split: SplitFlagSchema.default('train').meta({ placeholder: 'split', description: 'with --scenario: train or test (disjoint questions)' }),
   count: z.number().int().min(1).default(100).meta({ description: 'with --scenario: number of tasks' }),

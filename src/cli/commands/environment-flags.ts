@@ -18,13 +18,16 @@ export const SplitFlagSchema = z.enum(['train', 'test']);
 
 /** The flags `collect` and `bon` declare alike, each once, here: the commands' schemas take these fields. */
 export const sharedEnvironmentFlags = {
-  suite: z
-    .enum([...SUITES, 'auto'])
-    .optional()
-    .meta({ placeholder: 'suite', description: 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)' }),
-  questionField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the question' }),
-  answerField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the gold answer' }),
-  idField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the task id' }),
+  /** How `--tasks` is read: spread after `tasks` in a command's schema. */
+  taskFile: {
+    suite: z
+      .enum([...SUITES, 'auto'])
+      .optional()
+      .meta({ placeholder: 'suite', description: 'format of --tasks: gsm8k, math, aime, hotpotqa, musique, jsonl or auto; also picks the grader (default: generic JSONL, exact match)' }),
+    questionField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the question' }),
+    answerField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the gold answer' }),
+    idField: z.string().optional().meta({ placeholder: 'path', description: 'with --suite jsonl: field holding the task id' }),
+  },
   checkpoint: z.array(z.string()).default([]).meta({ placeholder: 'file', description: 'extra simulated orchestrator checkpoint to serve (repeatable)' }),
   dom: z
     .enum([...DomSchema.options, 'auto'])
@@ -35,7 +38,7 @@ export const sharedEnvironmentFlags = {
 /** The flags `collect` and `bon` share: where tasks, models and documents come from. */
 export interface EnvironmentFlags {
   tasks?: string;
-  suite?: z.output<typeof sharedEnvironmentFlags.suite>;
+  suite?: z.output<typeof sharedEnvironmentFlags.taskFile.suite>;
   questionField?: string;
   answerField?: string;
   idField?: string;
