@@ -4,7 +4,7 @@ import { type RewardModel, UserError } from '../../core/index.js';
 import { MalformedResponseError } from '../../llm/index.js';
 import { readPairExportLayout, type PairExportLayout, type ScoringLayout } from '../../pairs/index.js';
 import type { ClientChatTemplate } from './chat-template-text.js';
-import { checkVllmVersion } from './check-vllm-version.js';
+import { ACTIVATION_PROBE_TEXT, checkActivationSwitch, checkVllmVersion } from './check-vllm-version.js';
 import { createRemoteRewardModel, type RemoteRequest, type RewardProtocol } from './remote-reward-model.js';
 import type { RemoteRewardOptionsInput, RemoteRewardRuntime } from './remote-options.js';
 import { assertScorable, scoringInput } from './scoring-input.js';
@@ -89,8 +89,10 @@ export function createVllmClassifyRewardModel(options: VllmClassifyOptions, runt
     },
     ...(checkVersion && {
       async check({ settings, fetch, apiKey }) {
-        const probe = await checkVllmVersion(settings.url, { fetch, timeoutMs: Math.min(settings.timeoutMs, 10_000), ...(apiKey && { headers: { authorization: `Bearer ${apiKey}` } }) });
+        const probeOptions = { fetch, timeoutMs: Math.min(settings.timeoutMs, 10_000), ...(apiKey && { headers: { authorization: `Bearer ${apiKey}` } }) };
+        const probe = await checkVllmVersion(settings.url, probeOptions);
         versionKnown = probe.version !== undefined;
+        if (probe.version === undefined) await checkActivationSwitch(settings.url, { model, input: [ACTIVATION_PROBE_TEXT] }, readFirstClassifyOutput, { ...probeOptions, unknownBecause: probe.reason });
       },
     }),
   };
@@ -119,4 +121,10 @@ export function refuseActivatedOutputs(scores: readonly number[], url: string): 
         'Every plan would tie; upgrade vLLM to 0.11.1 or later',
     );
   }
+}
+
+/** The first output of the first item of a `/classify` reply, if the reply has that shape. */
+function readFirstClassifyOutput(reply: unknown): number | undefined {
+  const parsed = ClassifyReplySchema.safeParse(reply);
+  return parsed.success ? parsed.data.data[0]?.probs[0] : undefined;
 }

@@ -3,7 +3,7 @@ import { chooseOutput, scoresByIndex } from './scores-by-index.js';
 import { type RewardModel, UserError } from '../../core/index.js';
 import { MalformedResponseError } from '../../llm/index.js';
 import { CLIENT_CHAT_TEMPLATES, renderChatTemplate, type ClientChatTemplate, type TemplateMessage } from './chat-template-text.js';
-import { checkVllmVersion } from './check-vllm-version.js';
+import { ACTIVATION_PROBE_TEXT, checkActivationSwitch, checkVllmVersion } from './check-vllm-version.js';
 import { createRemoteRewardModel, type RemoteRequest, type RewardProtocol } from './remote-reward-model.js';
 import type { RemoteRewardOptionsInput, RemoteRewardRuntime } from './remote-options.js';
 import { refuseActivatedOutputs } from './vllm-classify-reward-model.js';
@@ -80,8 +80,10 @@ export function createVllmPoolingRewardModel(options: VllmPoolingOptions, runtim
     },
     ...(checkVersion && {
       async check({ settings, fetch, apiKey }) {
-        const probe = await checkVllmVersion(settings.url, { fetch, timeoutMs: Math.min(settings.timeoutMs, 10_000), ...(apiKey && { headers: { authorization: `Bearer ${apiKey}` } }) });
+        const probeOptions = { fetch, timeoutMs: Math.min(settings.timeoutMs, 10_000), ...(apiKey && { headers: { authorization: `Bearer ${apiKey}` } }) };
+        const probe = await checkVllmVersion(settings.url, probeOptions);
         versionKnown = probe.version !== undefined;
+        if (probe.version === undefined) await checkActivationSwitch(settings.url, { ...common, input: [ACTIVATION_PROBE_TEXT], add_special_tokens: true }, (reply) => readLastTokenOutput(reply, tokenIndex, classIndex), { ...probeOptions, unknownBecause: probe.reason });
       },
     }),
   };
@@ -100,4 +102,13 @@ function readTokenRewards(reply: z.output<typeof PoolingReplySchema>, expected: 
     const outputs = typeof token === 'number' ? [token] : token;
     return chooseOutput(outputs, classIndex, url, `model ${model} has ${outputs.length} outputs per token (a process reward model?), not one reward`);
   });
+}
+
+/** The output a `/pooling` reply holds for the first input at `tokenIndex` (`classIndex`, else the first), if the reply has that shape. */
+function readLastTokenOutput(reply: unknown, tokenIndex: number, classIndex: number | undefined): number | undefined {
+  const parsed = PoolingReplySchema.safeParse(reply);
+  const tokens = parsed.success ? parsed.data.data[0]?.data : undefined;
+  if (tokens === undefined || typeof tokens === 'string') return undefined;
+  const token = tokens.at(tokenIndex);
+  return typeof token === 'number' ? token : token?.[classIndex ?? 0];
 }

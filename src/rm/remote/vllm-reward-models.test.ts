@@ -61,12 +61,30 @@ describe('vLLM /classify: version floor (use_activation exists since 0.11.1)', (
     expect(requests).toHaveLength(0);
   });
 
-  it('without a /version route, refuses the all-1.0 reply of a one-label softmax, and accepts raw logits', async () => {
-    const old = await serve((body) => ({ status: 200, body: vllmClassifyReply(body, 'softmax') }), null);
-    await expect(createVllmClassifyRewardModel({ url: old.url('/classify'), model: 'rm' }, noWait).score(TASK, [PLAN, 'x'])).rejects.toThrow(/returned exactly 1\.0 for every input: a softmax over a one-output head/);
-    await old.close();
+  it.each([
+    ['0.10-0.11.0 (sigmoid)', 'activation', /\(0\.\d+\) with "use_activation": true and false: it ignores the field/],
+    ['before 0.10 (one-label softmax)', 'softmax', /returns the same output \(1\) with "use_activation": true and false/],
+  ] as const)('without a /version route, refuses a vLLM %s server, whose outputs do not change with use_activation (issue 24)', async (_name, behaviour, message) => {
+    const old = await serve((body) => ({ status: 200, body: vllmClassifyReply(body, behaviour) }), null);
+    const model = createVllmClassifyRewardModel({ url: old.url('/classify'), model: 'rm' }, noWait);
+    await expect(model.score(TASK, [PLAN, 'x'])).rejects.toThrow(message);
+    await expect(model.score(TASK, [PLAN, 'x'])).rejects.toThrow(/names no vLLM version \(http:\/\/127\.0\.0\.1:\d+\/version answered 404\)/);
+    // Only the two probes were sent, no plan.
+    expect(old.requests.map((request) => (request.body as { use_activation: boolean }).use_activation)).toEqual([true, false]);
+  });
+
+  it('without a /version route, accepts raw logits from a server that honours use_activation, and still refuses an all-1.0 reply', async () => {
     const current = await serve((body) => ({ status: 200, body: vllmClassifyReply(body, 'new') }), null);
     expect(await createVllmClassifyRewardModel({ url: current.url('/classify'), model: 'rm' }, noWait).score(TASK, [PLAN])).toStrictEqual([fixtureReward(TASK + PLAN)]);
+    await current.close();
+    // A server whose probe fails (here: only plan requests get an answer) is judged by its replies.
+    const ones = await serve((body) => ((body as { input: string[] }).input[0]!.startsWith('orchrm') ? { status: 500, body: {} } : { status: 200, body: vllmClassifyReply(body, 'softmax') }), null);
+    await expect(createVllmClassifyRewardModel({ url: ones.url('/classify'), model: 'rm', maxRetries: 0 }, noWait).score(TASK, [PLAN, 'x'])).rejects.toThrow(/returned exactly 1\.0 for every input/);
+  });
+
+  it('/pooling without a /version route: refuses a server that ignores use_activation', async () => {
+    const old = await serve((body) => ({ status: 200, body: vllmPoolingReply(body) }), null);
+    await expect(createVllmPoolingRewardModel({ url: old.url('/pooling'), model: 'rm' }, noWait).score(TASK, [PLAN])).rejects.toThrow(/with "use_activation": true and false: it ignores the field/);
   });
 
   it('compares release numbers by their first three parts', () => {
