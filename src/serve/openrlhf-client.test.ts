@@ -8,7 +8,7 @@ import { buildOrchestratorMessages, defaultBlockCatalog, formatPlanXml } from '.
 import { syntheticPlan, syntheticTask } from '../rm/index.js';
 import { startRewardServer, type RewardServer } from './start-reward-server.js';
 import { createLengthRewardModel } from './test-fixtures/fake-reward-models.js';
-import { END_OF_TURN, renderChat } from './test-fixtures/render-chat.js';
+import { endOfTurn, renderChat } from './test-fixtures/render-chat.js';
 
 const python = pythonWith(['requests', 'aiohttp', 'numpy']);
 const HARNESS = new URL('./test-fixtures/openrlhf_remote_reward_client.py', import.meta.url).pathname;
@@ -24,7 +24,8 @@ interface HarnessResult {
 
 /**
  * A rollout batch as OpenRLHF builds it from orchrm's orchestrator prompt: 128 tasks x 8
- * samples, each prompt rendered with Qwen2.5's chat template, each query the prompt, the plan
+ * samples, each prompt rendered with Llama 3.1's chat template (which keeps the developer message;
+ * Qwen2.5's drops it), each query the prompt, the plan
  * and the `<|im_end|>` the policy ended with. `expected` is the length model's score of the
  * plan for the task, so a wrong task or plan shows.
  */
@@ -36,11 +37,11 @@ function rolloutBatch() {
   const expected: number[] = [];
   for (let taskIndex = 0; taskIndex < 128; taskIndex++) {
     const task = syntheticTask(rng, taskIndex, 100).question;
-    const prompt = renderChat(buildOrchestratorMessages(task, { catalog, format: 'xml', dom: 'auto' }), 'qwen2.5');
+    const prompt = renderChat(buildOrchestratorMessages(task, { catalog, format: 'xml', dom: 'auto' }), 'llama3.1-instruct');
     for (let sample = 0; sample < 8; sample++) {
       const plan = formatPlanXml(syntheticPlan(rng, ['sc', 'cot', 'debate', 'reflexion'].slice(0, 1 + (sample % 4)), 90));
       prompts.push(prompt);
-      queries.push(`${prompt}${plan}${END_OF_TURN['qwen2.5']}`);
+      queries.push(`${prompt}${plan}${endOfTurn('llama3.1-instruct')}`);
       expected.push(plan.length - task.length / 10);
     }
   }

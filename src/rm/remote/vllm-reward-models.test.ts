@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scoringLayout, type PairExportLayout } from '../../pairs/index.js';
+import { fixtureTemplate, fixtureTemplatePath } from '../../serve/test-fixtures/render-chat.js';
 import { compareVersions } from './check-vllm-version.js';
 import type { RemoteRewardRuntime } from './remote-options.js';
 import { fixtureReward, startRewardServer, vllmClassifyReply, vllmPoolingReply, type RewardServer, type ServerAction } from './test-fixtures/reward-server.js';
@@ -117,8 +118,11 @@ describe('vLLM /classify: the export layout', () => {
   it('OpenRLHF messages rows: rendered here with chatTemplate, and refused without one', async () => {
     const { url, requests } = await serve((body) => ({ status: 200, body: vllmClassifyReply(body) }));
     expect(() => createVllmClassifyRewardModel({ url: url('/classify'), model: 'rm', layout: layoutOf('openrlhf', 'messages', '<|im_end|>') })).toThrow(/pass chatTemplate/);
-    await createVllmClassifyRewardModel({ url: url('/classify'), model: 'rm', layout: layoutOf('openrlhf', 'messages', '<|im_end|>'), chatTemplate: 'chatml' }, noWait).score(TASK, [PLAN]);
-    expect((requests[0]?.body as { input: string[] }).input).toStrictEqual([`<|im_start|>user\n${TASK}<|im_end|>\n<|im_start|>assistant\n${PLAN}<|im_end|>`]);
+    await createVllmClassifyRewardModel({ url: url('/classify'), model: 'rm', layout: layoutOf('openrlhf', 'messages', '<|im_end|>'), chatTemplate: fixtureTemplatePath('qwen2.5-instruct') }, noWait).score(TASK, [PLAN]);
+    // Qwen2.5's own template, default system prompt and all; trailing newline stripped, EOS already there.
+    expect((requests[0]?.body as { input: string[] }).input).toStrictEqual([
+      `<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n<|im_start|>user\n${TASK}<|im_end|>\n<|im_start|>assistant\n${PLAN}<|im_end|>`,
+    ]);
   });
 
   it('reads the layout file back, and refuses one that needs an EOS token nobody named, or a contradicting planText', () => {
@@ -153,8 +157,9 @@ describe('vLLM /pooling (token-level reward models)', () => {
 
   it('renders the template here when asked, in one batch, and reads another token or output when told', async () => {
     const { url, requests } = await serve((body) => ({ status: 200, body: vllmPoolingReply(body) }));
-    const last = await createVllmPoolingRewardModel({ url: url('/pooling'), model: 'rm', template: 'chatml', task: 'token_classify' }, noWait).score(TASK, [PLAN, 'x']);
-    const texts = [PLAN, 'x'].map((plan) => `<|im_start|>user\n${TASK}<|im_end|>\n<|im_start|>assistant\n${plan}<|im_end|>\n`);
+    const last = await createVllmPoolingRewardModel({ url: url('/pooling'), model: 'rm', template: fixtureTemplate('qwen3'), task: 'token_classify' }, noWait).score(TASK, [PLAN, 'x']);
+    // Qwen3's own template: no system prompt, an empty think block before the last answer.
+    const texts = [PLAN, 'x'].map((plan) => `<|im_start|>user\n${TASK}<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n${plan}<|im_end|>\n`);
     expect(requests[0]?.body).toStrictEqual({ model: 'rm', use_activation: false, task: 'token_classify', input: texts, add_special_tokens: false });
     expect(last).toStrictEqual(texts.map(fixtureReward));
     const earlier = await createVllmPoolingRewardModel({ url: url('/pooling'), model: 'rm', template: 'none', tokenIndex: -2 }, noWait).score(TASK, ['xy']);
