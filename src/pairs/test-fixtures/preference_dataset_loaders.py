@@ -60,6 +60,7 @@ def template_of(job):
     if not config:
         return chatml
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "serve", "test-fixtures", "render_chat_template.py")
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     spec = importlib.util.spec_from_file_location("render_chat_template", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
