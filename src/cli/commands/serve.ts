@@ -1,14 +1,16 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { isLoopbackHost, type RewardModel, UserError } from '../../core/index.js';
+import { type EventSink, isLoopbackHost, type RewardModel, UserError } from '../../core/index.js';
 import { loadRewardModel } from '../../rm/index.js';
 import {
   createRefusalLogger,
   createTaskExtractor,
+  createUnscoredLogger,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_PLANS,
   startRewardServer,
   TASK_SOURCES,
+  type RewardAppEvent,
   type RewardServer,
   type TaskSource,
 } from '../../serve/index.js';
@@ -95,7 +97,7 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
     closeTimeoutMs: flags.closeTimeoutMs,
     taskSource: flags.taskFrom,
     ...(flags.taskPattern !== undefined && { taskPattern: flags.taskPattern }),
-    ...(flags.logRefusals && { events: createRefusalLogger((line) => io.stderr.write(`orchrm serve: ${line}`)) }),
+    ...(flags.logRefusals && { events: serverLog(io) }),
     ...(token ? { token } : {}),
   });
   io.stderr.write(
@@ -116,6 +118,14 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
   io.stderr.write(`orchrm serve: ${describeTotals(server)}\n`);
 }
 
+/** One stderr line per refused request, and at most one per 10 s about queries scored as an empty plan. */
+function serverLog(io: ServeCommandIo): EventSink<RewardAppEvent> {
+  const write = (line: string) => io.stderr.write(`orchrm serve: ${line}`);
+  const refusals = createRefusalLogger(write);
+  const unscored = createUnscoredLogger(write);
+  return (event) => (event.type === 'request-refused' ? refusals(event) : unscored(event));
+}
+
 const TASK_FROM_TEXT: Record<TaskSource, string> = {
   auto: "from the prompt (orchrm's orchestrator prompt or a chat template's user turn, else the prompt verbatim)",
   prompt: 'as the prompt, verbatim',
@@ -123,7 +133,7 @@ const TASK_FROM_TEXT: Record<TaskSource, string> = {
 };
 
 function describeTotals(server: RewardServer): string {
-  const { requests, clientErrors, serverErrors, plansScored } = server.app.metrics.totals();
-  return `answered ${requests} request(s) (${clientErrors} 4xx, ${serverErrors} 5xx), scored ${plansScored} plan(s)`;
+  const { requests, clientErrors, serverErrors, plansScored, unscoredQueries } = server.app.metrics.totals();
+  return `answered ${requests} request(s) (${clientErrors} 4xx, ${serverErrors} 5xx), scored ${plansScored} plan(s)${unscoredQueries > 0 ? `, ${unscoredQueries} of them /get_reward queries that could not be scored as sent (scored as an empty plan)` : ''}`;
 }
 
