@@ -43,7 +43,7 @@ const ServeFlagsSchema = z.object({
     description: 'where /get_reward reads each task: auto (orchrm orchestrator prompt or chat template user turn, else the prompt), prompt (verbatim), label (the labels entry)',
   }),
   taskPattern: z.string().optional().meta({ placeholder: 'regex', description: 'regular expression whose group "task" (or first group) is the task inside each /get_reward prompt; overrides --task-from' }),
-  logRefusals: z.boolean().default(true).meta({ description: 'do not write a stderr line for each refused request (they are counted in /metrics either way)' }),
+  logRefusals: z.boolean().default(true).meta({ description: 'do not write a stderr line for each refused request, nor about /get_reward queries scored as an empty plan (both are counted in /metrics either way)' }),
   requestTimeoutMs: z.number().int().min(1).default(30_000).meta({ placeholder: 'ms', description: 'time a client has to send headers and body; 408 beyond' }),
   closeTimeoutMs: z.number().int().min(0).default(10_000).meta({ placeholder: 'ms', description: 'on SIGINT/SIGTERM, how long in-flight requests may take to finish' }),
   json: z.boolean().default(false).meta({ description: 'print {"url", "host", "port", "model"} as JSON on stdout once listening' }),
