@@ -15,7 +15,7 @@ export interface ChatTemplateMarkers {
 
 /** The templates the server recognises, most specific first. */
 export const CHAT_TEMPLATES: readonly ChatTemplateMarkers[] = [
-  // Qwen 1.5-3, Yi, OpenHermes and every other ChatML template.
+  // Qwen 1.5-3, LFM2, Nemotron 3, Yi, OpenHermes and every other ChatML template.
   { name: 'chatml', userStart: '<|im_start|>user\n', userEnd: '<|im_end|>' },
   // Llama 3, 3.1, 3.2, 3.3.
   { name: 'llama3', userStart: '<|start_header_id|>user<|end_header_id|>\n\n', userEnd: '<|eot_id|>' },
@@ -25,15 +25,23 @@ export const CHAT_TEMPLATES: readonly ChatTemplateMarkers[] = [
   { name: 'phi3', userStart: '<|user|>\n', userEnd: '<|end|>' },
   // DeepSeek V2.5, V3 and R1 (full-width bars and U+2581 are part of the tokens).
   { name: 'deepseek', userStart: '<｜User｜>', userEnd: '<｜Assistant｜>' },
+  // Phi-4 (ChatML with <|im_sep|> after the role).
+  { name: 'phi4', userStart: '<|im_start|>user<|im_sep|>', userEnd: '<|im_end|>' },
+  // gpt-oss (harmony format).
+  { name: 'gpt-oss', userStart: '<|start|>user<|message|>', userEnd: '<|end|>' },
+  // Cohere Command R and R+.
+  { name: 'command-r', userStart: '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>', userEnd: '<|END_OF_TURN_TOKEN|>' },
+  // IBM Granite 3.
+  { name: 'granite', userStart: '<|start_of_role|>user<|end_of_role|>', userEnd: '<|end_of_text|>' },
   // Llama 2 and Mistral instruct.
   { name: 'llama2', userStart: '[INST]', userEnd: '[/INST]' },
 ];
 
 /** Tokens a decoded query may start with that a rendered prompt may lack (a tokenizer's BOS). */
-const LEADING_SPECIAL_TOKENS = ['<|begin_of_text|>', '<s>', '<bos>', '<｜begin▁of▁sentence｜>'];
+const LEADING_SPECIAL_TOKENS = ['<|begin_of_text|>', '<s>', '<bos>', '<｜begin▁of▁sentence｜>', '<|startoftext|>', '<BOS_TOKEN>'];
 
 /** Tokens that end a generated answer: EOS and end-of-turn tokens of the templates above. */
-const TRAILING_SPECIAL_TOKENS = ['<|im_end|>', '<|endoftext|>', '<|eot_id|>', '<|end_of_text|>', '<|eom_id|>', '</s>', '<end_of_turn>', '<eos>', '<|end|>', '<｜end▁of▁sentence｜>'];
+const TRAILING_SPECIAL_TOKENS = ['<|im_end|>', '<|endoftext|>', '<|eot_id|>', '<|end_of_text|>', '<|eom_id|>', '</s>', '<end_of_turn>', '<eos>', '<|end|>', '<｜end▁of▁sentence｜>', '<|return|>', '<|END_OF_TURN_TOKEN|>'];
 
 /** The last user turn of a rendered chat prompt, and the template it was found in. */
 export interface UserTurn {

@@ -4,11 +4,11 @@ import { syntheticPairs, trainRewardModel } from '../rm/index.js';
 import { lastUserTurn, stripLeadingSpecialTokens, stripTrailingSpecialTokens } from './chat-templates.js';
 import { createTaskExtractor, orchrmPromptTask } from './extract-task.js';
 import { createRewardApp } from './reward-app.js';
-import { END_OF_TURN, renderChat, type TemplateName } from './test-fixtures/render-chat.js';
+import { endOfTurn, renderChat, TEMPLATE_NAMES, type TemplateName } from './test-fixtures/render-chat.js';
 
 const catalog = defaultBlockCatalog();
 const TASK = 'A train leaves at 9:40 and arrives at 13:05. How long is the trip, in minutes?';
-const TEMPLATES: TemplateName[] = ['chatml', 'qwen2.5', 'llama3', 'gemma', 'phi3', 'deepseek', 'llama2', 'plain'];
+const TEMPLATES: TemplateName[] = [...TEMPLATE_NAMES, 'plain'];
 
 /** orchrm's own orchestrator prompt for `task`, rendered as the policy's tokenizer would. */
 function orchestratorPrompt(task: string, template: TemplateName, format: 'json' | 'xml' = 'json'): string {
@@ -18,19 +18,36 @@ function orchestratorPrompt(task: string, template: TemplateName, format: 'json'
 describe('createTaskExtractor (auto)', () => {
   const extract = createTaskExtractor();
 
-  it.each(TEMPLATES)('recovers the task from orchrm\'s orchestrator prompt in the %s template', (template) => {
+  it.each(TEMPLATES)('recovers the task from orchrm\'s orchestrator prompt rendered with the real %s template', (template) => {
     const prompt = orchestratorPrompt(TASK, template);
-    expect(prompt.length).toBeGreaterThan(3000);
+    expect(prompt.length).toBeGreaterThan(300);
     expect(extract(prompt, undefined, 0)).toMatchObject({ task: TASK, rule: 'orchrm-prompt' });
+  });
+
+  it('finds `Task:` right after a special token, in a template it does not know (issue 24)', () => {
+    // A made-up template whose user turn opens with a special token and no newline.
+    const prompt = `<|turn|>system<|content|>Plan well.<|stop|><|turn|>user<|content|>Task:\n${TASK}\n\nWrite the plan.<|stop|><|turn|>assistant<|content|>`;
+    expect(extract(prompt, undefined, 0)).toEqual({ task: TASK, rule: 'orchrm-prompt' });
+    for (const token of ['<|message|>', '<|im_sep|>', '<|USER_TOKEN|>', '<|end_of_role|>']) expect(orchrmPromptTask(`x${token}Task:\n${TASK}\n\nWrite the plan.`)).toBe(TASK);
+    // Not after an ordinary word or markup that is not a token.
+    expect(orchrmPromptTask(`SubTask:\n${TASK}\n\nWrite the plan.`)).toBeUndefined();
+    expect(orchrmPromptTask(`a <b>Task:\n${TASK}\n\nWrite the plan.`)).toBe(TASK);
+    expect(orchrmPromptTask(`a -> Task:\n${TASK}\n\nWrite the plan.`)).toBe(TASK);
+    expect(orchrmPromptTask(`a->Task:\n${TASK}\n\nWrite the plan.`)).toBeUndefined();
+  });
+
+  it.each(['gpt-oss', 'command-r', 'phi-4', 'granite-3.0-instruct'] as const)('reads the %s template\'s user turn', (template) => {
+    const prompt = renderChat([{ role: 'system', content: 'Plan carefully.' }, { role: 'user', content: TASK }], template);
+    expect(extract(prompt, undefined, 0)).toMatchObject({ task: TASK, rule: 'chat-user-turn' });
   });
 
   it('recovers a multi-line task, and one that itself mentions "Task:" mid-line', () => {
     const task = 'Read the note.\nTask: none of your business.\n\nThen answer: what is 2+2?';
-    expect(extract(orchestratorPrompt(task, 'chatml', 'xml'), undefined, 0).task).toBe(task);
+    expect(extract(orchestratorPrompt(task, 'qwen2.5-instruct', 'xml'), undefined, 0).task).toBe(task);
   });
 
   it('takes the last user turn of a chat prompt that is not orchrm\'s', () => {
-    const prompt = renderChat([{ role: 'system', content: 'Plan carefully.' }, { role: 'user', content: `  ${TASK}\n` }], 'llama3');
+    const prompt = renderChat([{ role: 'system', content: 'Plan carefully.' }, { role: 'user', content: `  ${TASK}\n` }], 'llama3.1-instruct');
     expect(extract(prompt, undefined, 0)).toEqual({ task: TASK, rule: 'chat-user-turn', template: 'llama3' });
   });
 
@@ -41,7 +58,7 @@ describe('createTaskExtractor (auto)', () => {
 
 describe('createTaskExtractor (other sources)', () => {
   it('prompt: the prompt verbatim, template and all', () => {
-    const prompt = orchestratorPrompt(TASK, 'chatml');
+    const prompt = orchestratorPrompt(TASK, 'qwen2.5-instruct');
     expect(createTaskExtractor({ source: 'prompt' })(prompt, undefined, 0)).toEqual({ task: prompt, rule: 'prompt' });
   });
 
@@ -68,7 +85,7 @@ describe('chat template helpers', () => {
   });
 
   it('lastUserTurn takes the last of several user turns', () => {
-    const prompt = renderChat([{ role: 'user', content: 'first' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'second' }], 'chatml');
+    const prompt = renderChat([{ role: 'user', content: 'first' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'second' }], 'qwen2.5-instruct');
     expect(lastUserTurn(prompt)).toEqual({ template: 'chatml', content: 'second' });
     expect(lastUserTurn('no template here')).toBeUndefined();
   });
@@ -81,7 +98,7 @@ describe('chat template helpers', () => {
 });
 
 describe('OpenRLHF queries scored as /v1/score scores the same plans (issue 15: 6.5% of orderings flipped)', () => {
-  it('200 pairs of plans, policy prompts in 2 templates: no ordering differs from /v1/score (10 did with the prompt as the task)', async () => {
+  it('200 pairs of plans, policy prompts in every real template: no ordering differs from /v1/score (issue 24: 6 to 10 of 200 did, each, for Phi-4, gpt-oss, Command R and Granite)', async () => {
     const pairs = syntheticPairs({ pairs: 400, seed: 11 });
     // A model that reads task words, so that reading the prompt as the task changes scores.
     const { model } = await trainRewardModel(pairs.slice(0, 200), { seed: 11, maxEpochs: 5, encoder: 'words:1-2,structure,task-stats,cross', tune: false });
@@ -96,20 +113,22 @@ describe('OpenRLHF queries scored as /v1/score scores the same plans (issue 15: 
     expect(direct.filter((sign) => sign === 0)).toHaveLength(0);
     const flips = async (template: TemplateName, taskSource: 'auto' | 'prompt') => {
       const prompts = held.map((pair) => orchestratorPrompt(pair.question, template, 'xml'));
-      const query = held.flatMap((pair, index) => [pair.winner.planText, pair.loser.planText].map((plan) => prompts[index] + plan + END_OF_TURN[template]));
+      const query = held.flatMap((pair, index) => [pair.winner.planText, pair.loser.planText].map((plan) => prompts[index] + plan + endOfTurn(template)));
       const body = JSON.stringify({ query, prompts: prompts.flatMap((prompt) => [prompt, prompt]), labels: query.map(() => '') });
       const response = await createRewardApp({ model, maxPlans: 100_000, taskSource }).request({ method: 'POST', path: '/get_reward', body });
       const { rewards } = JSON.parse(response.body) as { rewards: number[] };
       return held.filter((_, index) => Math.sign(rewards[2 * index]! - rewards[2 * index + 1]!) !== direct[index]).length;
     };
-    for (const template of ['chatml', 'llama3'] as const) expect({ template, flips: await flips(template, 'auto') }).toEqual({ template, flips: 0 });
-    // Reading the whole prompt as the task (the old behaviour) changes orderings: 10 of 200 here.
-    expect(await flips('chatml', 'prompt')).toBe(10);
+    const found: { template: TemplateName; flips: number }[] = [];
+    for (const template of TEMPLATES) found.push({ template, flips: await flips(template, 'auto') });
+    expect(found).toEqual(TEMPLATES.map((template) => ({ template, flips: 0 })));
+    // Reading the whole prompt as the task (the old behaviour) changes orderings.
+    expect(await flips('qwen2.5-instruct', 'prompt')).toBeGreaterThan(0);
   });
 
   it('a real plan after orchrm\'s prompt is the plan the model reads', async () => {
     const plan = formatPlanXml({ dom: 'high', nodes: [{ id: 'A', agent: 'cot', input: '', params: {} }], edges: [], answer: 'A' });
-    const prompt = orchestratorPrompt(TASK, 'qwen2.5', 'xml');
+    const prompt = orchestratorPrompt(TASK, 'qwen2.5-instruct', 'xml');
     const seen: { task: string; plans: string[] }[] = [];
     const app = createRewardApp({ model: { name: 'spy', score: async (task, plans) => (seen.push({ task, plans: plans as string[] }), plans.map(() => 0)) } });
     await app.request({ method: 'POST', path: '/get_reward', body: JSON.stringify({ query: [`${prompt}${plan}<|im_end|>`], prompts: [prompt], labels: ['42'] }) });

@@ -44,7 +44,8 @@ const ORCHRM_TASK_END = '\n\nWrite the plan.';
 
 /**
  * The task inside orchrm's own orchestrator user message, wherever it sits in `text`: the
- * text between the last `Task:` line and the `Write the plan.` line after it.
+ * text between the last `Task:` line (or `Task:` right after a template's special token) and
+ * the `Write the plan.` line after it.
  *
  * @example
  * orchrmPromptTask('...Task:\nWhat is 2+2?\n\nWrite the plan.') // 'What is 2+2?'
@@ -53,9 +54,28 @@ export function orchrmPromptTask(text: string): string | undefined {
   const end = text.lastIndexOf(ORCHRM_TASK_END);
   if (end < 0) return undefined;
   const start = text.lastIndexOf(ORCHRM_TASK_START, end);
-  // `Task:` opens a line (or the text), so a task that quotes "Task:" mid-sentence is not cut.
-  if (start < 0 || (start > 0 && !/\s/.test(text[start - 1] ?? ''))) return undefined;
+  // `Task:` opens a line, the text, or a turn, so a task that quotes "Task:" mid-sentence is not cut.
+  if (start < 0 || !opensTurnOrLine(text, start)) return undefined;
   return text.slice(start + ORCHRM_TASK_START.length, end).trim();
+}
+
+/**
+ * A special token of a chat template, at the end of the text: `<|message|>` (gpt-oss),
+ * `<|USER_TOKEN|>` (Command R), `<|im_sep|>` (Phi-4), `<|end_of_role|>` (Granite), `<start_of_turn>`.
+ */
+const TRAILING_SPECIAL_TOKEN = /<\|?[^\s<>|]{1,48}\|?>$/;
+
+/**
+ * Whether `index` starts the text or a line, or directly follows a special token: templates
+ * that put the user's text straight after the turn header render `<|message|>Task:` (issue 24:
+ * those prompts were read whole, and 16 of 200 orderings flipped). Looks at most 50 characters
+ * back, so the whole check is linear in the prompt.
+ */
+function opensTurnOrLine(text: string, index: number): boolean {
+  if (index === 0) return true;
+  const previous = text[index - 1] ?? '';
+  if (/\s/.test(previous)) return true;
+  return previous === '>' && TRAILING_SPECIAL_TOKEN.test(text.slice(Math.max(0, index - 50), index));
 }
 
 /**

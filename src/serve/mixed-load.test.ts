@@ -70,6 +70,6 @@ describe('a short mixed load (the long one is benchRewardServer)', () => {
       if (expected) expect(JSON.parse(answer.body)).toEqual({ scores: expected });
     });
     expect(Object.fromEntries(statuses)).toEqual({ 200: 540, 400: 20, 401: 10, 404: 10, 413: 20 });
-    expect(server.app.metrics.totals()).toEqual({ requests: 600, clientErrors: 60, serverErrors: 0, plansScored: 4320 });
+    expect(server.app.metrics.totals()).toEqual({ requests: 600, clientErrors: 60, serverErrors: 0, plansScored: 4320, unscoredQueries: 0 });
   });
 });

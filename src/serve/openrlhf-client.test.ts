@@ -8,7 +8,7 @@ import { buildOrchestratorMessages, defaultBlockCatalog, formatPlanXml } from '.
 import { syntheticPlan, syntheticTask } from '../rm/index.js';
 import { startRewardServer, type RewardServer } from './start-reward-server.js';
 import { createLengthRewardModel } from './test-fixtures/fake-reward-models.js';
-import { END_OF_TURN, renderChat } from './test-fixtures/render-chat.js';
+import { endOfTurn, renderChat } from './test-fixtures/render-chat.js';
 
 const python = pythonWith(['requests', 'aiohttp', 'numpy']);
 const HARNESS = new URL('./test-fixtures/openrlhf_remote_reward_client.py', import.meta.url).pathname;
@@ -24,7 +24,8 @@ interface HarnessResult {
 
 /**
  * A rollout batch as OpenRLHF builds it from orchrm's orchestrator prompt: 128 tasks x 8
- * samples, each prompt rendered with Qwen2.5's chat template, each query the prompt, the plan
+ * samples, each prompt rendered with Llama 3.1's chat template (which keeps the developer message;
+ * Qwen2.5's drops it), each query the prompt, the plan
  * and the `<|im_end|>` the policy ended with. `expected` is the length model's score of the
  * plan for the task, so a wrong task or plan shows.
  */
@@ -34,23 +35,43 @@ function rolloutBatch() {
   const queries: string[] = [];
   const prompts: string[] = [];
   const expected: number[] = [];
+  const tasks: string[] = [];
   for (let taskIndex = 0; taskIndex < 128; taskIndex++) {
     const task = syntheticTask(rng, taskIndex, 100).question;
-    const prompt = renderChat(buildOrchestratorMessages(task, { catalog, format: 'xml', dom: 'auto' }), 'qwen2.5');
+    tasks.push(task);
+    const prompt = renderChat(buildOrchestratorMessages(task, { catalog, format: 'xml', dom: 'auto' }), 'llama3.1-instruct');
     for (let sample = 0; sample < 8; sample++) {
       const plan = formatPlanXml(syntheticPlan(rng, ['sc', 'cot', 'debate', 'reflexion'].slice(0, 1 + (sample % 4)), 90));
       prompts.push(prompt);
-      queries.push(`${prompt}${plan}${END_OF_TURN['qwen2.5']}`);
+      queries.push(`${prompt}${plan}${endOfTurn('llama3.1-instruct')}`);
       expected.push(plan.length - task.length / 10);
     }
   }
-  return { queries, prompts, labels: queries.map(() => ''), expected };
+  return { queries, prompts, labels: queries.map(() => ''), expected, tasks };
+}
+
+/** The task of the batch's first prompt. */
+function realUseTask(batch: ReturnType<typeof rolloutBatch>): string {
+  return batch.tasks[0]!;
+}
+
+/**
+ * The batch's first sample as OpenRLHF sends it in real runs: as rendered; its prompt cut from
+ * the left to fit `max_len` (0.9.1 and later keep the prompt's last tokens; a character split
+ * at the cut decodes as U+FFFD); re-decoded with a space after each special token; and a query
+ * whose prompt is not in it at all (a prompt column that is not what the policy saw).
+ */
+function realUseQueries(batch: ReturnType<typeof rolloutBatch>) {
+  const [prompt, query] = [batch.prompts[0]!, batch.queries[0]!];
+  const rest = query.slice(prompt.length);
+  const queries = [query, `\uFFFD${prompt.slice(1500)}${rest}`, `${prompt.replaceAll('|>', '|> ')}${rest}`, `An unrelated question?${rest}`];
+  return { queries, prompts: queries.map(() => prompt), labels: queries.map(() => '') };
 }
 
 describe.skipIf(!python.available)(`OpenRLHF's remote reward clients against orchrm serve ${python.reason}`, () => {
   let directory: string;
   const servers: RewardServer[] = [];
-  const refusalLines: string[] = [];
+  const logLines: string[] = [];
   let results: HarnessResult[];
   let batch: ReturnType<typeof rolloutBatch>;
   let bodyBytes: number;
@@ -67,9 +88,9 @@ describe.skipIf(!python.available)(`OpenRLHF's remote reward clients against orc
     // Default limits, as `orchrm serve` starts; two of them, as OpenRLHF takes a comma-separated list.
     const [first, second] = [await start({ model: createLengthRewardModel() }), await start({ model: createLengthRewardModel() })];
     const small = await start({ model: createLengthRewardModel(), maxBodyBytes: 512 * 1024 });
-    const logging = await start({ model: createLengthRewardModel(), events: ({ refusal }) => refusalLines.push(`${refusal.status} ${refusal.code} ${refusal.message}`) });
+    const logging = await start({ model: createLengthRewardModel(), events: (event) => logLines.push(event.type === 'request-refused' ? `refused ${event.refusal.code}` : `unscored ${event.unscored.map((query) => query.code).join(' ')}`) });
     const url = (server: RewardServer) => `${server.url}/get_reward`;
-    const wrongPrompt = { queries: ['the plan'], prompts: ['a prompt the query does not start with'], labels: [''] };
+    const realUse = realUseQueries(batch);
     const head = (count: number) => ({ queries: batch.queries.slice(0, count), prompts: batch.prompts.slice(0, count), labels: batch.labels.slice(0, count) });
     const jobs = [
       { mode: 'batch', urls: [url(first!)], ...batch },
@@ -78,7 +99,9 @@ describe.skipIf(!python.available)(`OpenRLHF's remote reward clients against orc
       // One request per sample: the first 128 samples of the batch (the rest would be the same
       // request again; the Python client spends about 4 ms on each here).
       { mode: 'per-sample', urls: [url(first!)], ...head(128) },
-      { mode: 'per-sample', urls: [url(logging)], ...wrongPrompt, retry_sleep_s: 0 },
+      // What real runs send (issue 24): left-truncated and re-spaced queries, and one whose prompt is not in it at all.
+      { mode: 'per-sample', urls: [url(logging)], ...realUse, retry_sleep_s: 0, missing_reward_ends_step: true },
+      { mode: 'batch', urls: [url(logging)], ...realUse, retry_sleep_s: 0 },
     ];
     const file = join(directory, 'jobs.json');
     await writeFile(file, JSON.stringify(jobs));
@@ -123,11 +146,22 @@ describe.skipIf(!python.available)(`OpenRLHF's remote reward clients against orc
     expect(perSample.rewards).toEqual(batch.expected.slice(0, 128));
   });
 
-  it('0.9.1-0.11.0: a refused sample gets reward None on the client, but the server logs the reason and the client log names the code', () => {
-    const refused = results[4]!;
-    expect(refused.rewards).toEqual([null]);
-    expect(refused.log[0]).toContain("400, message='Bad Request (query_prompt_mismatch query[0])'");
-    expect(refusalLines).toHaveLength(5);
-    expect(refusalLines[0]).toMatch(/^400 query_prompt_mismatch query\[0\] does not start with prompts\[0\]/);
+  it('0.9.1-0.11.0: left-truncated and re-spaced queries are scored as the exact ones; a query without its prompt gets the empty plan\'s score, so 0.11.0\'s step does not crash (issue 24)', () => {
+    const perSample = results[4]!;
+    expect(perSample).toMatchObject({ error: null, requests: 4, log: [] });
+    const exact = batch.expected[0]!;
+    expect(perSample.rewards).toEqual([exact, exact, exact, -realUseTask(batch).length / 10]);
+    expect(perSample.extra_logs?.unscored).toEqual([0, 0, 0, 1]);
+    expect(servers[3]!.app.metrics.realignedCount()).toBe(2 * 2);
+  });
+
+  it('0.7.1-0.9.0: the same samples in one batch are answered at once (a 400 made the client retry 5 times and end the run)', () => {
+    const whole = results[5]!;
+    expect(whole).toMatchObject({ error: null, requests: 1, log: [] });
+    // The batch client reads rewards as float32.
+    expect(whole.rewards).toEqual(results[4]!.rewards!.map((reward) => Math.fround(reward!)));
+    expect(whole.extra_logs?.unscored).toEqual([0, 0, 0, 1]);
+    expect(servers[3]!.app.metrics.unscoredCount('query_prompt_mismatch')).toBe(2);
+    expect(logLines).toEqual(['unscored query_prompt_mismatch', 'unscored query_prompt_mismatch']);
   });
 });

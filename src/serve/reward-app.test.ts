@@ -48,7 +48,7 @@ describe('POST /get_reward (OpenRLHF)', () => {
     expect(response).toEqual({
       status: 200,
       headers: expect.any(Object),
-      json: { rewards: [2, 1.5, 5], scores: [2, 1.5, 5], extra_logs: { plan_chars: [3, 2, 6] } },
+      json: { rewards: [2, 1.5, 5], scores: [2, 1.5, 5], extra_logs: { plan_chars: [3, 2, 6], unscored: [0, 0, 0] }, unscored: [] },
     });
     expect(model.calls).toEqual([
       { task: '0123456789', plans: ['abc', 'abcdef'] },
@@ -67,11 +67,47 @@ describe('POST /get_reward (OpenRLHF)', () => {
     ]);
   });
 
-  it('rejects a query that does not start with its prompt, naming it', async () => {
-    const response = await call(createRewardApp({ model: createLengthRewardModel() }), post('/get_reward', { query: ['P1 plan', ' P2 plan'], prompts: ['P1 ', 'P2 '] }));
-    expect(response.status).toBe(400);
-    expect(response.json.error).toMatchObject({ code: 'query_prompt_mismatch', field: 'query[1]' });
-    expect(response.json.error.message).toContain('query[1] does not start with prompts[1]');
+  it('scores a query that does not hold its prompt as an empty plan, and counts and names it, instead of refusing the batch (issue 24)', async () => {
+    const events: unknown[] = [];
+    const app = createRewardApp({ model: createLengthRewardModel(), events: (event) => events.push(event) });
+    const response = await call(app, { ...post('/get_reward', { query: ['P1 plan', 'Q2 plan'], prompts: ['P1 ', 'P2 '] }), remoteAddress: '10.0.0.7' });
+    expect(response.status).toBe(200);
+    // The length model scores plan length minus a tenth of the task's; an empty plan for the task "P2 " scores -0.3.
+    expect(response.json).toMatchObject({ rewards: [4 - 0.3, -0.3], unscored: [{ index: 1, code: 'query_prompt_mismatch' }], extra_logs: { plan_chars: [4, 0], unscored: [0, 1] } });
+    expect(events).toEqual([
+      { type: 'queries-unscored', queries: 2, remoteAddress: '10.0.0.7', unscored: [{ index: 1, code: 'query_prompt_mismatch', message: expect.stringContaining('query[1] does not start with prompts[1], nor with an end of it') }] },
+    ]);
+    expect(app.metrics.unscoredCount('query_prompt_mismatch')).toBe(1);
+    expect(app.metrics.requestCount('/get_reward', 400)).toBe(0);
+    const lines = (await app.request({ method: 'GET', path: '/metrics' })).body.split('\n');
+    expect(lines).toContain('orchrm_unscored_queries_total{code="query_prompt_mismatch"} 1');
+  });
+
+  it('scores a query whose task cannot be read (--task-from label, no label) as an empty plan, and counts it', async () => {
+    const app = createRewardApp({ model: createLengthRewardModel(), taskSource: 'label' });
+    const response = await call(app, post('/get_reward', { query: ['P plan', 'P other'], prompts: ['P ', 'P '], labels: ['the task', 7] }));
+    expect(response.json).toMatchObject({ rewards: [4 - 0.8, 0], unscored: [{ index: 1, code: 'task_not_found' }] });
+    expect(response.json.unscored).toHaveLength(1);
+    expect(app.metrics.unscoredCount('task_not_found')).toBe(1);
+  });
+
+  it('finds the plan in a query whose prompt was cut from the left or re-spaced on decoding (what OpenRLHF sends in real runs)', async () => {
+    const prompt = '<|start_header_id|>system<|end_header_id|>\n\nYou plan. Write one plan for the task below.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nTask:\nWhat is 2+2?\n\nWrite the plan.<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n';
+    const plan = '<agent><agent_id>A</agent_id></agent>';
+    const app = createRewardApp({ model: createLengthRewardModel() });
+    const queries = [
+      prompt + plan + '<|eot_id|>',
+      // Left-truncated to fit max_len (OpenRLHF 0.9.1+ keeps the prompt's last tokens), a character broken at the cut.
+      `\uFFFD${prompt.slice(60)}${plan}<|eot_id|>`,
+      // Decoded with a space after each special token and the blank lines collapsed.
+      prompt.replaceAll('|>', '|> ').replaceAll('\n\n', '\n') + plan + '<|eot_id|>',
+    ];
+    const response = await call(app, post('/get_reward', { query: queries, prompts: queries.map(() => prompt) }));
+    const expected = plan.length - 'What is 2+2?'.length / 10;
+    expect(response.json).toMatchObject({ rewards: [expected, expected, expected], unscored: [] });
+    expect(app.metrics.realignedCount()).toBe(2);
+    // A query holding only the prompt's last few characters is not cut there.
+    expect((await call(app, post('/get_reward', { query: ['plan.<|eot_id|>' + plan], prompts: [prompt] }))).json).toMatchObject({ unscored: [{ index: 0, code: 'query_prompt_mismatch' }] });
   });
 
   it('rejects prompts or labels whose count differs from the queries', async () => {
@@ -195,20 +231,20 @@ describe('GET /healthz and /metrics', () => {
 describe('refused requests', () => {
   it('are counted by route and code in /metrics and reported as request-refused events with their reason', async () => {
     const refusals: unknown[] = [];
-    const app = createRewardApp({ model: createLengthRewardModel(), events: (event) => refusals.push(event.refusal) });
-    await app.request({ ...post('/get_reward', { query: ['P1 plan'], prompts: ['P2 '] }), remoteAddress: '10.0.0.7' });
+    const app = createRewardApp({ model: createLengthRewardModel(), events: (event) => event.type === 'request-refused' && refusals.push(event.refusal) });
+    await app.request({ ...post('/get_reward', { query: ['P1 plan', 'P2 plan'], prompts: ['P1 '] }), remoteAddress: '10.0.0.7' });
     await app.request(post('/v1/score', '{"plans": ['));
     await app.request({ method: 'GET', path: '/nowhere?x=1' });
     app.reject({ method: 'POST', path: '/get_reward' }, new HttpError(413, 'body_too_large', 'too large'));
     await app.request(post('/v1/score', { task: 't', plans: ['a'] }));
     expect(refusals).toEqual([
-      { method: 'POST', path: '/get_reward', route: '/get_reward', status: 400, code: 'query_prompt_mismatch', field: 'query[0]', message: expect.stringContaining('query[0] does not start with prompts[0]'), remoteAddress: '10.0.0.7' },
+      { method: 'POST', path: '/get_reward', route: '/get_reward', status: 400, code: 'length_mismatch', field: 'prompts', message: 'prompts has 1 entries but query has 2; send one per query', remoteAddress: '10.0.0.7' },
       { method: 'POST', path: '/v1/score', route: '/v1/score', status: 400, code: 'invalid_json', message: expect.stringContaining('not valid JSON') },
       { method: 'GET', path: '/nowhere', route: 'other', status: 404, code: 'not_found', message: expect.any(String) },
       { method: 'POST', path: '/get_reward', route: '/get_reward', status: 413, code: 'body_too_large', message: 'too large' },
     ]);
     const lines = (await app.request({ method: 'GET', path: '/metrics' })).body.split('\n');
-    expect(lines).toContain('orchrm_http_refusals_total{route="/get_reward",code="query_prompt_mismatch"} 1');
+    expect(lines).toContain('orchrm_http_refusals_total{route="/get_reward",code="length_mismatch"} 1');
     expect(lines).toContain('orchrm_http_refusals_total{route="/get_reward",code="body_too_large"} 1');
     expect(lines).toContain('orchrm_http_refusals_total{route="other",code="not_found"} 1');
     expect(app.metrics.refusalCount('/v1/score', 'invalid_json')).toBe(1);
@@ -235,12 +271,13 @@ describe('POST /get_reward task sources', () => {
     expect(app.metrics.taskExtractionCount('label')).toBe(1);
   });
 
-  it('reads the task with taskPattern, and names the prompt it cannot read', async () => {
+  it('reads the task with taskPattern, and counts a prompt it cannot read as unscored', async () => {
     const model = createLengthRewardModel();
     const app = createRewardApp({ model, taskPattern: 'Q: (?<task>.*?)\\nA:' });
     await call(app, post('/get_reward', { query: ['Q: 2+2?\nA:xy'], prompts: ['Q: 2+2?\nA:'] }));
     expect(model.calls).toEqual([{ task: '2+2?', plans: ['xy'] }]);
     const missed = await call(app, post('/get_reward', { query: ['x', 'Hello'], prompts: ['', 'Hello'] }));
-    expect(missed.json.error).toMatchObject({ code: 'task_not_found', field: 'prompts[1]' });
+    expect(missed.json).toMatchObject({ rewards: [1, 0], unscored: [{ index: 1, code: 'task_not_found' }] });
+    expect(app.metrics.unscoredCount('task_not_found')).toBe(1);
   });
 });

@@ -3,7 +3,7 @@ import { createTaskExtractor, type TaskSource } from './extract-task.js';
 import { planOfQuery } from './plan-of-query.js';
 import { checkBatchSize, GetRewardRequestSchema, parseJsonText, ScoreRequestSchema, validateBody } from './request-bodies.js';
 import { scorePlans } from './score-plans.js';
-import { createServerMetrics, PROMETHEUS_CONTENT_TYPE, type MetricRoute, type ServerMetrics } from './server-metrics.js';
+import { createServerMetrics, PROMETHEUS_CONTENT_TYPE, type MetricRoute, type ServerMetrics, type UnscoredCode } from './server-metrics.js';
 
 /**
  * Most plans (or OpenRLHF queries) one request may carry when the options name no limit:
@@ -30,6 +30,24 @@ export interface RequestRefusedEvent {
   refusal: Refusal;
 }
 
+/** One `/get_reward` query that could not be scored as sent, and why (it was scored as an empty plan). */
+export interface UnscoredQuery {
+  index: number;
+  code: UnscoredCode;
+  message: string;
+}
+
+/** Sent for every `/get_reward` request with queries that could not be scored as sent; the request itself was answered 200. */
+export interface QueriesUnscoredEvent {
+  type: 'queries-unscored';
+  queries: number;
+  unscored: UnscoredQuery[];
+  remoteAddress?: string;
+}
+
+/** Everything the reward app reports to its `events` sink. */
+export type RewardAppEvent = RequestRefusedEvent | QueriesUnscoredEvent;
+
 export interface RewardAppOptions {
   /** Scores every plan. */
   model: RewardModel;
@@ -45,8 +63,12 @@ export interface RewardAppOptions {
   taskSource?: TaskSource;
   /** A regular expression whose group `task` (or first group) is the task inside each prompt; overrides `taskSource`. */
   taskPattern?: string;
-  /** A `request-refused` event for every refused request (4xx/5xx), e.g. to log it; OpenRLHF's client drops error bodies. */
-  events?: EventSink<RequestRefusedEvent>;
+  /**
+   * A `request-refused` event for every refused request (4xx/5xx), e.g. to log it (OpenRLHF's
+   * client drops error bodies), and a `queries-unscored` event for every `/get_reward` request
+   * with queries scored as an empty plan.
+   */
+  events?: EventSink<RewardAppEvent>;
   /** Clock for latency metrics. @default performance.now @unit milliseconds */
   now?: () => number;
 }
@@ -171,24 +193,62 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
             throw new HttpError(400, 'length_mismatch', `${field} has ${values.length} entries but query has ${query.length}; send one per query`, { field });
           }
         }
+        // A query that cannot be scored as sent (its prompt is not in it, its task cannot be read)
+        // is scored as an empty plan and counted, never refused: OpenRLHF stops a run after five
+        // refusals of a batch (0.7.1-0.9.0), and a refused sample's None reward crashes the
+        // training step (0.11.0) (issue 24).
+        const unscored: UnscoredQuery[] = [];
         const items = query.map((text, index) => {
           const prompt = prompts?.[index];
-          const plan = planOfQuery(text, prompt, index);
+          let plan = '';
+          try {
+            const cut = planOfQuery(text, prompt, index);
+            if (cut.how === 'realigned') metrics.addRealignedQuery();
+            plan = cut.plan;
+          } catch (error) {
+            unscored.push(unscoredQuery(error, index));
+          }
           // Without a prompt there is nothing to read a task from (unless it comes from the label).
           if ((prompt === undefined || prompt === '') && readsPrompt) {
             metrics.addTaskExtraction('no-prompt');
             return { task: '', plan };
           }
-          const { task, rule } = extractTask(prompt ?? '', labels?.[index], index);
-          metrics.addTaskExtraction(rule);
-          return { task, plan };
+          try {
+            const { task, rule } = extractTask(prompt ?? '', labels?.[index], index);
+            metrics.addTaskExtraction(rule);
+            return { task, plan };
+          } catch (error) {
+            if (unscored.at(-1)?.index !== index) unscored.push(unscoredQuery(error, index));
+            return { task: '', plan: '' };
+          }
         });
+        for (const { index } of unscored) items[index]!.plan = '';
         const scores = items.length === 0 ? [] : await scorePlans(model, items, signal);
         metrics.addPlansScored(scores.length);
+        for (const { code } of unscored) metrics.addUnscoredQuery(code);
+        if (unscored.length > 0) report({ type: 'queries-unscored', queries: query.length, unscored, ...(input.remoteAddress !== undefined && { remoteAddress: input.remoteAddress }) });
+        const unscoredFlags = query.map(() => 0);
+        for (const { index } of unscored) unscoredFlags[index] = 1;
         // OpenRLHF uses `rewards` for advantages and `scores` for dynamic filtering; a plan
-        // reward model has one number for both. extra_logs values are per-sample, as it logs their mean.
-        return json(200, { rewards: scores, scores, extra_logs: { plan_chars: items.map((item) => item.plan.length) } });
+        // reward model has one number for both. extra_logs values are per sample, as OpenRLHF
+        // logs their mean: `unscored` is then the share of samples scored as an empty plan.
+        return json(200, {
+          rewards: scores,
+          scores,
+          extra_logs: { plan_chars: items.map((item) => item.plan.length), unscored: unscoredFlags },
+          unscored: unscored.map(({ index, code }) => ({ index, code })),
+        });
       }
+    }
+  }
+
+  /** Hands an event to the sink; a failing sink must not turn an answer into a crash. */
+  function report(event: RewardAppEvent): void {
+    if (!events) return;
+    try {
+      events(event);
+    } catch {
+      // Logging is best effort.
     }
   }
 
@@ -202,29 +262,24 @@ export function createRewardApp(options: RewardAppOptions): RewardApp {
     };
   }
 
-  /** Counts and reports a refused request; a failing event sink must not turn an answer into a crash. */
+  /** Counts and reports a refused request. */
   function refused(head: AppRequestHead, error: HttpError): void {
     const route = metricRouteOf(head.path);
     metrics.addRefusal(route, errorCode(error));
-    if (!events) return;
     const { field } = error.details;
-    try {
-      events({
-        type: 'request-refused',
-        refusal: {
-          method: head.method,
-          path: pathOf(head.path),
-          route,
-          status: error.status,
-          code: errorCode(error),
-          message: error.message,
-          ...(field !== undefined && { field }),
-          ...(head.remoteAddress !== undefined && { remoteAddress: head.remoteAddress }),
-        },
-      });
-    } catch {
-      // Logging is best effort.
-    }
+    report({
+      type: 'request-refused',
+      refusal: {
+        method: head.method,
+        path: pathOf(head.path),
+        route,
+        status: error.status,
+        code: errorCode(error),
+        message: error.message,
+        ...(field !== undefined && { field }),
+        ...(head.remoteAddress !== undefined && { remoteAddress: head.remoteAddress }),
+      },
+    });
   }
 
   return {
@@ -265,6 +320,12 @@ export interface ErrorBody {
 function errorBody(error: HttpError): ErrorBody {
   const { field } = error.details;
   return { error: { message: error.message, code: errorCode(error), ...(field === undefined ? {} : { field }) } };
+}
+
+/** A query's cut or task failure as an unscored query; anything but those two 400s is a bug of ours and is thrown on. */
+function unscoredQuery(error: unknown, index: number): UnscoredQuery {
+  if (error instanceof HttpError && (error.code === 'query_prompt_mismatch' || error.code === 'task_not_found')) return { index, code: error.code, message: error.message };
+  throw error;
 }
 
 /** Every error this server raises names a code; `http_error` covers one built elsewhere without. */

@@ -5,6 +5,10 @@
  */
 import { TASK_RULES, type TaskRule } from './extract-task.js';
 
+/** Why a `/get_reward` query could not be scored as sent: its query does not hold its prompt, or its task cannot be read. */
+export const UNSCORED_CODES = ['query_prompt_mismatch', 'task_not_found'] as const;
+export type UnscoredCode = (typeof UNSCORED_CODES)[number];
+
 /** Routes that get their own label value; anything else is counted as `other`, so a scanner cannot blow up the label set. */
 export const METRIC_ROUTES = ['/v1/score', '/get_reward', '/healthz', '/metrics', 'other'] as const;
 export type MetricRoute = (typeof METRIC_ROUTES)[number];
@@ -30,6 +34,10 @@ export interface ServerMetrics {
   addRefusal(route: MetricRoute, code: string): void;
   /** Counts how the task of one `/get_reward` query was found. */
   addTaskExtraction(rule: TaskRule): void;
+  /** Counts one `/get_reward` query that could not be scored as sent (scored as an empty plan), by the reason's code. */
+  addUnscoredQuery(code: UnscoredCode): void;
+  /** Counts one `/get_reward` query whose prompt was found only after realigning it (left-truncated or re-decoded). */
+  addRealignedQuery(): void;
   /** Moves the in-flight gauge by +1 or -1. */
   addInFlight(delta: 1 | -1): void;
   /** Requests answered so far with this route and status. */
@@ -38,8 +46,12 @@ export interface ServerMetrics {
   refusalCount(route: MetricRoute, code: string): number;
   /** `/get_reward` queries whose task was found by this rule so far. */
   taskExtractionCount(rule: TaskRule): number;
-  /** Totals since start: requests answered, of which 4xx and 5xx, and plans scored. */
-  totals(): { requests: number; clientErrors: number; serverErrors: number; plansScored: number };
+  /** `/get_reward` queries scored as an empty plan so far, with this code. */
+  unscoredCount(code: UnscoredCode): number;
+  /** `/get_reward` queries realigned so far. */
+  realignedCount(): number;
+  /** Totals since start: requests answered, of which 4xx and 5xx, plans scored, and queries that could not be scored as sent. */
+  totals(): { requests: number; clientErrors: number; serverErrors: number; plansScored: number; unscoredQueries: number };
   /** The metrics in Prometheus text format. */
   render(): string;
 }
@@ -52,6 +64,8 @@ export function createServerMetrics(): ServerMetrics {
   const latencyCount = new Map<MetricRoute, number>(METRIC_ROUTES.map((route) => [route, 0]));
   const refusals = new Map<string, number>(); // `${route} ${code}` -> count; codes are the server's own, a small fixed set
   const taskRules = new Map<TaskRule, number>(TASK_RULES.map((rule) => [rule, 0]));
+  const unscored = new Map<UnscoredCode, number>(UNSCORED_CODES.map((code) => [code, 0]));
+  let realigned = 0;
   let plansScored = 0;
   let inFlight = 0;
 
@@ -69,6 +83,18 @@ export function createServerMetrics(): ServerMetrics {
     },
     addPlansScored(count) {
       plansScored += count;
+    },
+    addUnscoredQuery(code) {
+      unscored.set(code, unscored.get(code)! + 1);
+    },
+    addRealignedQuery() {
+      realigned++;
+    },
+    unscoredCount(code) {
+      return unscored.get(code)!;
+    },
+    realignedCount() {
+      return realigned;
     },
     addRefusal(route, code) {
       const key = `${route} ${code}`;
@@ -90,7 +116,7 @@ export function createServerMetrics(): ServerMetrics {
       return taskRules.get(rule) ?? 0;
     },
     totals() {
-      const totals = { requests: 0, clientErrors: 0, serverErrors: 0, plansScored };
+      const totals = { requests: 0, clientErrors: 0, serverErrors: 0, plansScored, unscoredQueries: [...unscored.values()].reduce((sum, count) => sum + count, 0) };
       for (const [key, count] of requests) {
         const status = Number(key.split(' ')[1]);
         totals.requests += count;
@@ -134,6 +160,12 @@ export function createServerMetrics(): ServerMetrics {
       lines.push('# HELP orchrm_task_extractions_total /get_reward queries by the rule that found their task.', '# TYPE orchrm_task_extractions_total counter');
       for (const [rule, count] of taskRules) if (count > 0) lines.push(`orchrm_task_extractions_total{rule="${rule}"} ${count}`);
       lines.push(
+        '# HELP orchrm_unscored_queries_total /get_reward queries that could not be scored as sent, scored as an empty plan instead, by reason.',
+        '# TYPE orchrm_unscored_queries_total counter',
+        ...UNSCORED_CODES.map((code) => `orchrm_unscored_queries_total{code="${code}"} ${unscored.get(code)}`),
+        '# HELP orchrm_realigned_queries_total /get_reward queries whose prompt was found only ignoring whitespace or a left-truncated start.',
+        '# TYPE orchrm_realigned_queries_total counter',
+        `orchrm_realigned_queries_total ${realigned}`,
         '# HELP orchrm_plans_scored_total Plans scored by the reward model.',
         '# TYPE orchrm_plans_scored_total counter',
         `orchrm_plans_scored_total ${plansScored}`,

@@ -84,11 +84,11 @@ describe('startRewardServer', () => {
 
   it('names the error code and field in the status line, and reports the client\'s address', async () => {
     const refusals: { remoteAddress?: string; code: string }[] = [];
-    const server = await start({ events: (event) => refusals.push(event.refusal) });
-    const body = JSON.stringify({ query: ['P1 plan'], prompts: ['P2'] });
+    const server = await start({ events: (event) => event.type === 'request-refused' && refusals.push(event.refusal) });
+    const body = JSON.stringify({ query: ['P1 plan', 'P2 plan'], prompts: ['P1'] });
     const answer = await rawExchange(server.port, (write) => write(`POST /get_reward HTTP/1.1\r\nhost: x\r\ncontent-length: ${body.length}\r\n\r\n${body}`));
-    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request (query_prompt_mismatch query[0])');
-    expect(refusals).toEqual([expect.objectContaining({ code: 'query_prompt_mismatch', remoteAddress: '127.0.0.1' })]);
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request (length_mismatch prompts)');
+    expect(refusals).toEqual([expect.objectContaining({ code: 'length_mismatch', remoteAddress: '127.0.0.1' })]);
   });
 
   it('answers 408 to a client that sends its body too slowly, or its headers', async () => {

@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { saveRewardModel, syntheticPairs, syntheticPlan, trainRewardModel } from '../../rm/index.js';
@@ -114,6 +115,65 @@ describe('orchrm serve', () => {
     expect(text.stderr).toContain('orchrm serve: refused POST /get_reward from 127.0.0.1: 413 body_too_large: the request body (declared 1000000 bytes)');
     expect(text.stderr).toContain('answered 1 request(s) (1 4xx, 0 5xx)');
   });
+
+  it('listens for SIGINT/SIGTERM before it prints the readiness line (issue 24)', async () => {
+    const { io, shutDown } = testIo();
+    const order: string[] = [];
+    let shutdownRequested: () => void = () => undefined;
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        if (chunk.toString().startsWith('{')) order.push('readiness line');
+        done();
+      },
+    });
+    const run = program({
+      ...io,
+      stdout,
+      untilShutdown: () => {
+        order.push('listening for signals');
+        return new Promise((resolve) => (shutdownRequested = () => resolve('test over')));
+      },
+    }).parseAsync(['serve', '--model', 'rm.safetensors', '--port', '0', '--json'], { from: 'user' });
+    await vi.waitFor(() => expect(order).toContain('readiness line'));
+    shutdownRequested();
+    shutDown('unused');
+    await run;
+    expect(order).toEqual(['listening for signals', 'readiness line']);
+  });
+
+  it('a real process sent SIGTERM the moment its --json line is read closes cleanly', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'orchrm-serve-sigterm-'));
+    try {
+      const { model } = await trainRewardModel(syntheticPairs({ pairs: 60, seed: 4 }), { seed: 4, maxEpochs: 2, tune: false });
+      const path = join(directory, 'rm.safetensors');
+      await saveRewardModel(model, path);
+      const main = new URL('../main.ts', import.meta.url).pathname;
+      const runs = await Promise.all(
+        [0].map(
+          () =>
+            new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve, reject) => {
+              const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--model', path, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+              let stdout = '';
+              let stderr = '';
+              child.stdout.on('data', (chunk: Buffer) => {
+                stdout += chunk.toString();
+                if (stdout.includes('\n') && !child.killed) child.kill('SIGTERM');
+              });
+              child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+              child.on('error', reject);
+              child.on('exit', (code, signal) => resolve({ code, signal, stderr }));
+            }),
+        ),
+      );
+      for (const { code, signal, stderr } of runs) {
+        expect({ code, signal }).toEqual({ code: 0, signal: null });
+        expect(stderr).toContain('orchrm serve: SIGTERM received; closing after in-flight requests finish');
+        expect(stderr).toContain('answered 0 request(s)');
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('reports an unreadable model file as a usage error', async () => {
     const { io, text } = testIo();

@@ -1,14 +1,16 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { isLoopbackHost, type RewardModel, UserError } from '../../core/index.js';
+import { type EventSink, isLoopbackHost, type RewardModel, UserError } from '../../core/index.js';
 import { loadRewardModel } from '../../rm/index.js';
 import {
   createRefusalLogger,
   createTaskExtractor,
+  createUnscoredLogger,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_PLANS,
   startRewardServer,
   TASK_SOURCES,
+  type RewardAppEvent,
   type RewardServer,
   type TaskSource,
 } from '../../serve/index.js';
@@ -41,7 +43,7 @@ const ServeFlagsSchema = z.object({
     description: 'where /get_reward reads each task: auto (orchrm orchestrator prompt or chat template user turn, else the prompt), prompt (verbatim), label (the labels entry)',
   }),
   taskPattern: z.string().optional().meta({ placeholder: 'regex', description: 'regular expression whose group "task" (or first group) is the task inside each /get_reward prompt; overrides --task-from' }),
-  logRefusals: z.boolean().default(true).meta({ description: 'do not write a stderr line for each refused request (they are counted in /metrics either way)' }),
+  logRefusals: z.boolean().default(true).meta({ description: 'do not write a stderr line for each refused request, nor about /get_reward queries scored as an empty plan (both are counted in /metrics either way)' }),
   requestTimeoutMs: z.number().int().min(1).default(30_000).meta({ placeholder: 'ms', description: 'time a client has to send headers and body; 408 beyond' }),
   closeTimeoutMs: z.number().int().min(0).default(10_000).meta({ placeholder: 'ms', description: 'on SIGINT/SIGTERM, how long in-flight requests may take to finish' }),
   json: z.boolean().default(false).meta({ description: 'print {"url", "host", "port", "model"} as JSON on stdout once listening' }),
@@ -67,6 +69,10 @@ export function registerServeCommand(program: Command, io: Partial<ServeCommandI
 }
 
 async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
+  // Listen for SIGINT/SIGTERM before anything is printed: a supervisor that sends SIGTERM as
+  // soon as it reads the readiness line must get a clean shutdown, not the default kill
+  // (issue 24: 7 of 10 such runs died without closing when the handlers came after that line).
+  const shutdown = io.untilShutdown();
   const token = flags.tokenEnv === undefined ? undefined : io.env[flags.tokenEnv];
   if (flags.tokenEnv !== undefined && !token) {
     throw new UserError(`--token-env names ${flags.tokenEnv}, but that environment variable is not set or empty; export it (e.g. ${flags.tokenEnv}=$(openssl rand -hex 16)) or drop --token-env`);
@@ -91,7 +97,7 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
     closeTimeoutMs: flags.closeTimeoutMs,
     taskSource: flags.taskFrom,
     ...(flags.taskPattern !== undefined && { taskPattern: flags.taskPattern }),
-    ...(flags.logRefusals && { events: createRefusalLogger((line) => io.stderr.write(`orchrm serve: ${line}`)) }),
+    ...(flags.logRefusals && { events: serverLog(io) }),
     ...(token ? { token } : {}),
   });
   io.stderr.write(
@@ -106,10 +112,18 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
     ].join('\n'),
   );
   io.stdout.write(flags.json ? `${JSON.stringify({ url: server.url, host: server.host, port: server.port, model: model.name })}\n` : `listening on ${server.url}\n`);
-  const reason = await io.untilShutdown();
+  const reason = await shutdown;
   io.stderr.write(`orchrm serve: ${reason}; closing after in-flight requests finish (at most ${flags.closeTimeoutMs} ms)\n`);
   await server.close();
   io.stderr.write(`orchrm serve: ${describeTotals(server)}\n`);
+}
+
+/** One stderr line per refused request, and at most one per 10 s about queries scored as an empty plan. */
+function serverLog(io: ServeCommandIo): EventSink<RewardAppEvent> {
+  const write = (line: string) => io.stderr.write(`orchrm serve: ${line}`);
+  const refusals = createRefusalLogger(write);
+  const unscored = createUnscoredLogger(write);
+  return (event) => (event.type === 'request-refused' ? refusals(event) : unscored(event));
 }
 
 const TASK_FROM_TEXT: Record<TaskSource, string> = {
@@ -119,7 +133,7 @@ const TASK_FROM_TEXT: Record<TaskSource, string> = {
 };
 
 function describeTotals(server: RewardServer): string {
-  const { requests, clientErrors, serverErrors, plansScored } = server.app.metrics.totals();
-  return `answered ${requests} request(s) (${clientErrors} 4xx, ${serverErrors} 5xx), scored ${plansScored} plan(s)`;
+  const { requests, clientErrors, serverErrors, plansScored, unscoredQueries } = server.app.metrics.totals();
+  return `answered ${requests} request(s) (${clientErrors} 4xx, ${serverErrors} 5xx), scored ${plansScored} plan(s)${unscoredQueries > 0 ? `, ${unscoredQueries} of them /get_reward queries that could not be scored as sent (scored as an empty plan)` : ''}`;
 }
 

@@ -17,14 +17,18 @@ Written for orchrm's tests from the engines' published behaviour (nothing here i
   `(prompt + chosen).rstrip("\\n")` plus " " + eos_token unless it ends with it. The margin is
   the `margin` column when present and not None, else 0.
 
-The chat template is ChatML, rendered as `apply_chat_template(tokenize=False)` renders it; a
-string where messages are expected fails the way a Jinja loop over a string does.
+The chat template is the job's "chat_template_config" (a tokenizer_config.json, rendered with
+Jinja2 as `apply_chat_template(tokenize=False)` renders it, by
+src/serve/test-fixtures/render_chat_template.py), else ChatML; a string where messages are
+expected fails the way a Jinja loop over a string does.
 
 Usage: python3 preference_dataset_loaders.py JOBS.json; each job is {"file", "engine", "eos_token",
 "prompt_key"?, "chosen_key"?, "rejected_key"?, "apply_chat_template"?, "input_template"?,
-"batch_size"?}; prints one {"chosen", "rejected", "margins", "error"} per job.
+"batch_size"?, "chat_template_config"?}; prints one {"chosen", "rejected", "margins", "error"} per job.
 """
+import importlib.util
 import json
+import os
 import sys
 
 import numpy as np
@@ -50,6 +54,19 @@ def chatml(messages, add_generation_prompt=False):
     return text
 
 
+def template_of(job):
+    """The job's chat template as a function (messages, add_generation_prompt) -> text."""
+    config = job.get("chat_template_config")
+    if not config:
+        return chatml
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "serve", "test-fixtures", "render_chat_template.py")
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+    spec = importlib.util.spec_from_file_location("render_chat_template", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return lambda messages, add_generation_prompt=False: module.render({"config": config, "messages": messages, "add_generation_prompt": add_generation_prompt, "now": "2026-07-26"})
+
+
 def is_conversational(example):
     for key in ("prompt", "chosen", "rejected", "completion", "messages"):
         if key in example:
@@ -59,6 +76,7 @@ def is_conversational(example):
 
 
 def trl(job, rows):
+    render = template_of(job)
     eos = job["eos_token"]
     if not is_conversational(rows[0]):
         for row in rows:
@@ -72,8 +90,8 @@ def trl(job, rows):
             row["chosen"] = row["prompt"] + row["chosen"]
             row["rejected"] = row["prompt"] + row["rejected"]
         if is_conversational(row):
-            chosen.append(chatml(row["chosen"]))
-            rejected.append(chatml(row["rejected"]))
+            chosen.append(render(row["chosen"]))
+            rejected.append(render(row["rejected"]))
         else:
             chosen.append(row["chosen"])
             rejected.append(row["rejected"])
@@ -92,6 +110,7 @@ def trl(job, rows):
 
 
 def openrlhf(job, rows):
+    render = template_of(job)
     eos = job["eos_token"]
     prompt_key = job.get("prompt_key")
     chosen_key = job.get("chosen_key", "chosen")
@@ -101,13 +120,13 @@ def openrlhf(job, rows):
     for data in rows:
         if job.get("apply_chat_template"):
             if prompt_key:
-                prompt = chatml(data[prompt_key], add_generation_prompt=True)
-                chosen = chatml(data[prompt_key] + data[chosen_key])[len(prompt) :]
-                rejected = chatml(data[prompt_key] + data[rejected_key])[len(prompt) :]
+                prompt = render(data[prompt_key], add_generation_prompt=True)
+                chosen = render(data[prompt_key] + data[chosen_key])[len(prompt) :]
+                rejected = render(data[prompt_key] + data[rejected_key])[len(prompt) :]
             else:
                 prompt = ""
-                chosen = chatml(data[chosen_key])
-                rejected = chatml(data[rejected_key])
+                chosen = render(data[chosen_key])
+                rejected = render(data[rejected_key])
         else:
             prompt = data[prompt_key] if prompt_key else ""
             if prompt_key and template:

@@ -9,6 +9,9 @@ import { UserError } from '../../core/index.js';
  */
 export const MIN_VLLM_VERSION = '0.11.1';
 
+/** The input of the `use_activation` probe a server of unknown version gets (`checkActivationSwitch`). */
+export const ACTIVATION_PROBE_TEXT = 'orchrm use_activation probe';
+
 /** What the version probe found: the server's version, or why it is unknown. */
 export type VllmVersionProbe = { version: string } | { version: undefined; reason: string };
 
@@ -40,6 +43,46 @@ export async function checkVllmVersion(endpointUrl: string, options: { fetch: ty
     );
   }
   return { version };
+}
+
+/**
+ * For a server that names no version (`checkVllmVersion` found no release number): asks for one
+ * input's output twice, with `"use_activation": true` and with `false`. vLLM 0.11.1 and later
+ * return the activated output for one and the raw output for the other; 0.10.0 to 0.11.0 ignore
+ * the field and return the sigmoid (or softmax) output both times, which would be accepted as
+ * rewards otherwise (a sigmoid lies in (0, 1), as raw rewards may). Throws a UserError when the
+ * two outputs are equal. A probe that fails or reads no number proves nothing and is ignored:
+ * the replies are checked instead (`refuseActivatedOutputs`).
+ *
+ * @example await checkActivationSwitch(url, { model: 'rm', input: ['probe'] }, (reply) => reply.data[0].probs[0], { fetch, timeoutMs: 5000 })
+ */
+export async function checkActivationSwitch(
+  endpointUrl: string,
+  body: Record<string, unknown>,
+  readOutput: (reply: unknown) => number | undefined,
+  options: { fetch: typeof fetch; timeoutMs: number; headers?: Record<string, string>; unknownBecause: string },
+): Promise<void> {
+  const outputWith = async (useActivation: boolean): Promise<number | undefined> => {
+    try {
+      const response = await options.fetch(endpointUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...options.headers },
+        body: JSON.stringify({ ...body, use_activation: useActivation }),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      if (!response.ok) return undefined;
+      return readOutput(await response.json());
+    } catch {
+      return undefined;
+    }
+  };
+  const [activated, raw] = [await outputWith(true), await outputWith(false)];
+  if (activated === undefined || raw === undefined || activated !== raw) return;
+  throw new UserError(
+    `the server at ${endpointUrl} names no vLLM version (${options.unknownBecause}) and returns the same output (${raw}) with "use_activation": true and false: ` +
+      `it ignores the field, as vLLM before ${MIN_VLLM_VERSION} does, so its outputs are sigmoid or softmax probabilities, not rewards. ` +
+      `Upgrade vLLM to ${MIN_VLLM_VERSION} or later (pip install -U vllm), or serve the model with another reward server`,
+  );
 }
 
 /**

@@ -7,7 +7,8 @@ import { pythonWith, runPython } from '../../core/test-fixtures/python-harness.j
 import { exportPairs, type ExportPairsOptions, type PairExportLayout } from '../../pairs/index.js';
 import { exportStore } from '../../pairs/test-fixtures/export-store.js';
 import type { Store } from '../../store/index.js';
-import { renderChatTemplate } from './chat-template-text.js';
+import { fixtureTemplate, fixtureTemplatePath } from '../../serve/test-fixtures/render-chat.js';
+import { createOpenRlhfRewardModel } from './openrlhf-reward-model.js';
 import { scoringInput } from './scoring-input.js';
 
 /**
@@ -41,6 +42,8 @@ async function exported(name: string, options: ExportPairsOptions) {
 const python = pythonWith(['numpy']);
 const HARNESS = new URL('../../pairs/test-fixtures/preference_dataset_loaders.py', import.meta.url).pathname;
 const EOS = '<|endoftext|>';
+/** The trained model's chat template in the messages jobs: Qwen2.5-Instruct's, which adds a default system prompt. */
+const QWEN = 'qwen2.5-instruct';
 
 interface Loaded {
   chosen: string[] | null;
@@ -70,12 +73,12 @@ describe.skipIf(!python.available)(`TRL's and OpenRLHF's dataset loading over ev
     const jobs: Record<string, object> = {
       'trl text': { file: exports['trl-text']!.file, engine: 'trl' },
       'trl text, margin on some rows': { file: partial, engine: 'trl' },
-      'trl messages': { file: exports['trl-messages']!.file, engine: 'trl' },
+      'trl messages': { file: exports['trl-messages']!.file, engine: 'trl', chat_template_config: fixtureTemplatePath(QWEN) },
       'trl orchrm': { file: exports.orchrm!.file, engine: 'trl' },
       'openrlhf text, default flags': { file: exports['openrlhf-text']!.file, engine: 'openrlhf' },
       'openrlhf text, --prompt_key prompt': { file: exports['openrlhf-text']!.file, engine: 'openrlhf', prompt_key: 'prompt' },
       'openrlhf text, --apply_chat_template': { file: exports['openrlhf-text']!.file, engine: 'openrlhf', prompt_key: 'prompt', apply_chat_template: true },
-      'openrlhf messages, --apply_chat_template': { file: exports['openrlhf-messages']!.file, engine: 'openrlhf', apply_chat_template: true },
+      'openrlhf messages, --apply_chat_template': { file: exports['openrlhf-messages']!.file, engine: 'openrlhf', apply_chat_template: true, chat_template_config: fixtureTemplatePath(QWEN) },
       'openrlhf messages, --apply_chat_template --prompt_key prompt': { file: exports['openrlhf-messages']!.file, engine: 'openrlhf', apply_chat_template: true, prompt_key: 'prompt' },
       'openrlhf text, margin on some rows': { file: partial, engine: 'openrlhf', prompt_key: 'prompt' },
       'openrlhf orchrm, --prompt_key input': { file: exports.orchrm!.file, engine: 'openrlhf', prompt_key: 'input' },
@@ -89,11 +92,11 @@ describe.skipIf(!python.available)(`TRL's and OpenRLHF's dataset loading over ev
   }, 60_000);
 
   /** What the vLLM classify client sends for every pair under an export's layout, as text. */
-  const clientTexts = (name: string, side: 'winner' | 'loser', chatTemplate?: 'chatml') =>
+  const clientTexts = (name: string, side: 'winner' | 'loser', renderHere = false) =>
     pairs.map((pair) => {
-      const input = scoringInput(exports[name]!.layout.scoring!, pair.question, pair[side].planText, chatTemplate ? { chatTemplate } : {});
-      // A messages input is rendered by the server with the model's template (ChatML here, as in the harness).
-      return input.kind === 'text' ? input.text : renderChatTemplate(input.messages, 'chatml');
+      const input = scoringInput(exports[name]!.layout.scoring!, pair.question, pair[side].planText, renderHere ? { chatTemplate: fixtureTemplate(QWEN) } : {});
+      // A messages input is rendered by the server with the model's own template, as vLLM does.
+      return input.kind === 'text' ? input.text : fixtureTemplate(QWEN).render(input.messages);
     });
 
   it('TRL text: every row trains on prompt + plan + EOS, margins stack, and the classify client sends exactly that text', () => {
@@ -128,9 +131,21 @@ describe.skipIf(!python.available)(`TRL's and OpenRLHF's dataset loading over ev
     expect(results['openrlhf text, --apply_chat_template']!.error).toMatch(/^TypeError: string indices must be integers/);
     const messages = results['openrlhf messages, --apply_chat_template']!;
     expect(messages.error).toBeNull();
-    expect(messages.chosen).toEqual(clientTexts('openrlhf-messages', 'winner', 'chatml'));
+    expect(messages.chosen).toEqual(clientTexts('openrlhf-messages', 'winner', true));
     expect(messages.chosen!.every((text, index) => text.includes(pairs[index]!.question))).toBe(true);
     expect(results['openrlhf messages, --apply_chat_template --prompt_key prompt']!.error).toBe("KeyError: 'prompt'");
+  });
+
+  it('OpenRLHF messages rows of a Qwen2.5 model: the hand-written ChatML layout matched none of them, the model\'s tokenizer_config.json all (issue 24)', async () => {
+    const trained = results['openrlhf messages, --apply_chat_template']!.chosen!;
+    // What `chatTemplate: 'chatml'` rendered before: no default system prompt.
+    const handWritten = pairs.map((pair) => `<|im_start|>user\n${pair.question}<|im_end|>\n<|im_start|>assistant\n${pair.winner.planText}<|im_end|>`.replace(/\n+$/, '') + ` ${EOS}`);
+    const real = clientTexts('openrlhf-messages', 'winner', true);
+    const matching = (texts: string[]) => texts.filter((text, index) => text === trained[index]).length;
+    expect({ pairs: pairs.length, handWritten: matching(handWritten), real: matching(real) }).toEqual({ pairs: pairs.length, handWritten: 0, real: pairs.length });
+    expect(() => createOpenRlhfRewardModel({ url: 'http://127.0.0.1:1/get_reward', layout: exports['openrlhf-messages']!.layout, chatTemplate: 'chatml' })).toThrow(
+      /chatTemplate "chatml" named a hand-written layout.*give the path of the trained model's tokenizer_config\.json/,
+    );
   });
 
   it('OpenRLHF reads a missing margin as 0, so old partial files trained there', () => {

@@ -1,4 +1,14 @@
-export { CLIENT_CHAT_TEMPLATES, renderChatTemplate, type ClientChatTemplate, type TemplateMessage } from './chat-template-text.js';
+export {
+  chatTemplateFromConfig,
+  chatTemplateOption,
+  MAX_CHAT_TEMPLATE_FILE_BYTES,
+  readChatTemplate,
+  type ChatTemplate,
+  type ChatTemplateInput,
+  type ChatTemplateMessage,
+  type ChatTemplateOptions,
+  type ChatTemplateRenderOptions,
+} from './chat-template.js';
 export { checkVllmVersion, compareVersions, MIN_VLLM_VERSION, type VllmVersionProbe } from './check-vllm-version.js';
 export { createOpenRlhfRewardModel, type OpenRlhfRewardOptions } from './openrlhf-reward-model.js';
 export { RemoteRewardOptionsSchema, type RemoteRewardOptionsInput, type RemoteRewardRuntime } from './remote-options.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type RewardModel, UserError } from '../../core/index.js';
 import { MalformedResponseError } from '../../llm/index.js';
 import { readPairExportLayout, type PairExportLayout } from '../../pairs/index.js';
-import type { ClientChatTemplate } from './chat-template-text.js';
+import { chatTemplateOption, type ChatTemplateInput } from './chat-template.js';
 import { createRemoteRewardModel, type RewardProtocol } from './remote-reward-model.js';
 import type { RemoteRewardOptionsInput, RemoteRewardRuntime } from './remote-options.js';
 import { assertScorable, scoringInput } from './scoring-input.js';
@@ -17,8 +17,8 @@ export interface OpenRlhfRewardOptions extends RemoteRewardOptionsInput {
   layout?: string | PairExportLayout;
   /** The trained model's `tokenizer.eos_token`, when the layout appends it and did not record it. */
   eosToken?: string;
-  /** Render chat layouts in the client; queries are text. */
-  chatTemplate?: ClientChatTemplate;
+  /** The trained model's tokenizer_config.json (or its template, read): chat layouts are rendered in the client, as queries are text. */
+  chatTemplate?: ChatTemplateInput;
 }
 
 const RewardReplySchema = z.object({ rewards: z.array(z.number()) });
@@ -35,7 +35,8 @@ const RewardReplySchema = z.object({ rewards: z.array(z.number()) });
  * const model = createOpenRlhfRewardModel({ url: 'http://127.0.0.1:5000/get_reward' });
  */
 export function createOpenRlhfRewardModel(options: OpenRlhfRewardOptions, runtime: RemoteRewardRuntime = {}): RewardModel {
-  const { layout: layoutOption, eosToken, chatTemplate, ...remote } = options;
+  const { layout: layoutOption, eosToken, chatTemplate: templateOption, ...remote } = options;
+  const chatTemplate = templateOption === undefined ? undefined : chatTemplateOption(templateOption, 'openrlhf');
   const layout = typeof layoutOption === 'string' ? readPairExportLayout(layoutOption) : layoutOption;
   if (layout && layout.scoring === null) throw new UserError('openrlhf: the layout is of an orchrm-format export, which no engine trains on as is; export --format openrlhf');
   if (layout && remote.planText !== undefined && remote.planText !== layout.planText) {
@@ -43,7 +44,7 @@ export function createOpenRlhfRewardModel(options: OpenRlhfRewardOptions, runtim
   }
   const inputOptions = { ...(eosToken !== undefined && { eosToken }), ...(chatTemplate !== undefined && { chatTemplate }) };
   if (layout?.scoring) {
-    if (layout.scoring.input === 'chat' && !chatTemplate) throw new UserError('openrlhf: the layout is a chat layout and queries are text; pass chatTemplate ("chatml" or "llama3") to render it');
+    if (layout.scoring.input === 'chat' && !chatTemplate) throw new UserError('openrlhf: the layout is a chat layout and queries are text; pass chatTemplate, the path of the trained model\'s tokenizer_config.json, to render it');
     assertScorable(layout.scoring, inputOptions);
   }
   /** The query for one plan, and its prompt: the part before the plan. */

@@ -1,15 +1,18 @@
 import { UserError } from '../../core/index.js';
 import type { ScoringLayout } from '../../pairs/index.js';
-import { renderChatTemplate, type ClientChatTemplate, type TemplateMessage } from './chat-template-text.js';
+import type { ChatTemplate, ChatTemplateMessage } from './chat-template.js';
 
 /** What to send a pooling server for one (task, plan): text to tokenize, or messages for the server's chat template. */
-export type ScoringInput = { kind: 'text'; text: string; addSpecialTokens: boolean } | { kind: 'messages'; messages: TemplateMessage[] };
+export type ScoringInput = { kind: 'text'; text: string; addSpecialTokens: boolean } | { kind: 'messages'; messages: ChatTemplateMessage[] };
 
 export interface ScoringInputOptions {
   /** The trained model's `tokenizer.eos_token`; overrides the layout's. Needed when the layout appends one. */
   eosToken?: string;
-  /** Render chat layouts here instead of on the server; needed when the layout edits the rendered text. */
-  chatTemplate?: ClientChatTemplate;
+  /**
+   * The trained model's chat template (`readChatTemplate` of its tokenizer_config.json), to render
+   * chat layouts here instead of on the server; needed when the layout edits the rendered text.
+   */
+  chatTemplate?: ChatTemplate;
 }
 
 /**
@@ -36,10 +39,10 @@ export function scoringInput(layout: ScoringLayout, prompt: string, plan: string
     if (!options.chatTemplate) {
       throw new UserError(
         'the model was trained on chat-template text with its trailing newlines removed and an EOS token appended (OpenRLHF --apply_chat_template), which a server-side template does not reproduce; ' +
-          'pass chatTemplate ("chatml" or "llama3") to render it here',
+          "pass chatTemplate: the path of the trained model's tokenizer_config.json, to render it here with the model's own template",
       );
     }
-    text = renderChatTemplate([{ role: 'user', content: prompt }, { role: 'assistant', content: plan }], options.chatTemplate);
+    text = options.chatTemplate.render([{ role: 'user', content: prompt }, { role: 'assistant', content: plan }]);
   } else {
     text = prompt + plan;
   }

@@ -3,8 +3,8 @@ import { chooseOutput, scoresByIndex } from './scores-by-index.js';
 import { type RewardModel, UserError } from '../../core/index.js';
 import { MalformedResponseError } from '../../llm/index.js';
 import { readPairExportLayout, type PairExportLayout, type ScoringLayout } from '../../pairs/index.js';
-import type { ClientChatTemplate } from './chat-template-text.js';
-import { checkVllmVersion } from './check-vllm-version.js';
+import { chatTemplateOption, type ChatTemplateInput } from './chat-template.js';
+import { ACTIVATION_PROBE_TEXT, checkActivationSwitch, checkVllmVersion } from './check-vllm-version.js';
 import { createRemoteRewardModel, type RemoteRequest, type RewardProtocol } from './remote-reward-model.js';
 import type { RemoteRewardOptionsInput, RemoteRewardRuntime } from './remote-options.js';
 import { assertScorable, scoringInput } from './scoring-input.js';
@@ -25,8 +25,12 @@ export interface VllmClassifyOptions extends RemoteRewardOptionsInput {
   layout?: string | PairExportLayout;
   /** The trained model's `tokenizer.eos_token`, when the layout appends it and did not record it. */
   eosToken?: string;
-  /** Render chat layouts in the client (`chatml`, `llama3`), for layouts the server's template cannot reproduce. */
-  chatTemplate?: ClientChatTemplate;
+  /**
+   * The trained model's tokenizer_config.json (or chat_template.jinja), or its template already
+   * read: chat layouts are then rendered in the client with the model's own template, for layouts
+   * a server-side template cannot reproduce (OpenRLHF's, which strip and append to the rendered text).
+   */
+  chatTemplate?: ChatTemplateInput;
   /** Ask `GET /version` first and refuse servers older than 0.11.1 (they ignore `use_activation`). @default true */
   checkVersion?: boolean;
 }
@@ -61,7 +65,8 @@ const PLAIN_LAYOUT: ScoringLayout = { input: 'text', stripTrailingNewlines: fals
  * const scores = await model.score(task, plans);
  */
 export function createVllmClassifyRewardModel(options: VllmClassifyOptions, runtime: RemoteRewardRuntime = {}): RewardModel {
-  const { model, classIndex, layout: layoutOption, eosToken, chatTemplate, checkVersion = true, ...remote } = options;
+  const { model, classIndex, layout: layoutOption, eosToken, chatTemplate: templateOption, checkVersion = true, ...remote } = options;
+  const chatTemplate = templateOption === undefined ? undefined : chatTemplateOption(templateOption, 'vllm-classify');
   if (typeof model !== 'string' || model === '') throw new UserError('vllm-classify: name the served model with "model" (the name given to vllm serve)');
   const layout = typeof layoutOption === 'string' ? readPairExportLayout(layoutOption) : layoutOption;
   if (layout && remote.planText !== undefined && remote.planText !== layout.planText) {
@@ -89,8 +94,10 @@ export function createVllmClassifyRewardModel(options: VllmClassifyOptions, runt
     },
     ...(checkVersion && {
       async check({ settings, fetch, apiKey }) {
-        const probe = await checkVllmVersion(settings.url, { fetch, timeoutMs: Math.min(settings.timeoutMs, 10_000), ...(apiKey && { headers: { authorization: `Bearer ${apiKey}` } }) });
+        const probeOptions = { fetch, timeoutMs: Math.min(settings.timeoutMs, 10_000), ...(apiKey && { headers: { authorization: `Bearer ${apiKey}` } }) };
+        const probe = await checkVllmVersion(settings.url, probeOptions);
         versionKnown = probe.version !== undefined;
+        if (probe.version === undefined) await checkActivationSwitch(settings.url, { model, input: [ACTIVATION_PROBE_TEXT] }, readFirstClassifyOutput, { ...probeOptions, unknownBecause: probe.reason });
       },
     }),
   };
@@ -119,4 +126,10 @@ export function refuseActivatedOutputs(scores: readonly number[], url: string): 
         'Every plan would tie; upgrade vLLM to 0.11.1 or later',
     );
   }
+}
+
+/** The first output of the first item of a `/classify` reply, if the reply has that shape. */
+function readFirstClassifyOutput(reply: unknown): number | undefined {
+  const parsed = ClassifyReplySchema.safeParse(reply);
+  return parsed.success ? parsed.data.data[0]?.probs[0] : undefined;
 }

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { chooseOutput, scoresByIndex } from './scores-by-index.js';
 import { type RewardModel, UserError } from '../../core/index.js';
 import { MalformedResponseError } from '../../llm/index.js';
-import { CLIENT_CHAT_TEMPLATES, renderChatTemplate, type ClientChatTemplate, type TemplateMessage } from './chat-template-text.js';
-import { checkVllmVersion } from './check-vllm-version.js';
+import { chatTemplateOption, type ChatTemplateInput, type ChatTemplateMessage } from './chat-template.js';
+import { ACTIVATION_PROBE_TEXT, checkActivationSwitch, checkVllmVersion } from './check-vllm-version.js';
 import { createRemoteRewardModel, type RemoteRequest, type RewardProtocol } from './remote-reward-model.js';
 import type { RemoteRewardOptionsInput, RemoteRewardRuntime } from './remote-options.js';
 import { refuseActivatedOutputs } from './vllm-classify-reward-model.js';
@@ -14,10 +14,11 @@ export interface VllmPoolingOptions extends RemoteRewardOptionsInput {
   /**
    * How the conversation `[system?, user: task, assistant: plan]` becomes the model's input:
    * `server` sends the messages and vLLM applies the model's own chat template (as the model
-   * was trained; the default); `chatml` or `llama3` render it here and send the text; `none`
-   * sends prompt + plan as plain text. @default 'server'
+   * was trained; the default); the path of the model's tokenizer_config.json (or its template,
+   * read) renders it here with that template, in one request per batch; `none` sends prompt +
+   * plan as plain text. @default 'server'
    */
-  template?: 'server' | 'none' | ClientChatTemplate;
+  template?: 'server' | 'none' | ChatTemplateInput;
   /** A system message first, for reward models trained with one (Qwen2.5-Math-RM's card uses "Please reason step by step, and put your final answer within \\boxed{}."). @default none */
   systemPrompt?: string;
   /** The token whose output is the reward: -1 is the last token of the templated conversation, where outcome reward models read it. @default -1 */
@@ -54,11 +55,9 @@ const PoolingReplySchema = z.object({
 export function createVllmPoolingRewardModel(options: VllmPoolingOptions, runtime: RemoteRewardRuntime = {}): RewardModel {
   const { model, template = 'server', systemPrompt, tokenIndex = -1, classIndex, task, checkVersion = true, ...remote } = options;
   if (typeof model !== 'string' || model === '') throw new UserError('vllm-pooling: name the served model with "model" (the name given to vllm serve)');
-  if (template !== 'server' && template !== 'none' && !(CLIENT_CHAT_TEMPLATES as readonly string[]).includes(template)) {
-    throw new UserError(`vllm-pooling: template must be server, none, ${CLIENT_CHAT_TEMPLATES.join(' or ')}, got "${String(template)}"`);
-  }
+  const clientTemplate = template === 'server' || template === 'none' ? undefined : chatTemplateOption(template, 'vllm-pooling');
   if (!Number.isInteger(tokenIndex)) throw new UserError(`vllm-pooling: tokenIndex must be an integer (negative counts from the last token), got ${tokenIndex}`);
-  const conversation = (prompt: string, plan: string): TemplateMessage[] => [
+  const conversation = (prompt: string, plan: string): ChatTemplateMessage[] => [
     ...(systemPrompt === undefined ? [] : [{ role: 'system' as const, content: systemPrompt }]),
     { role: 'user', content: prompt },
     { role: 'assistant', content: plan },
@@ -69,7 +68,7 @@ export function createVllmPoolingRewardModel(options: VllmPoolingOptions, runtim
     replySchema: PoolingReplySchema,
     buildRequests(prompt, _task, planTexts): RemoteRequest[] {
       if (template === 'server') return planTexts.map((plan) => ({ body: { ...common, messages: conversation(prompt, plan), add_special_tokens: false }, count: 1 }));
-      const texts = planTexts.map((plan) => (template === 'none' ? prompt + plan : renderChatTemplate(conversation(prompt, plan), template)));
+      const texts = planTexts.map((plan) => (clientTemplate ? clientTemplate.render(conversation(prompt, plan)) : prompt + plan));
       // Rendered templates carry their own BOS; plain text gets the tokenizer's.
       return [{ body: { ...common, input: texts, add_special_tokens: template === 'none' }, count: texts.length }];
     },
@@ -80,8 +79,10 @@ export function createVllmPoolingRewardModel(options: VllmPoolingOptions, runtim
     },
     ...(checkVersion && {
       async check({ settings, fetch, apiKey }) {
-        const probe = await checkVllmVersion(settings.url, { fetch, timeoutMs: Math.min(settings.timeoutMs, 10_000), ...(apiKey && { headers: { authorization: `Bearer ${apiKey}` } }) });
+        const probeOptions = { fetch, timeoutMs: Math.min(settings.timeoutMs, 10_000), ...(apiKey && { headers: { authorization: `Bearer ${apiKey}` } }) };
+        const probe = await checkVllmVersion(settings.url, probeOptions);
         versionKnown = probe.version !== undefined;
+        if (probe.version === undefined) await checkActivationSwitch(settings.url, { ...common, input: [ACTIVATION_PROBE_TEXT], add_special_tokens: true }, (reply) => readLastTokenOutput(reply, tokenIndex, classIndex), { ...probeOptions, unknownBecause: probe.reason });
       },
     }),
   };
@@ -100,4 +101,13 @@ function readTokenRewards(reply: z.output<typeof PoolingReplySchema>, expected: 
     const outputs = typeof token === 'number' ? [token] : token;
     return chooseOutput(outputs, classIndex, url, `model ${model} has ${outputs.length} outputs per token (a process reward model?), not one reward`);
   });
+}
+
+/** The output a `/pooling` reply holds for the first input at `tokenIndex` (`classIndex`, else the first), if the reply has that shape. */
+function readLastTokenOutput(reply: unknown, tokenIndex: number, classIndex: number | undefined): number | undefined {
+  const parsed = PoolingReplySchema.safeParse(reply);
+  const tokens = parsed.success ? parsed.data.data[0]?.data : undefined;
+  if (tokens === undefined || typeof tokens === 'string') return undefined;
+  const token = tokens.at(tokenIndex);
+  return typeof token === 'number' ? token : token?.[classIndex ?? 0];
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scoringLayout, type PairExportLayout } from '../../pairs/index.js';
+import { fixtureTemplate, fixtureTemplatePath } from '../../serve/test-fixtures/render-chat.js';
 import { compareVersions } from './check-vllm-version.js';
 import type { RemoteRewardRuntime } from './remote-options.js';
 import { fixtureReward, startRewardServer, vllmClassifyReply, vllmPoolingReply, type RewardServer, type ServerAction } from './test-fixtures/reward-server.js';
@@ -61,12 +62,30 @@ describe('vLLM /classify: version floor (use_activation exists since 0.11.1)', (
     expect(requests).toHaveLength(0);
   });
 
-  it('without a /version route, refuses the all-1.0 reply of a one-label softmax, and accepts raw logits', async () => {
-    const old = await serve((body) => ({ status: 200, body: vllmClassifyReply(body, 'softmax') }), null);
-    await expect(createVllmClassifyRewardModel({ url: old.url('/classify'), model: 'rm' }, noWait).score(TASK, [PLAN, 'x'])).rejects.toThrow(/returned exactly 1\.0 for every input: a softmax over a one-output head/);
-    await old.close();
+  it.each([
+    ['0.10-0.11.0 (sigmoid)', 'activation', /\(0\.\d+\) with "use_activation": true and false: it ignores the field/],
+    ['before 0.10 (one-label softmax)', 'softmax', /returns the same output \(1\) with "use_activation": true and false/],
+  ] as const)('without a /version route, refuses a vLLM %s server, whose outputs do not change with use_activation (issue 24)', async (_name, behaviour, message) => {
+    const old = await serve((body) => ({ status: 200, body: vllmClassifyReply(body, behaviour) }), null);
+    const model = createVllmClassifyRewardModel({ url: old.url('/classify'), model: 'rm' }, noWait);
+    await expect(model.score(TASK, [PLAN, 'x'])).rejects.toThrow(message);
+    await expect(model.score(TASK, [PLAN, 'x'])).rejects.toThrow(/names no vLLM version \(http:\/\/127\.0\.0\.1:\d+\/version answered 404\)/);
+    // Only the two probes were sent, no plan.
+    expect(old.requests.map((request) => (request.body as { use_activation: boolean }).use_activation)).toEqual([true, false]);
+  });
+
+  it('without a /version route, accepts raw logits from a server that honours use_activation, and still refuses an all-1.0 reply', async () => {
     const current = await serve((body) => ({ status: 200, body: vllmClassifyReply(body, 'new') }), null);
     expect(await createVllmClassifyRewardModel({ url: current.url('/classify'), model: 'rm' }, noWait).score(TASK, [PLAN])).toStrictEqual([fixtureReward(TASK + PLAN)]);
+    await current.close();
+    // A server whose probe fails (here: only plan requests get an answer) is judged by its replies.
+    const ones = await serve((body) => ((body as { input: string[] }).input[0]!.startsWith('orchrm') ? { status: 500, body: {} } : { status: 200, body: vllmClassifyReply(body, 'softmax') }), null);
+    await expect(createVllmClassifyRewardModel({ url: ones.url('/classify'), model: 'rm', maxRetries: 0 }, noWait).score(TASK, [PLAN, 'x'])).rejects.toThrow(/returned exactly 1\.0 for every input/);
+  });
+
+  it('/pooling without a /version route: refuses a server that ignores use_activation', async () => {
+    const old = await serve((body) => ({ status: 200, body: vllmPoolingReply(body) }), null);
+    await expect(createVllmPoolingRewardModel({ url: old.url('/pooling'), model: 'rm' }, noWait).score(TASK, [PLAN])).rejects.toThrow(/with "use_activation": true and false: it ignores the field/);
   });
 
   it('compares release numbers by their first three parts', () => {
@@ -99,8 +118,11 @@ describe('vLLM /classify: the export layout', () => {
   it('OpenRLHF messages rows: rendered here with chatTemplate, and refused without one', async () => {
     const { url, requests } = await serve((body) => ({ status: 200, body: vllmClassifyReply(body) }));
     expect(() => createVllmClassifyRewardModel({ url: url('/classify'), model: 'rm', layout: layoutOf('openrlhf', 'messages', '<|im_end|>') })).toThrow(/pass chatTemplate/);
-    await createVllmClassifyRewardModel({ url: url('/classify'), model: 'rm', layout: layoutOf('openrlhf', 'messages', '<|im_end|>'), chatTemplate: 'chatml' }, noWait).score(TASK, [PLAN]);
-    expect((requests[0]?.body as { input: string[] }).input).toStrictEqual([`<|im_start|>user\n${TASK}<|im_end|>\n<|im_start|>assistant\n${PLAN}<|im_end|>`]);
+    await createVllmClassifyRewardModel({ url: url('/classify'), model: 'rm', layout: layoutOf('openrlhf', 'messages', '<|im_end|>'), chatTemplate: fixtureTemplatePath('qwen2.5-instruct') }, noWait).score(TASK, [PLAN]);
+    // Qwen2.5's own template, default system prompt and all; trailing newline stripped, EOS already there.
+    expect((requests[0]?.body as { input: string[] }).input).toStrictEqual([
+      `<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n<|im_start|>user\n${TASK}<|im_end|>\n<|im_start|>assistant\n${PLAN}<|im_end|>`,
+    ]);
   });
 
   it('reads the layout file back, and refuses one that needs an EOS token nobody named, or a contradicting planText', () => {
@@ -135,8 +157,9 @@ describe('vLLM /pooling (token-level reward models)', () => {
 
   it('renders the template here when asked, in one batch, and reads another token or output when told', async () => {
     const { url, requests } = await serve((body) => ({ status: 200, body: vllmPoolingReply(body) }));
-    const last = await createVllmPoolingRewardModel({ url: url('/pooling'), model: 'rm', template: 'chatml', task: 'token_classify' }, noWait).score(TASK, [PLAN, 'x']);
-    const texts = [PLAN, 'x'].map((plan) => `<|im_start|>user\n${TASK}<|im_end|>\n<|im_start|>assistant\n${plan}<|im_end|>\n`);
+    const last = await createVllmPoolingRewardModel({ url: url('/pooling'), model: 'rm', template: fixtureTemplate('qwen3'), task: 'token_classify' }, noWait).score(TASK, [PLAN, 'x']);
+    // Qwen3's own template: no system prompt, an empty think block before the last answer.
+    const texts = [PLAN, 'x'].map((plan) => `<|im_start|>user\n${TASK}<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n${plan}<|im_end|>\n`);
     expect(requests[0]?.body).toStrictEqual({ model: 'rm', use_activation: false, task: 'token_classify', input: texts, add_special_tokens: false });
     expect(last).toStrictEqual(texts.map(fixtureReward));
     const earlier = await createVllmPoolingRewardModel({ url: url('/pooling'), model: 'rm', template: 'none', tokenIndex: -2 }, noWait).score(TASK, ['xy']);

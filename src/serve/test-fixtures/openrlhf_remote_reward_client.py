@@ -11,10 +11,13 @@ Written for orchrm's tests from OpenRLHF's published behaviour (nothing here is 
   generated sample, `{"query": [q], "prompts": [p], "labels": [l]}`, from concurrent
   coroutines, each with its own `aiohttp.ClientSession(timeout=ClientTimeout(total=180))`,
   `raise_for_status()`, 5 attempts one second apart; a failure is logged and the sample's
-  reward stays None.
+  reward stays None. Each reply's `extra_logs` are kept per sample. With "missing_reward_ends_step"
+  (0.11.0, `SamplesGenerator` and `ExperienceMaker`), a sample left with reward None ends the
+  training step: its Experience has no `rewards` tensor, and the batch cannot be assembled.
 
 Usage: python3 openrlhf_remote_reward_client.py JOBS.json, where JOBS.json holds a list of
-{"mode", "urls", "queries", "prompts", "labels", "retry_sleep_s"?, "concurrency"?}; prints one
+{"mode", "urls", "queries", "prompts", "labels", "retry_sleep_s"?, "concurrency"?,
+"missing_reward_ends_step"?}; prints one
 {"rewards", "scores", "extra_logs", "log", "error", "requests"} per job, as a JSON list.
 """
 import asyncio
@@ -85,7 +88,7 @@ async def run_per_sample(job, log):
             return None
 
     infos = await asyncio.gather(*(one(q, p, l) for q, p, l in zip(job["queries"], job["prompts"], job["labels"])))
-    rewards, scores = [], []
+    rewards, scores, extra_logs = [], [], {}
     for info in infos:
         if info is None:
             rewards.append(None)
@@ -94,7 +97,13 @@ async def run_per_sample(job, log):
         score = info.get("scores")
         rewards.append(info.get("rewards")[0])
         scores.append((score if score is not None else info.get("rewards"))[0])
-    return rewards, scores, {}, len(infos)
+        for key, value in (info.get("extra_logs") or {}).items():
+            extra_logs.setdefault(key, []).append(value[0])
+    if job.get("missing_reward_ends_step"):
+        for index, reward in enumerate(rewards):
+            if reward is None:
+                raise TypeError("expected Tensor as element %d in argument 0, but got NoneType (sample %d has no reward)" % (index, index))
+    return rewards, scores, extra_logs, len(infos)
 
 
 def run_job(job):

@@ -1,57 +1,84 @@
 import type { ChatMessage } from '../../core/llm-call.js';
-
-export type TemplateName = 'chatml' | 'qwen2.5' | 'llama3' | 'gemma' | 'phi3' | 'deepseek' | 'llama2' | 'plain';
+import { readChatTemplate, type ChatTemplate } from '../../rm/remote/chat-template.js';
 
 /**
- * Renders messages as `tokenizer.apply_chat_template(messages, tokenize=False,
- * add_generation_prompt=True)` does for each family's published template, closely enough for
- * the reward server's tests: turn markers, default system prompts and the generation prompt.
- * `plain` joins the contents with blank lines (a prompt sent without a template).
+ * The real chat templates in `chat-templates/` (sources and licences in its README.md), and
+ * `plain` for a prompt sent without one.
  */
-export function renderChat(messages: readonly ChatMessage[], template: TemplateName): string {
-  switch (template) {
-    case 'chatml':
-      return `${messages.map((message) => `<|im_start|>${message.role}\n${message.content}<|im_end|>\n`).join('')}<|im_start|>assistant\n`;
-    case 'qwen2.5': {
-      // Qwen2.5-Instruct adds its own system prompt when the first message is not one.
-      const withSystem = messages[0]?.role === 'system' ? messages : [{ role: 'system', content: 'You are Qwen, created by Alibaba Cloud. You are a helpful assistant.' } as ChatMessage, ...messages];
-      return renderChat(withSystem, 'chatml');
+export const TEMPLATE_NAMES = [
+  'qwen2.5-instruct',
+  'qwen3',
+  'llama3-instruct',
+  'llama3.1-instruct',
+  'llama3.2-instruct',
+  'lfm2',
+  'nemotron-3-nano',
+  'gemma',
+  'phi3',
+  'phi-4',
+  'deepseek-v3',
+  'gpt-oss',
+  'command-r',
+  'granite-3.0-instruct',
+] as const;
+export type TemplateName = (typeof TEMPLATE_NAMES)[number] | 'plain';
+
+/** The date templates that print today's date (Llama 3.2, gpt-oss) are rendered on. */
+export const FIXTURE_DATE = new Date(2026, 6, 26);
+
+const loaded = new Map<string, ChatTemplate>();
+
+/** The fixture template `name`, read as `orchrm` reads a user's tokenizer_config.json. */
+export function fixtureTemplate(name: Exclude<TemplateName, 'plain'>): ChatTemplate {
+  let template = loaded.get(name);
+  if (!template) {
+    template = readChatTemplate(fixtureTemplatePath(name), { now: () => FIXTURE_DATE });
+    loaded.set(name, template);
+  }
+  return template;
+}
+
+/** Path of the fixture's tokenizer_config.json. */
+export function fixtureTemplatePath(name: Exclude<TemplateName, 'plain'>): string {
+  return new URL(`./chat-templates/${name}.json`, import.meta.url).pathname;
+}
+
+/**
+ * Renders a policy prompt as OpenRLHF's `--apply_chat_template` does
+ * (`apply_chat_template(messages, tokenize=False, add_generation_prompt=True)`). Templates that
+ * refuse a `developer` message (Command R: roles must alternate) get it folded into the system
+ * message, and templates that refuse a system message (Gemma) get the system text folded into
+ * the first user turn, each joined with a blank line: what a user must do for those models.
+ * `plain` joins the contents with blank lines.
+ */
+export function renderChat(messages: readonly ChatMessage[], name: TemplateName): string {
+  if (name === 'plain') return messages.map((message) => message.content).join('\n\n');
+  const template = fixtureTemplate(name);
+  const render = (conversation: readonly ChatMessage[]) => template.render(conversation, { addGenerationPrompt: true });
+  try {
+    return render(messages);
+  } catch {
+    const instructions = messages.filter((message) => message.role === 'system' || message.role === 'developer').map((message) => message.content).join('\n\n');
+    const rest = messages.filter((message) => message.role !== 'system' && message.role !== 'developer');
+    try {
+      return render([{ role: 'system', content: instructions }, ...rest]);
+    } catch {
+      const [first, ...others] = rest;
+      return render([{ role: first?.role ?? 'user', content: `${instructions}\n\n${first?.content ?? ''}` }, ...others]);
     }
-    case 'llama3':
-      return `<|begin_of_text|>${messages.map((message) => `<|start_header_id|>${message.role}<|end_header_id|>\n\n${message.content.trim()}<|eot_id|>`).join('')}<|start_header_id|>assistant<|end_header_id|>\n\n`;
-    case 'gemma': {
-      // Gemma has no system role: the template prepends system text to the first user turn.
-      const system = messages.filter((message) => message.role !== 'user' && message.role !== 'assistant').map((message) => message.content).join('\n\n');
-      const turns = messages.filter((message) => message.role === 'user' || message.role === 'assistant');
-      return `<bos>${turns
-        .map((message, index) => `<start_of_turn>${message.role === 'assistant' ? 'model' : 'user'}\n${index === 0 && system ? `${system}\n\n` : ''}${message.content.trim()}<end_of_turn>\n`)
-        .join('')}<start_of_turn>model\n`;
-    }
-    case 'phi3':
-      return `${messages.map((message) => `<|${message.role === 'developer' ? 'system' : message.role}|>\n${message.content}<|end|>\n`).join('')}<|assistant|>\n`;
-    case 'deepseek': {
-      const system = messages.filter((message) => message.role === 'system' || message.role === 'developer').map((message) => message.content).join('\n\n');
-      const turns = messages.filter((message) => message.role === 'user' || message.role === 'assistant');
-      return `<｜begin▁of▁sentence｜>${system}${turns.map((message) => (message.role === 'user' ? `<｜User｜>${message.content}` : `<｜Assistant｜>${message.content}<｜end▁of▁sentence｜>`)).join('')}<｜Assistant｜>`;
-    }
-    case 'llama2': {
-      const system = messages.filter((message) => message.role === 'system' || message.role === 'developer').map((message) => message.content).join('\n\n');
-      const user = messages.filter((message) => message.role === 'user').map((message) => message.content).join('\n\n');
-      return `<s>[INST] <<SYS>>\n${system}\n<</SYS>>\n\n${user.trim()} [/INST]`;
-    }
-    case 'plain':
-      return messages.map((message) => message.content).join('\n\n');
   }
 }
 
-/** The EOS or end-of-turn token each family's generation ends with, as OpenRLHF's decoded query carries it. */
-export const END_OF_TURN: Record<TemplateName, string> = {
-  chatml: '<|im_end|>',
-  'qwen2.5': '<|im_end|>',
-  llama3: '<|eot_id|>',
-  gemma: '<end_of_turn>',
-  phi3: '<|end|>',
-  deepseek: '<｜end▁of▁sentence｜>',
-  llama2: '</s>',
-  plain: '',
-};
+/**
+ * What a generated answer ends with, as OpenRLHF's decoded query carries it: the tokenizer's EOS
+ * token (gpt-oss ends a final answer with `<|return|>`), else what the template closes an
+ * assistant turn with.
+ */
+export function endOfTurn(name: TemplateName): string {
+  if (name === 'plain') return '';
+  const template = fixtureTemplate(name);
+  if (template.eosToken !== undefined) return template.eosToken;
+  const marker = 'END-OF-PLAN-MARKER';
+  const text = template.render([{ role: 'user', content: 'task' }, { role: 'assistant', content: marker }]);
+  return text.slice(text.lastIndexOf(marker) + marker.length).trimEnd();
+}
