@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { isLoopbackHost, type RewardModel, UserError } from '../../core/index.js';
-import { loadRewardModel } from '../../rm/index.js';
+import { loadRewardModel, type LoadRewardModelOptions } from '../../rm/index.js';
 import {
   createRefusalLogger,
   createTaskExtractor,
@@ -17,13 +17,14 @@ import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { PortSchema, untilSignal } from '../server-process.js';
 import { commandSummary } from '../command-catalog.js';
+import { embeddingFlags, featureOptionsFromFlags } from './embedding-flags.js';
 
 /** Where `orchrm serve` writes, how it loads a model, and when it stops; tests pass their own. */
 export interface ServeCommandIo extends CommandStreams {
   /** Resolves with a reason when the server should close. @default the first SIGINT or SIGTERM */
   untilShutdown: () => Promise<string>;
-  /** Reads a model file. @default `loadRewardModel` (rm/model-file.ts) */
-  loadModel: (path: string) => Promise<RewardModel>;
+  /** Reads a model file, with the embeddings endpoint the flags give. @default `loadRewardModel` (rm/model-file.ts) */
+  loadModel: (path: string, options: LoadRewardModelOptions) => Promise<RewardModel>;
   /** @default process.env */
   env: Record<string, string | undefined>;
 }
@@ -31,6 +32,7 @@ export interface ServeCommandIo extends CommandStreams {
 /** The flags of `orchrm serve`, in the order the help lists them. */
 const ServeFlagsSchema = z.object({
   model: z.string().meta({ placeholder: 'file', description: 'reward model file (.safetensors) written by orchrm rm train' }),
+  ...embeddingFlags,
   port: PortSchema.default(5000).meta({ description: 'port to listen on (0 picks a free one)' }),
   host: z.string().default('127.0.0.1').meta({ placeholder: 'address', description: 'address to bind; anything but loopback exposes the server to the network (use --token-env then)' }),
   tokenEnv: z.string().optional().meta({ placeholder: 'name', description: 'environment variable holding a bearer token every request but GET /healthz must send' }),
@@ -55,7 +57,7 @@ const serveFlags = optionsFromSchema(ServeFlagsSchema);
  * or SIGTERM, then a graceful close. See docs/integrations.md for verl and OpenRLHF.
  */
 export function registerServeCommand(program: Command, io: Partial<ServeCommandIo> = {}): void {
-  const resolvedIo: ServeCommandIo = { ...processStreams, untilShutdown: untilSignal, loadModel: (path) => loadRewardModel(path), env: process.env, ...io };
+  const resolvedIo: ServeCommandIo = { ...processStreams, untilShutdown: untilSignal, loadModel: loadRewardModel, env: process.env, ...io };
   addOptions(program.command('serve').description(commandSummary('serve')), serveFlags)
     .addHelpText(
       'after',
@@ -80,7 +82,7 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
         : `orchrm serve: warning: --host ${flags.host} is not loopback and no --token-env is set; anyone who can reach this address can use the reward model\n`,
     );
   }
-  const model = await io.loadModel(flags.model);
+  const model = await io.loadModel(flags.model, { features: featureOptionsFromFlags(flags, io.env) });
   const server = await startRewardServer({
     model,
     host: flags.host,
