@@ -13,8 +13,9 @@ export const DEFAULT_MAX_HEADER_BYTES = 8 * 1024;
 /**
  * Request body bytes one server holds at once, across all requests, when its options name no
  * limit: 256 MiB. A body is held as bytes, as text and as parsed JSON while its request runs
- * (about 3.6 times its size in all), so this bounds what concurrent bodies can cost; a request
- * that would pass it gets a 503 with `retry-after` instead of memory.
+ * (about 3 times its size in all, measured in docs/integrations.md), so this bounds what
+ * concurrent bodies can cost; a request that would pass it gets a 503 with `retry-after`
+ * instead of memory.
  */
 export const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT = 256 * 1024 * 1024;
 

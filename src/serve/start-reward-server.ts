@@ -21,7 +21,7 @@ export interface RewardServerOptions extends RewardAppOptions {
   maxBodyBytes?: number;
   /**
    * Request body bytes held at once across all requests; a request whose body would pass it gets
-   * a 503 with `retry-after: 1`. Each body costs about 3.6 times its size while its request runs.
+   * a 503 with `retry-after: 1`. Each body costs about 3 times its size in memory while its request runs.
    * At least `maxBodyBytes`. @default twice `maxBodyBytes`, at least 256 MiB @unit bytes
    */
   maxBodyBytesInFlight?: number;

@@ -39,7 +39,7 @@ const ServeFlagsSchema = z.object({
   allowUnauthenticated: z.boolean().default(false).meta({ description: 'serve on a non-loopback --host without a token (only behind a proxy or firewall that authenticates every client)' }),
   maxPlans: z.number().int().min(1).default(DEFAULT_MAX_PLANS).meta({ description: 'most plans (or OpenRLHF queries) per request; 413 beyond' }),
   maxBodyBytes: z.number().int().min(1).default(DEFAULT_MAX_BODY_BYTES).meta({ description: 'largest request body in bytes (128 MiB fits 8192 OpenRLHF queries of ~10 KB); 413 beyond' }),
-  maxBodyBytesInFlight: z.number().int().min(1).optional().meta({ description: 'request body bytes held at once across requests (each costs ~3.6x its size in memory); 503 beyond (default: twice --max-body-bytes, at least 256 MiB)' }),
+  maxBodyBytesInFlight: z.number().int().min(1).optional().meta({ description: 'request body bytes held at once across requests (each costs ~3x its size in memory); 503 beyond (default: twice --max-body-bytes, at least 256 MiB)' }),
   taskFrom: z.enum(TASK_SOURCES).default('auto').meta({
     placeholder: 'source',
     description: 'where /get_reward reads each task: auto (orchrm orchestrator prompt or chat template user turn, else the prompt), prompt (verbatim), label (the labels entry)',

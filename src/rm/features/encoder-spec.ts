@@ -69,7 +69,7 @@ export const ENCODER_SPEC_GRAMMAR = `items separated by commas:
   length                             plan length and node count only (the length baseline)
   plan-shape                         plan shape without words: decomposition, inner and answer blocks, samples, rounds, temperature
   shape                              plan-shape, plus task shape (quantities, relations, hops, names, question form) crossed with it
-  embed:MODEL[/DIMS][@task|@plan|@both]  dense embeddings from /v1/embeddings (default 256 dims, both sides)
+  embed:MODEL[/DIMS][@task|@plan|@both]  dense embeddings from /v1/embeddings at --embeddings-url (default 256 dims, both sides)
   bits:K                             hashed dimension 2^K, 8..24 (default ${DEFAULT_HASH_BITS})
 or a JSON object {"hashBits": 18, "features": [{"kind": "words", "min": 1, "max": 2, "of": "both"}, ...]}`;
 
