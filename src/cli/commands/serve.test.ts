@@ -127,6 +127,33 @@ describe('orchrm serve', () => {
     expect(text.stdout).toBe('');
   });
 
+  it('refuses a model file with a NaN weight instead of serving it healthy and answering 500 (issue 23)', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'orchrm-serve-nan-'));
+    try {
+      const { model } = await trainRewardModel(syntheticPairs({ pairs: 60, seed: 3 }), { seed: 3, maxEpochs: 1, tune: false });
+      model.head.tensors[0]!.values[0] = Number.NaN;
+      const path = join(directory, 'nan.safetensors');
+      await saveRewardModel(model, path);
+      const { io, text, ready, shutDown } = testIo();
+      const { loadModel: _fake, ...realIo } = io;
+      const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      const root = new Command('orchrm').exitOverride();
+      registerServeCommand(root, realIo);
+      const run = root.parseAsync(['serve', '--model', path, '--port', '0', '--json'], { from: 'user' });
+      const outcome = await Promise.race([run.then(() => 'ended'), ready.then(() => 'listening')]);
+      if (outcome === 'listening') {
+        shutDown('test');
+        await run;
+      }
+      expect(outcome).toBe('ended');
+      expect(process.exitCode).toBe(2);
+      expect(errors.mock.calls.map(([chunk]) => String(chunk)).join('')).toMatch(/tensor linear\.weight holds NaN at index 0.*retrain it/);
+      expect(text.stdout).toBe('');
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to start when --token-env names an unset variable', async () => {
     const { io, loaded } = testIo();
     const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
