@@ -104,7 +104,10 @@ export interface ReadRequestBodyOptions {
  * Reads a request body as UTF-8 text, at most `maxBodyBytes`. Rejects (`tooLarge`) as soon as
  * the declared or received size passes the limit, and (`clientClosed`) when the client closes
  * the connection mid-body. A declared length is read straight into one buffer of that size, so
- * a large body is held once rather than as chunks plus their concatenation.
+ * a large body is held once rather than as chunks plus their concatenation. On a
+ * `startHttpServer` server the body's bytes are reserved from the server's bytes in flight
+ * (before reading when declared, chunk by chunk otherwise) until its response closes; a body
+ * that would pass them is rejected (`busy`) instead of read.
  *
  * After an overflow the rest of the body is still read and thrown away, rather than the socket
  * destroyed: a client that is still writing would otherwise see a connection reset instead of

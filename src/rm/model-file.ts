@@ -88,7 +88,7 @@ function trainedOnField(path: string, metadata: Record<string, string>): { train
 
 function checkFormat(path: string, metadata: Record<string, string>): void {
   if (metadata.format !== MODEL_FORMAT) {
-    throw new UserError(`${path} is a safetensors file but not an orchrm reward model (format ${JSON.stringify(metadata.format ?? null)}); for a model trained elsewhere, serve it and use a remote reward model`);
+    throw new UserError(`${path} is a safetensors file but not an orchrm reward model (format ${JSON.stringify(metadata.format ?? null).slice(0, 80)}); for a model trained elsewhere, serve it and use a remote reward model`);
   }
   const version = Number(metadata.format_version);
   if (version !== MODEL_FORMAT_VERSION) {
