@@ -64,6 +64,26 @@ function modelFile(metadata: Record<string, string>, omit: string[] = []): Buffe
   const entries = Object.entries({ ...base, encoder_spec: '{}', head_config: '{}', ...metadata }).filter(([key]) => !omit.includes(key));
   return writeSafetensors([], Object.fromEntries(entries));
 }
+/** A linear model over `bits:8,structure` with these 256 weights, its integrity hash right (as `saveRewardModel` writes it). */
+function linearModelFile(weights: Float64Array, metadata: Record<string, string> = {}): Buffer {
+  const tensors: Parameters<typeof writeSafetensors>[0] = [
+    ['linear.weight', { dtype: 'F64', shape: [256, 1], data: weights }],
+    ['linear.bias', { dtype: 'F64', shape: [1], data: Float64Array.of(0) }],
+  ];
+  const hash = createHash('sha256').update(Buffer.from(weights.buffer)).update(Buffer.alloc(8)).digest('hex');
+  return writeSafetensors(tensors, {
+    format: MODEL_FORMAT,
+    format_version: String(MODEL_FORMAT_VERSION),
+    encoder_spec: JSON.stringify({ hashBits: 8, features: [{ kind: 'structure' }] }),
+    head_config: '{"kind": "linear"}',
+    training_config: '{}',
+    metrics: '{}',
+    tensors_sha256: hash,
+    ...metadata,
+  });
+}
+const withNaN = new Float64Array(256).fill(0.5);
+withNaN[3] = NaN;
 const TENSOR_FILE = writeSafetensors([['weights', { dtype: 'F64', shape: [16], data: new Float64Array(16) }]], { format: MODEL_FORMAT });
 const PLANS = '{"dom": "low", "nodes": [{"id": "A", "agent": "cot", "input": ""}], "answer": "A"}';
 
@@ -142,6 +162,16 @@ const kinds: Record<string, { args: HostileCase['args']; cases: Omit<HostileCase
       { name: 'missing field', content: modelFile({}, ['encoder_spec']), mentions: ['encoder_spec', 'retrain'] },
       { name: 'another format', content: modelFile({ format: 'someone-else' }), mentions: ['not an orchrm reward model'] },
       { name: 'invalid UTF-8', content: INVALID_UTF8 },
+      // Issue 23: rm score printed `null` and exited 0.
+      { name: 'NaN weights', content: linearModelFile(withNaN), mentions: ['tensor linear.weight holds NaN at index 3', 'retrain'] },
+      // Issue 23: the head was allocated before its shape was checked (a RangeError here).
+      { name: 'a head far larger than its tensors', content: linearModelFile(new Float64Array(256), { encoder_spec: '{"hashBits": 24, "features": [{"kind": "structure"}]}', head_config: '{"kind": "mlp", "hidden": 1024}' }), mentions: ['does not match its config'] },
+      // Issue 23: the file chose where each task and plan was posted, with the user's API key.
+      {
+        name: 'an embedding endpoint',
+        content: linearModelFile(new Float64Array(256), { encoder_spec: '{"hashBits": 8, "features": [{"kind": "embed", "model": "m", "dimensions": 4, "of": "plan", "baseURL": "http://127.0.0.1:9/v1"}]}' }),
+        mentions: ['features[0].baseURL', 'may not choose where requests go', '--embeddings-url'],
+      },
     ],
   },
   import: {

@@ -22,4 +22,4 @@ export * from './sqlite-database.js';
 export * from './http-server.js';
 export * from './sigmoid.js';
 export * from './events.js';
-export { bearerTokenChecker } from './bearer-token.js';
+export { bearerTokenChecker, parseBearerToken } from './bearer-token.js';

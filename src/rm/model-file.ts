@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ORCHRM_VERSION, stableStringify, UserError, zodIssues } from '../core/index.js';
+import { ORCHRM_VERSION, OrchrmError, stableStringify, UserError, zodIssues } from '../core/index.js';
 import type { BlockCatalog } from '../plan/index.js';
-import { EncoderSpecSchema } from './features/encoder-spec.js';
+import { EMBEDDINGS_ENDPOINT_FIX, EncoderSpecSchema, endpointFieldsOf, featureDimension, type EncoderSpec } from './features/encoder-spec.js';
 import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';
-import { createHead } from './heads/create-head.js';
-import { HeadConfigSchema } from './heads/head-config.js';
+import { checkHeadSize, createHead, headTensorLayout } from './heads/create-head.js';
+import { HeadConfigSchema, type HeadConfig } from './heads/head-config.js';
 import type { ParameterArray } from './heads/reward-head.js';
-import { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';
+import { fromLittleEndian, readExactly, readSafetensorsHeader, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsEntry, type SafetensorsHeader, type SafetensorsTensor } from './safetensors.js';
 import { TrainedRewardModel, TrainingSourceSchema, type RewardModelProvenance, type TrainingSource } from './trained-reward-model.js';
 
 /** `format` metadata of our model files. */
@@ -86,48 +86,32 @@ function trainedOnField(path: string, metadata: Record<string, string>): { train
   return { trainedOn: parsed.data };
 }
 
-function checkHeader(path: string, parsed: SafetensorsFile): void {
-  const { metadata } = parsed;
+function checkFormat(path: string, metadata: Record<string, string>): void {
   if (metadata.format !== MODEL_FORMAT) {
-    throw new UserError(`${path} is a safetensors file but not an orchrm reward model (format ${JSON.stringify(metadata.format ?? null)}); for a model trained elsewhere, serve it and use a remote reward model`);
+    throw new UserError(`${path} is a safetensors file but not an orchrm reward model (format ${JSON.stringify(metadata.format ?? null).slice(0, 80)}); for a model trained elsewhere, serve it and use a remote reward model`);
   }
   const version = Number(metadata.format_version);
   if (version !== MODEL_FORMAT_VERSION) {
     const hint = version > MODEL_FORMAT_VERSION ? 'upgrade orchrm to read it' : 'retrain it with `orchrm rm train`';
-    throw new UserError(`model file ${path} has format version ${metadata.format_version ?? '(none)'}, but this orchrm reads version ${MODEL_FORMAT_VERSION}; ${hint}`);
+    throw new UserError(`model file ${path} has format version ${(metadata.format_version ?? '(none)').slice(0, 40).replace(/[\p{Cc}\p{Cf}]/gu, '?')}, but this orchrm reads version ${MODEL_FORMAT_VERSION}; ${hint}`);
   }
-  const actual = sha256Hex(parsed.dataBytes);
-  if (metadata.tensors_sha256 !== actual) {
-    throw new UserError(`model file ${path} failed its integrity check (tensor bytes hash to ${actual.slice(0, 12)}..., the file records ${(metadata.tensors_sha256 ?? '(none)').slice(0, 12)}...); the file is corrupted or was edited, restore or retrain it`);
+  // The name is printed by serve and rm score: no control characters (terminal escapes) from a file.
+  if (metadata.name !== undefined && (metadata.name.length > 200 || /[\p{Cc}\p{Cf}]/u.test(metadata.name))) {
+    throw new UserError(`model file ${path} has a name that is not a short printable string (${JSON.stringify(metadata.name.slice(0, 60))}); the file is corrupted or was edited, restore or retrain it`);
   }
 }
 
-/**
- * Reads a model written by `saveRewardModel`, checking the format, its version, the integrity
- * hash of the tensor bytes and every tensor's shape against the stored configuration; any
- * mismatch is a UserError saying what is wrong and what to do.
- *
- * @example
- * const model = await loadRewardModel('models/rm.safetensors');
- * await model.score(question, plans);
- */
-export async function loadRewardModel(path: string, options: LoadRewardModelOptions = {}): Promise<TrainedRewardModel> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw new UserError(`cannot read model file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass the path of a model written by \`orchrm rm train --out\``, { cause: error });
+/** The encoder spec and head config of a model file, validated, before anything is built from them. */
+function readConfigs(path: string, metadata: Record<string, string>): { spec: EncoderSpec; headConfig: HeadConfig } {
+  const rawSpec = parseJsonField(path, metadata, 'encoder_spec');
+  const endpoint = endpointFieldsOf(rawSpec)[0];
+  if (endpoint !== undefined) {
+    throw new UserError(
+      `model file ${path} names ${endpoint.what} in its encoder spec (${endpoint.path}), and orchrm refuses it: a model file is data anyone can hand out, and it may not choose where requests go or which key they carry. ` +
+        `To use the model, ${EMBEDDINGS_ENDPOINT_FIX}, and retrain it with this orchrm (which writes no endpoint), or remove ${endpoint.path} from the file's encoder_spec metadata`,
+    );
   }
-  let parsed: SafetensorsFile;
-  try {
-    parsed = readSafetensors(bytes);
-  } catch (error) {
-    if (error instanceof SafetensorsFormatError) throw new UserError(`model file ${path} is not a valid safetensors file: ${error.message}; it is truncated or corrupted, restore or retrain it`, { cause: error });
-    throw error;
-  }
-  checkHeader(path, parsed);
-  const { metadata } = parsed;
-  const spec = EncoderSpecSchema.safeParse(parseJsonField(path, metadata, 'encoder_spec'));
+  const spec = EncoderSpecSchema.safeParse(rawSpec);
   const headConfig = HeadConfigSchema.safeParse(parseJsonField(path, metadata, 'head_config'));
   if (!spec.success || !headConfig.success) {
     const issues = [
@@ -137,26 +121,105 @@ export async function loadRewardModel(path: string, options: LoadRewardModelOpti
     const named = issues.slice(0, 3).map((issue) => `${issue.path.replace(/\.$/, '')}: ${issue.message}`).join('; ');
     throw new UserError(`model file ${path} has an encoder spec or head config this orchrm does not understand (${named}); retrain the model with this version`);
   }
-  const pipeline = new FeaturePipeline(spec.data, options.features);
-  const seed = metadata.seed === '' || metadata.seed === undefined ? 0 : Number(metadata.seed);
-  const head = createHead(headConfig.data, pipeline.dimension, seed);
-  const names = new Set(head.tensors.map((tensor) => tensor.name));
-  for (const name of parsed.tensors.keys()) if (!names.has(name)) throw new UserError(`model file ${path} has an unexpected tensor ${name} for a ${headConfig.data.kind} head; the file does not match its config, retrain it`);
-  for (const tensor of head.tensors) {
-    const stored = parsed.tensors.get(tensor.name);
-    if (stored === undefined) throw new UserError(`model file ${path} lacks tensor ${tensor.name}; retrain the model`);
-    const dtype = dtypeOf(tensor.values);
-    if (stored.shape.join(',') !== tensor.shape.join(',') || stored.dtype !== dtype) {
-      throw new UserError(`model file ${path}: tensor ${tensor.name} has shape [${stored.shape.join(', ')}] (${stored.dtype}), but its encoder spec and head config need [${tensor.shape.join(', ')}] (${dtype}); the file does not match its config, retrain it`);
-    }
-    tensor.values.set(stored.data);
+  return { spec: spec.data, headConfig: headConfig.data };
+}
+
+/**
+ * Checks the header's tensors against the tensors the configs need (names, shapes, dtypes),
+ * before any of them is allocated: a file can then only make orchrm allocate what its own data
+ * section holds. Returns the entries in the head's order.
+ */
+function matchTensors(path: string, header: SafetensorsHeader, headConfig: HeadConfig, inputDimension: number): SafetensorsEntry[] {
+  const expected = headTensorLayout(headConfig, inputDimension);
+  const names = new Set(expected.map((tensor) => tensor.name));
+  for (const { name } of header.entries) {
+    if (!names.has(name)) throw new UserError(`model file ${path} has an unexpected tensor ${JSON.stringify(name.slice(0, 80))} for a ${headConfig.kind} head; the file does not match its config, retrain it`);
   }
+  const byName = new Map(header.entries.map((entry) => [entry.name, entry]));
+  return expected.map((tensor) => {
+    const stored = byName.get(tensor.name);
+    if (stored === undefined) throw new UserError(`model file ${path} lacks tensor ${tensor.name}; retrain the model`);
+    if (stored.shape.join(',') !== tensor.shape.join(',') || stored.dtype !== tensor.dtype) {
+      throw new UserError(
+        `model file ${path}: tensor ${tensor.name} has shape [${stored.shape.join(', ')}] (${stored.dtype}), but its encoder spec and head config need [${tensor.shape.join(', ')}] (${tensor.dtype}); the file does not match its config, retrain it`,
+      );
+    }
+    return stored;
+  });
+}
+
+/**
+ * Reads a model written by `saveRewardModel`. The file is read header first and checked before
+ * anything is built from it: the header length against the file size, every tensor's dtype, shape
+ * and byte range against the header and the data section, the format and its version, the
+ * encoder spec (which may name no endpoint or key: see `endpointFieldsOf`) and head config, the
+ * tensors against the shapes those configs need and `MAX_HEAD_PARAMETERS`. Only then are the
+ * tensors read, straight into the head, and checked against the integrity hash; a weight that is
+ * NaN or infinite is refused. Any failure is a UserError saying what is wrong and what to do.
+ * Memory: the head (and its training buffers) plus the encoder's scratch, all bounded by what the
+ * file's data section holds.
+ *
+ * @example
+ * const model = await loadRewardModel('models/rm.safetensors');
+ * await model.score(question, plans);
+ */
+export async function loadRewardModel(path: string, options: LoadRewardModelOptions = {}): Promise<TrainedRewardModel> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw new UserError(`cannot read model file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass the path of a model written by \`orchrm rm train --out\``, { cause: error });
+  }
+  try {
+    return await readModel(path, handle, options);
+  } catch (error) {
+    if (error instanceof SafetensorsFormatError) throw new UserError(`model file ${path} is not a valid safetensors file: ${error.message}; it is truncated or corrupted, restore or retrain it`, { cause: error });
+    if (error instanceof OrchrmError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') throw new UserError(`cannot read model file ${path} (${code}); pass the path of a model written by \`orchrm rm train --out\``, { cause: error });
+    throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readModel(path: string, handle: FileHandle, options: LoadRewardModelOptions): Promise<TrainedRewardModel> {
+  const header = await readSafetensorsHeader(handle);
+  const { metadata } = header;
+  checkFormat(path, metadata);
+  const { spec, headConfig } = readConfigs(path, metadata);
+  const dimension = featureDimension(spec);
+  const entries = matchTensors(path, header, headConfig, dimension);
+  checkHeadSize(headConfig, dimension);
   const provenance: RewardModelProvenance = {
     ...(metadata.training_data_hash ? { trainingDataHash: metadata.training_data_hash } : {}),
-    ...(metadata.seed ? { seed } : {}),
+    ...(metadata.seed ? { seed: Number(metadata.seed) } : {}),
     trainingConfig: parseJsonField(path, metadata, 'training_config') as Record<string, unknown>,
     metrics: parseJsonField(path, metadata, 'metrics') as Record<string, unknown>,
     ...trainedOnField(path, metadata),
   };
-  return new TrainedRewardModel(pipeline, head, { name: metadata.name ?? `orchrm-bt-${headConfig.data.kind}`, provenance, ...(options.catalog ? { catalog: options.catalog } : {}) });
+  // Everything the header claims is now checked against the file: build, then read the tensors into place.
+  const seed = metadata.seed === '' || metadata.seed === undefined ? 0 : Number(metadata.seed);
+  const head = createHead(headConfig, dimension, seed);
+  const hash = createHash('sha256');
+  const inFileOrder = head.tensors.map((tensor, index) => ({ tensor, entry: entries[index]! })).sort((a, b) => a.entry.begin - b.entry.begin);
+  for (const { tensor, entry } of inFileOrder) {
+    const bytes = new Uint8Array(tensor.values.buffer, tensor.values.byteOffset, tensor.values.byteLength);
+    await readExactly(handle, bytes, header.dataOffset + entry.begin);
+    // The tensors cover the data section exactly and in this order, so this hashes the whole section.
+    hash.update(bytes);
+    fromLittleEndian(tensor.values);
+  }
+  const actual = hash.digest('hex');
+  if (metadata.tensors_sha256 !== actual) {
+    throw new UserError(`model file ${path} failed its integrity check (tensor bytes hash to ${actual.slice(0, 12)}..., the file records ${(metadata.tensors_sha256 ?? '(none)').slice(0, 12)}...); the file is corrupted or was edited, restore or retrain it`);
+  }
+  for (const tensor of head.tensors) {
+    const bad = tensor.values.findIndex((value) => !Number.isFinite(value));
+    if (bad !== -1) {
+      throw new UserError(`model file ${path}: tensor ${tensor.name} holds ${tensor.values[bad]} at index ${bad}; a model with NaN or infinite weights scores nothing, retrain it (a lower learning rate keeps training finite)`);
+    }
+  }
+  const pipeline = new FeaturePipeline(spec, options.features);
+  return new TrainedRewardModel(pipeline, head, { name: metadata.name ?? `orchrm-bt-${headConfig.kind}`, provenance, ...(options.catalog ? { catalog: options.catalog } : {}) });
 }

@@ -1,8 +1,13 @@
+import type { FileHandle } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { UserError } from '../core/index.js';
 
-/** Largest header accepted, as the reference implementation (100 MB). */
-export const MAX_SAFETENSORS_HEADER_BYTES = 100_000_000;
+/**
+ * Largest header read: 16 MiB. The reference implementation allows 100 MB, but an orchrm header
+ * (metadata and a few tensor entries) is a few kilobytes, and a header is parsed as JSON before
+ * anything else can be checked, at several times its size in memory.
+ */
+export const MAX_SAFETENSORS_HEADER_BYTES = 16 * 1024 * 1024;
 
 /** Float64 and Float32 tensors (what our heads store); the format names them F64 and F32. */
 export type SafetensorsDtype = 'F64' | 'F32';
@@ -72,56 +77,153 @@ function readTensor(dtype: SafetensorsDtype, bytes: Uint8Array): Float64Array | 
   const count = bytes.length / size;
   // Copy into a fresh (aligned) buffer; the file's tensor bytes need not be aligned.
   const copy = new Uint8Array(bytes);
-  if (littleEndianHost) return dtype === 'F64' ? new Float64Array(copy.buffer, 0, count) : new Float32Array(copy.buffer, 0, count);
-  const view = new DataView(copy.buffer);
-  return dtype === 'F64' ? Float64Array.from({ length: count }, (_, index) => view.getFloat64(index * 8, true)) : Float32Array.from({ length: count }, (_, index) => view.getFloat32(index * 4, true));
+  const values = dtype === 'F64' ? new Float64Array(copy.buffer, 0, count) : new Float32Array(copy.buffer, 0, count);
+  fromLittleEndian(values);
+  return values;
 }
 
-/** Parses safetensors bytes, checking every layout rule; throws SafetensorsFormatError. */
-export function readSafetensors(file: Uint8Array): SafetensorsFile {
-  if (file.length < 8) throw new SafetensorsFormatError(`the file has ${file.length} bytes, fewer than the 8-byte header length`);
-  const headerLength = Number(new DataView(file.buffer, file.byteOffset, 8).getBigUint64(0, true));
-  if (headerLength > MAX_SAFETENSORS_HEADER_BYTES || 8 + headerLength > file.length) {
-    throw new SafetensorsFormatError(`the header length ${headerLength} does not fit in a file of ${file.length} bytes`);
+/**
+ * Turns values whose bytes were copied from a little-endian file into this host's order, in
+ * place (nothing to do on a little-endian host).
+ */
+export function fromLittleEndian(values: Float64Array | Float32Array): void {
+  if (littleEndianHost) return;
+  const view = new DataView(values.buffer, values.byteOffset, values.byteLength);
+  for (let index = 0; index < values.length; index++) values[index] = values instanceof Float64Array ? view.getFloat64(index * 8, true) : view.getFloat32(index * 4, true);
+}
+
+/** One tensor as the header declares it: where its bytes lie in the data section. */
+export interface SafetensorsEntry {
+  name: string;
+  dtype: SafetensorsDtype;
+  shape: readonly number[];
+  /** Byte range in the data section, `end` exclusive. */
+  begin: number;
+  end: number;
+}
+
+/** A checked header: its metadata and tensor entries (sorted by offset), and where the data section lies in the file. */
+export interface SafetensorsHeader {
+  metadata: Record<string, string>;
+  entries: SafetensorsEntry[];
+  /** Byte offset of the data section in the file (8 + the header length). */
+  dataOffset: number;
+  /** Length of the data section. */
+  dataBytes: number;
+}
+
+/**
+ * The header length in the first 8 bytes of a file of `fileBytes` bytes, checked against the file
+ * size and `MAX_SAFETENSORS_HEADER_BYTES` before anything of that length is allocated.
+ */
+export function checkHeaderLength(prefix: Uint8Array, fileBytes: number): number {
+  if (fileBytes < 8 || prefix.length < 8) throw new SafetensorsFormatError(`the file has ${fileBytes} bytes, fewer than the 8-byte header length`);
+  const declared = new DataView(prefix.buffer, prefix.byteOffset, 8).getBigUint64(0, true);
+  if (declared > BigInt(MAX_SAFETENSORS_HEADER_BYTES) || 8n + declared > BigInt(fileBytes)) {
+    throw new SafetensorsFormatError(`the header length ${declared} does not fit in a file of ${fileBytes} bytes (at most ${MAX_SAFETENSORS_HEADER_BYTES} bytes of header are read)`);
   }
+  return Number(declared);
+}
+
+/**
+ * Parses and checks a JSON header against the size of the data section that follows it: every
+ * dtype, every shape (non-negative safe integers whose element count fits in the data), every
+ * `data_offsets` pair (inside the data, exactly the shape's bytes), and the data covered exactly,
+ * without holes or overlaps. Nothing is allocated from a size the header claims.
+ */
+export function parseSafetensorsHeader(headerBytes: Uint8Array, dataBytes: number, dataOffset = 8 + headerBytes.length): SafetensorsHeader {
   let header: unknown;
   try {
-    header = JSON.parse(Buffer.from(file.buffer, file.byteOffset + 8, headerLength).toString('utf8'));
+    header = JSON.parse(Buffer.from(headerBytes.buffer, headerBytes.byteOffset, headerBytes.length).toString('utf8'));
   } catch (error) {
     throw new SafetensorsFormatError(`the JSON header does not parse (${(error as Error).message})`);
   }
-  if (header === null || typeof header !== 'object' || Array.isArray(header)) throw new SafetensorsFormatError('the JSON header is not an object');
-  const dataBytes = file.subarray(8 + headerLength);
+  if (!isPlainObject(header)) throw new SafetensorsFormatError('the JSON header is not an object');
   const metadata: Record<string, string> = {};
-  const tensors = new Map<string, SafetensorsTensor>();
-  const ranges: [number, number, string][] = [];
-  for (const [name, entry] of Object.entries(header as Record<string, unknown>)) {
+  const entries: SafetensorsEntry[] = [];
+  for (const [name, entry] of Object.entries(header)) {
     if (name === '__metadata__') {
-      for (const [key, value] of Object.entries((entry ?? {}) as Record<string, unknown>)) {
-        if (typeof value !== 'string') throw new SafetensorsFormatError(`metadata ${key} is not a string`);
+      if (!isPlainObject(entry)) throw new SafetensorsFormatError('__metadata__ is not an object of strings');
+      for (const [key, value] of Object.entries(entry)) {
+        if (typeof value !== 'string') throw new SafetensorsFormatError(`metadata ${JSON.stringify(key)} is not a string`);
         metadata[key] = value;
       }
       continue;
     }
-    const { dtype, shape, data_offsets: offsets } = (entry ?? {}) as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (dtype !== 'F64' && dtype !== 'F32') throw new SafetensorsFormatError(`tensor ${name} has dtype ${String(dtype)}; orchrm reads F64 and F32`);
-    if (!Array.isArray(shape) || !shape.every((size) => Number.isInteger(size) && size >= 0)) throw new SafetensorsFormatError(`tensor ${name} has an invalid shape`);
-    if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((value) => Number.isInteger(value))) throw new SafetensorsFormatError(`tensor ${name} has invalid data_offsets`);
-    const [begin, end] = offsets as [number, number];
-    const expected = (shape as number[]).reduce((product, size) => product * size, 1) * BYTES[dtype];
-    if (begin < 0 || end < begin || end > dataBytes.length || end - begin !== expected) {
-      throw new SafetensorsFormatError(`tensor ${name} spans bytes ${begin}..${end} of ${dataBytes.length}, but its shape [${(shape as number[]).join(', ')}] needs ${expected}`);
+    const label = JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}...` : name);
+    if (!isPlainObject(entry)) throw new SafetensorsFormatError(`tensor ${label} is not an object with dtype, shape and data_offsets`);
+    const { dtype, shape, data_offsets: offsets } = entry;
+    if (dtype !== 'F64' && dtype !== 'F32') throw new SafetensorsFormatError(`tensor ${label} has dtype ${JSON.stringify(dtype ?? null)?.slice(0, 40)}; orchrm reads F64 and F32`);
+    if (!Array.isArray(shape) || shape.length > MAX_RANK || !shape.every((size) => Number.isSafeInteger(size) && (size as number) >= 0)) {
+      throw new SafetensorsFormatError(`tensor ${label} has an invalid shape (a list of at most ${MAX_RANK} non-negative integers)`);
     }
-    ranges.push([begin, end, name]);
-    tensors.set(name, { dtype, shape: shape as number[], data: readTensor(dtype, dataBytes.subarray(begin, end)) });
+    if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((value) => Number.isSafeInteger(value))) throw new SafetensorsFormatError(`tensor ${label} has invalid data_offsets`);
+    const [begin, end] = offsets as [number, number];
+    const bytes = tensorByteLength(shape as number[], BYTES[dtype], dataBytes);
+    if (bytes === undefined || begin < 0 || end < begin || end > dataBytes || end - begin !== bytes) {
+      throw new SafetensorsFormatError(`tensor ${label} spans bytes ${begin}..${end} of ${dataBytes}, but its shape [${(shape as number[]).join(', ')}] needs ${bytes ?? 'more than the file holds'}`);
+    }
+    entries.push({ name, dtype, shape: shape as number[], begin, end });
   }
   // The format requires the data section to be covered exactly: no holes, no overlaps.
-  ranges.sort((a, b) => a[0] - b[0]);
+  entries.sort((a, b) => a.begin - b.begin);
   let covered = 0;
-  for (const [begin, end, name] of ranges) {
-    if (begin !== covered) throw new SafetensorsFormatError(`tensor ${name} starts at byte ${begin}, expected ${covered} (holes or overlaps in the data)`);
+  for (const { begin, end, name } of entries) {
+    if (begin !== covered) throw new SafetensorsFormatError(`tensor ${JSON.stringify(name)} starts at byte ${begin}, expected ${covered} (holes or overlaps in the data)`);
     covered = end;
   }
-  if (covered !== dataBytes.length) throw new SafetensorsFormatError(`the data section has ${dataBytes.length} bytes but the tensors cover ${covered}`);
-  return { tensors, metadata, dataBytes };
+  if (covered !== dataBytes) throw new SafetensorsFormatError(`the data section has ${dataBytes} bytes but the tensors cover ${covered}`);
+  return { metadata, entries, dataOffset, dataBytes };
+}
+
+/** Most dimensions of a tensor (ours have 1 or 2). */
+const MAX_RANK = 8;
+
+/** Bytes of a tensor of this shape, or undefined when they would pass `limit` (computed without overflow). */
+function tensorByteLength(shape: readonly number[], elementBytes: number, limit: number): number | undefined {
+  if (shape.includes(0)) return 0;
+  let bytes = elementBytes;
+  for (const size of shape) {
+    if (bytes > limit / size) return undefined;
+    bytes *= size;
+  }
+  return bytes;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Parses safetensors bytes held in memory, checking every layout rule; throws SafetensorsFormatError. */
+export function readSafetensors(file: Uint8Array): SafetensorsFile {
+  const headerLength = checkHeaderLength(file, file.length);
+  const dataBytes = file.subarray(8 + headerLength);
+  const header = parseSafetensorsHeader(file.subarray(8, 8 + headerLength), dataBytes.length);
+  const tensors = new Map<string, SafetensorsTensor>();
+  for (const { name, dtype, shape, begin, end } of header.entries) tensors.set(name, { dtype, shape, data: readTensor(dtype, dataBytes.subarray(begin, end)) });
+  return { tensors, metadata: header.metadata, dataBytes };
+}
+
+/**
+ * Reads and checks the header of a safetensors file through an open handle: the 8-byte length
+ * (against the file size), then the header alone, so a file is never read whole before its
+ * header has been checked. The tensor bytes are left for the caller to read where they belong.
+ */
+export async function readSafetensorsHeader(handle: FileHandle): Promise<SafetensorsHeader> {
+  const { size } = await handle.stat();
+  const prefix = await readExactly(handle, new Uint8Array(Math.min(8, size)), 0);
+  const headerLength = checkHeaderLength(prefix, size);
+  const headerBytes = await readExactly(handle, new Uint8Array(headerLength), 8);
+  return parseSafetensorsHeader(headerBytes, size - 8 - headerLength);
+}
+
+/** Fills `into` from the file at `position`; a file that ends first is truncated. */
+export async function readExactly(handle: FileHandle, into: Uint8Array, position: number): Promise<Uint8Array> {
+  let filled = 0;
+  while (filled < into.length) {
+    const { bytesRead } = await handle.read(into, filled, into.length - filled, position + filled);
+    if (bytesRead === 0) throw new SafetensorsFormatError(`the file ends at byte ${position + filled}, before the ${into.length} bytes expected there (it was truncated while being read)`);
+    filled += bytesRead;
+  }
+  return into;
 }

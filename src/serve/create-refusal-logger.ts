@@ -37,10 +37,29 @@ export function createRefusalLogger(write: (line: string) => void, options: Refu
       return;
     }
     written++;
-    const { method, path, remoteAddress, status, code, field, message } = refusal;
-    const shortMessage = message.length > maxMessageChars ? `${message.slice(0, maxMessageChars)}...` : message;
+    const { status, code } = refusal;
+    const [method, path, remoteAddress, field] = [refusal.method, refusal.path, refusal.remoteAddress, refusal.field].map((text) => (text ? escapeControlCharacters(text.length > MAX_FIELD_CHARS ? `${text.slice(0, MAX_FIELD_CHARS)}...` : text) : ''));
+    const message = escapeControlCharacters(refusal.message.length > maxMessageChars ? `${refusal.message.slice(0, maxMessageChars)}...` : refusal.message);
     const skipped = suppressed > 0 ? ` (${suppressed} earlier refusal(s) not logged)` : '';
     suppressed = 0;
-    write(`refused ${method || '?'} ${path || '?'}${remoteAddress ? ` from ${remoteAddress}` : ''}: ${status} ${code}${field ? ` (${field})` : ''}: ${shortMessage}${skipped}\n`);
+    write(`refused ${method || '?'} ${path || '?'}${remoteAddress ? ` from ${remoteAddress}` : ''}: ${status} ${escapeControlCharacters(code)}${field ? ` (${field})` : ''}: ${message}${skipped}\n`);
   };
+}
+
+/** Longest method, path, address or field written (a path may be as long as the request head allows). */
+const MAX_FIELD_CHARS = 200;
+
+/**
+ * Control and format characters (C0, DEL, C1, line and paragraph separators, bidirectional
+ * overrides and isolates) that would let request text forge log lines, move the cursor or
+ * recolour a terminal; each is written as its `\xNN` or `\uNNNN` escape instead.
+ */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every control character escaped, so a log line stays one line of plain text (issue 23). */
+export function escapeControlCharacters(text: string): string {
+  return text.replace(CONTROL_CHARACTER, (character) => {
+    const code = character.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }

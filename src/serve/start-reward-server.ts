@@ -1,5 +1,5 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import { HttpError, readRequestBody, startHttpServer } from '../core/index.js';
+import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, HttpError, readRequestBody, startHttpServer, UserError } from '../core/index.js';
 import { createRewardApp, type AppRequest, type AppResponse, type RewardApp, type RewardAppOptions } from './reward-app.js';
 
 /**
@@ -19,6 +19,17 @@ export interface RewardServerOptions extends RewardAppOptions {
   port?: number;
   /** Largest request body accepted (413 beyond). @default DEFAULT_MAX_BODY_BYTES (128 MiB) @unit bytes */
   maxBodyBytes?: number;
+  /**
+   * Request body bytes held at once across all requests; a request whose body would pass it gets
+   * a 503 with `retry-after: 1`. Each body costs about 3 times its size in memory while its request runs.
+   * At least `maxBodyBytes`. @default twice `maxBodyBytes`, at least 256 MiB @unit bytes
+   */
+  maxBodyBytesInFlight?: number;
+  /**
+   * Serve on a non-loopback `host` without a `token`. Off, that refuses to start: anyone who can
+   * reach the address could use the reward model. @default false
+   */
+  allowUnauthenticated?: boolean;
   /**
    * Time a client has to send a request's headers and then its whole body; slower clients get
    * a 408 and are disconnected, so a trickling client cannot hold a connection forever.
@@ -52,6 +63,10 @@ export interface RewardServer {
  */
 export async function startRewardServer(options: RewardServerOptions): Promise<RewardServer> {
   const { host = '127.0.0.1', port = 0, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, requestTimeoutMs = 30_000, closeTimeoutMs = 10_000 } = options;
+  const maxBodyBytesInFlight = options.maxBodyBytesInFlight ?? Math.max(DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, 2 * maxBodyBytes);
+  if (maxBodyBytesInFlight < maxBodyBytes) {
+    throw new UserError(`the body bytes in flight (${maxBodyBytesInFlight}) must be at least the largest body (${maxBodyBytes}), or a request of that size could never be served; raise --max-body-bytes-in-flight or lower --max-body-bytes`);
+  }
   const app = createRewardApp(options);
   const tooLarge = (bytes: number, how: string) =>
     new HttpError(
@@ -117,6 +132,10 @@ export async function startRewardServer(options: RewardServerOptions): Promise<R
     port,
     portName: '--port',
     closeTimeoutMs,
+    maxBodyBytesInFlight,
+    authenticated: options.token !== undefined,
+    ...(options.allowUnauthenticated !== undefined && { allowUnauthenticated: options.allowUnauthenticated }),
+    authenticationHint: { token: '--token-env, or the token option', allowUnauthenticated: '--allow-unauthenticated (allowUnauthenticated: true)' },
     // Slow headers are node's to catch (it answers through `onClientError` below); a slow body is
     // caught per request in `handle`, where the answer can name the route. node's own whole-request
     // timer is off, as it would also cut requests that are merely waiting for the model.

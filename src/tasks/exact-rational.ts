@@ -8,6 +8,13 @@ export interface Rational {
 
 /** Exponents beyond this are not expanded exactly (`2^100000` would be a huge bigint). */
 const MAX_EXPONENT = 64n;
+/**
+ * Largest numerator or denominator kept exact: 4,096 bits (1,233 digits). An exponent cap alone
+ * does not bound size, as powers nest: `((9^64)^64)^64` has 16 million digits, and one more level
+ * passes the largest bigint (issue 23). Beyond it the value is left to floating point.
+ */
+const MAX_RATIONAL_BITS = 4096;
+const bitLength = (value: bigint) => (value < 0n ? -value : value).toString(16).length * 4;
 const DECIMAL_LITERAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
 
 const gcd = (a: bigint, b: bigint): bigint => {
@@ -18,9 +25,12 @@ const gcd = (a: bigint, b: bigint): bigint => {
 
 function rational(numerator: bigint, denominator: bigint): Rational | undefined {
   if (denominator === 0n) return undefined;
+  // Operands are at most MAX_RATIONAL_BITS, so a product is at most twice that: checked here, before the gcd.
+  if (bitLength(numerator) > 2 * MAX_RATIONAL_BITS || bitLength(denominator) > 2 * MAX_RATIONAL_BITS) return undefined;
   const sign = denominator < 0n ? -1n : 1n;
   const divisor = gcd(numerator, denominator) || 1n;
-  return { numerator: (sign * numerator) / divisor, denominator: (sign * denominator) / divisor };
+  const reduced = { numerator: (sign * numerator) / divisor, denominator: (sign * denominator) / divisor };
+  return bitLength(reduced.numerator) > MAX_RATIONAL_BITS || bitLength(reduced.denominator) > MAX_RATIONAL_BITS ? undefined : reduced;
 }
 
 /**
@@ -42,7 +52,8 @@ export function decimalRational(text: string): Rational | undefined {
 /**
  * The exact rational value of a mathjs tree made only of numbers, `+ - * /`, signs, parentheses
  * and integer powers (`\frac{1}{3}`, `(2/3)^2`, `-1.25`); undefined when it holds anything else
- * (a variable, `sqrt`, `pi`), divides by zero, or has an exponent beyond 64.
+ * (a variable, `sqrt`, `pi`), divides by zero, has an exponent beyond 64, or a numerator or
+ * denominator beyond 4,096 bits.
  */
 export function exactRational(node: MathNode): Rational | undefined {
   switch (node.type) {
@@ -81,6 +92,8 @@ function operator(node: OperatorNode): Rational | undefined {
       if (!a || !b || b.denominator !== 1n) return undefined;
       const exponent = b.numerator < 0n ? -b.numerator : b.numerator;
       if (exponent > MAX_EXPONENT) return undefined;
+      // Checked before expanding: the power has about exponent times the bits of its base.
+      if (BigInt(Math.max(bitLength(a.numerator), bitLength(a.denominator)) - 4) * exponent > BigInt(MAX_RATIONAL_BITS)) return undefined;
       const power = rational(a.numerator ** exponent, a.denominator ** exponent);
       return power && (b.numerator < 0n ? rational(power.denominator, power.numerator) : power);
     }

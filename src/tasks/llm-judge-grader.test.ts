@@ -62,6 +62,17 @@ describe('createLlmJudgeGrader', () => {
     expect(seen).toEqual([{ promptTokens: 10, completionTokens: 4, totalTokens: 14 }]);
   });
 
+  test('reads a judge reply of many blank lines in linear time (issue 23: the verdict regexes were quadratic)', async () => {
+    // Two runs of 60,000 newlines: 8.1 s of the old two regexes on the build machine, blocking the event loop; milliseconds now.
+    const blankLines = '\n'.repeat(60_000);
+    server = await startChatServer({ handler: () => ({ text: `extracted_final_answer: Malia${blankLines}> **correct:**\n yes${blankLines}x` }) });
+    const grader = createLlmJudgeGrader({ provider: provider(server.url) });
+    const startedAt = performance.now();
+    const grade = await grader(task, 'Malia');
+    expect(performance.now() - startedAt).toBeLessThan(1_000);
+    expect(grade).toMatchObject({ correct: true, extractedAnswer: 'Malia' });
+  });
+
   test('tasks without gold are not sent to the judge', async () => {
     server = await startChatServer();
     expect(await createLlmJudgeGrader({ provider: provider(server.url) })({ ...task, answer: undefined }, 'x')).toBeUndefined();

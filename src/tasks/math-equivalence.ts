@@ -1,5 +1,7 @@
+import { LRUCache } from 'lru-cache';
 import { decimalRational, sameRational } from './exact-rational.js';
 import { latexToMathjs } from './latex-to-mathjs.js';
+import { MAX_GRADED_ANSWER_CHARS } from './normalize-math-answer.js';
 import { safeExpression, type ComplexValue, type SafeExpression } from './safe-expression.js';
 import { structureOf, type Structure } from './math-structure.js';
 
@@ -21,6 +23,12 @@ const ABSOLUTE_TOLERANCE = 1e-9;
 const SAMPLE_POINTS: readonly number[] = [0.5377, 1.8339, -2.2588, 0.8622, 0.3188, -1.3077, 2.7694, -0.4336];
 /** Points needed with a defined value on both sides before expressions count as equal. */
 const MIN_VALID_POINTS = 4;
+/**
+ * Most parts of a structure compared part by part (elements of a set, cells of a matrix). A set is
+ * matched in any order, so its parts are compared pairwise; 32 bounds that at 1,024 comparisons
+ * (MATH-500's largest gold answer structure, a 2x2 matrix, has 4).
+ */
+const MAX_STRUCTURE_PARTS = 32;
 
 /**
  * Decides whether two normalised math answers (see `normalizeMathAnswer`) are equivalent, and
@@ -29,7 +37,8 @@ const MIN_VALID_POINTS = 4;
  * intervals, matrices element-wise, equations up to a non-zero factor); otherwise both are
  * read as expressions through mathjs and compared numerically (exactly for two decimals, else within a relative 1e-9) when they have no
  * variables, or at eight fixed sample points of their variables when they do.
- * Returns undefined when they are not equivalent.
+ * Returns undefined when they are not equivalent. Answers over `MAX_GRADED_ANSWER_CHARS`, and
+ * structures of more than 32 parts, are compared as strings only, so the cost is bounded.
  *
  * @example
  * mathEquivalence('\\frac{1}{2}', '0.5'); // 'numeric'
@@ -37,6 +46,8 @@ const MIN_VALID_POINTS = 4;
  */
 export function mathEquivalence(gold: string, predicted: string): EquivalenceKind | undefined {
   if (gold === predicted) return 'string';
+  // Beyond this only string equality counts; it bounds the cost of everything below.
+  if (gold.length > MAX_GRADED_ANSWER_CHARS || predicted.length > MAX_GRADED_ANSWER_CHARS) return undefined;
   if (/^[a-zA-Z ]+$/.test(gold) && gold.toLowerCase() === predicted.toLowerCase()) return 'string';
   // Two decimal literals compare digit by digit: doubles cannot tell 1450000 from 1450001 within tolerance, or long integers apart at all.
   const goldDecimal = canonicalDecimal(gold);
@@ -86,6 +97,7 @@ function compareStructures(gold: Structure, predicted: Structure): EquivalenceKi
   // A column vector may be written as a tuple: `(1,2)` and a 2x1 pmatrix hold the same parts.
   const vectorPair = (gold.kind === 'matrix') !== (predicted.kind === 'matrix') && [gold, predicted].every((side) => side.kind === 'matrix' || (side.kind === 'tuple' && side.open === '('));
   if (!comparable && !(vectorPair && gold.parts.length === predicted.parts.length)) return undefined;
+  if (gold.parts.length > MAX_STRUCTURE_PARTS) return undefined;
   return ordered ? compareInOrder(gold.parts, predicted.parts) : compareAnyOrder(gold.parts, predicted.parts);
 }
 
@@ -99,9 +111,10 @@ function compareAnyOrder(gold: readonly string[], predicted: readonly string[]):
   const unused = predicted.map((_, index) => index);
   const kinds: EquivalenceKind[] = [];
   for (const part of gold) {
-    const found = unused.findIndex((index) => mathEquivalence(part, predicted[index]!) !== undefined);
-    if (found === -1) return undefined;
-    kinds.push(mathEquivalence(part, predicted[unused[found]!]!)!);
+    let kind: EquivalenceKind | undefined;
+    const found = unused.findIndex((index) => (kind = mathEquivalence(part, predicted[index]!)) !== undefined);
+    if (found === -1 || kind === undefined) return undefined;
+    kinds.push(kind);
     unused.splice(found, 1);
   }
   return strongest(kinds);
@@ -147,9 +160,21 @@ function compareExpressions(gold: string, predicted: string, proportional = fals
   return valid >= MIN_VALID_POINTS ? (variables.length === 0 ? 'numeric' : 'symbolic') : undefined;
 }
 
+/**
+ * Parsed expressions by text: a set's parts are compared pairwise, and graders compare one gold
+ * answer with many predictions, so each text is converted and compiled once. Bounded (least
+ * recently used evicted first); `'unparsable'` records a text that does not parse.
+ */
+const parsedExpressions = new LRUCache<string, SafeExpression | 'unparsable'>({ max: 1024 });
+
 function parseExpression(text: string): SafeExpression | undefined {
-  const expression = latexToMathjs(text);
-  return expression === undefined ? undefined : safeExpression(expression);
+  let parsed = parsedExpressions.get(text);
+  if (parsed === undefined) {
+    const expression = latexToMathjs(text);
+    parsed = (expression === undefined ? undefined : safeExpression(expression)) ?? 'unparsable';
+    parsedExpressions.set(text, parsed);
+  }
+  return parsed === 'unparsable' ? undefined : parsed;
 }
 
 /** `-007.50` -> `-7.5`; undefined when the text is not a plain decimal number. */

@@ -1,12 +1,25 @@
 import { lastBoxed } from './last-boxed.js';
 
+/**
+ * Longest answer normalised and compared beyond string equality: 1,000 characters (after the last
+ * `\boxed{}` is taken). The longest MATH-500 gold answer has 53; a longer text is a whole
+ * solution or model output, which no normalisation turns into a gold answer. The cap bounds what
+ * each step may cost: no step is worse than quadratic in its input, so grading an answer costs
+ * milliseconds whatever it holds (issue 23).
+ */
+export const MAX_GRADED_ANSWER_CHARS = 1_000;
+
 /** Commands whose argument is plain text: unwrapped (or dropped when they hold a trailing unit). */
 const TEXT_COMMANDS = ['text', 'textbf', 'textit', 'textrm', 'mathrm', 'mathbf', 'mbox', 'operatorname'];
 const TEXT_COMMAND = `\\\\(?:${TEXT_COMMANDS.join('|')})`;
 /** A unit written after the value: `\text{ cm}^2`, `\mbox{ inches}`, `\text{ degrees}`. */
 const TRAILING_TEXT_UNIT = new RegExp(`(\\S)\\s*${TEXT_COMMAND}\\s*\\{\\s*[a-zA-Z][a-zA-Z .]*\\}(\\^\\{?\\d\\}?)?\\s*$`);
-/** A unit in plain words after a number: `18 dollars`, `5.4 cents`, `3 sq. ft`. */
-const TRAILING_WORD_UNIT = /^([-+]?(?:\d[\d,]*)?\.?\d+)\s*(?:[a-zA-Z]{2,}\.?(?:\^\d)?\s*)+$/;
+/**
+ * A unit in plain words after a number: `18 dollars`, `5.4 cents`, `3 sq. ft`. Each word is a
+ * whole run of letters (`(?![a-zA-Z])`): without that, a run could be split into words in
+ * exponentially many ways, and a 45-letter answer that fails at its end took 8.5 s (issue 23).
+ */
+const TRAILING_WORD_UNIT = /^([-+]?(?:\d[\d,]*)?\.?\d+)\s*(?:[a-zA-Z]{2,}(?![a-zA-Z])\.?(?:\^\d)?\s*)+$/;
 const THOUSANDS = /^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 /** A sentence around the answer: `The answer is 4.`, `So the final answer is: 4`, `Final Answer: The final answer is 4. I hope it is correct.` */
 const ANSWER_LEAD_IN = /^(?:(?:so|thus|therefore|hence)[,:]?\s+)?(?:the\s+)?(?:final\s+)?answer\s*(?:is\s*:?|:|=)\s*/i;
@@ -30,7 +43,8 @@ const NOISE = /\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big|displaystyle|textstyl
  * (`10,\!080` too) and all whitespace; writes out scale words (`1.5 million` is `1500000`);
  * rewrites `\dfrac`/`\tfrac` as `\frac`, `\frac12` as `\frac{1}{2}`, `\sqrt2` as `\sqrt{2}`,
  * `inf` and `∞` as `\infty` and `.5` as `0.5`; unwraps `\text{}` and a lone `(C)`. A hedged
- * answer (`approximately 9`) becomes `\approx9`, which matches no exact answer.
+ * answer (`approximately 9`) becomes `\approx9`, which matches no exact answer. A text over
+ * `MAX_GRADED_ANSWER_CHARS` (after `\boxed{}`) is returned trimmed, not normalised.
  *
  * @example
  * normalizeMathAnswer('$\\boxed{\\dfrac12}$'); // '\\frac{1}{2}'
@@ -38,6 +52,8 @@ const NOISE = /\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big|displaystyle|textstyl
  */
 export function normalizeMathAnswer(answer: string): string {
   let text = (lastBoxed(answer) ?? answer).trim();
+  // Too long to be an answer: returned as it is, which `mathEquivalence` compares as a string only.
+  if (text.length > MAX_GRADED_ANSWER_CHARS) return text;
   text = stripLeadIn(text);
   // A hedged value (`approximately 9`) is kept as `\approx 9`: it states an estimate, not the answer.
   const hedge = HEDGE.exec(text);
@@ -98,13 +114,25 @@ function stripDelimiters(text: string): string {
     const next = current
       .replace(/^\\\((.*)\\\)$/s, '$1')
       .replace(/^\\\[(.*)\\\]$/s, '$1')
-      .replace(/^\$+(.*?)\$+$/s, '$1')
+      .replace(/^\$.*\$$/s, stripDollars)
       .replace(/\.$/, '')
       .trim();
     if (next === current) break;
     current = next;
   }
   return current;
+}
+
+/**
+ * `$$x$$` -> `x`: every leading and trailing `$` (a text of `$` only becomes empty). A scan, as
+ * `/^\$+(.*?)\$+$/s` took time cubic in a run of `$` (750 ms for 1,000).
+ */
+function stripDollars(text: string): string {
+  let start = 0;
+  while (text[start] === '$') start++;
+  let end = text.length;
+  while (end > start && text[end - 1] === '$') end--;
+  return text.slice(start, end);
 }
 
 /** `\text{east}` -> `east`, braces balanced. */

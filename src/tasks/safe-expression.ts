@@ -72,7 +72,8 @@ export function safeExpression(text: string): SafeExpression | undefined {
       let value: unknown;
       try {
         // A fresh Map: mathjs must never see a symbol it would resolve as a unit (`m`, `cm`).
-        value = compiled.evaluate(new Map(Object.entries(scope)));
+        // mathjs looks functions up in the scope first: `combinations` is the bounded one.
+        value = compiled.evaluate(new Map<string, unknown>([...Object.entries(scope), ['combinations', boundedCombinations]]));
       } catch {
         return undefined;
       }
@@ -81,6 +82,21 @@ export function safeExpression(text: string): SafeExpression | undefined {
       return undefined;
     },
   };
+}
+
+/**
+ * Beyond this `min(k, n - k)` = m, `C(n, k)` is at least `C(2m, m)`, larger than any double
+ * (`C(1030, 515)` is about 2^1024.7), so its value is of no use; mathjs would still multiply m
+ * times, and `\binom{1e14}{5e13}` ran for days with the event loop blocked (issue 23).
+ */
+const MAX_COMBINATIONS_STEPS = 514;
+
+/** mathjs `combinations`, refusing (throwing, so the value is undefined) operands whose result no double holds. */
+function boundedCombinations(n: unknown, k: unknown): unknown {
+  if (typeof n === 'number' && typeof k === 'number' && Number.isInteger(n) && Number.isInteger(k) && k >= 0 && k <= n && Math.min(k, n - k) > MAX_COMBINATIONS_STEPS) {
+    throw new RangeError(`combinations(${n}, ${k}) is beyond floating point`);
+  }
+  return mathjs().combinations(n as number, k as number);
 }
 
 function rewriteProducts(root: MathNode): MathNode {

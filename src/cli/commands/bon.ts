@@ -10,6 +10,7 @@ import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { environmentFromFlags, PlanFormatFlagSchema, sharedEnvironmentFlags as shared, SplitFlagSchema } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
+import { embeddingFlags, featureOptionsFromFlags } from './embedding-flags.js';
 
 const bonConfig = BonConfigSchema.shape;
 
@@ -32,6 +33,7 @@ const BonFlagsSchema = z.object({
   format: PlanFormatFlagSchema.default('json').meta({ placeholder: 'format', description: 'plan format asked for: json or xml' }),
   dom: shared.dom,
   rm: z.string().optional().meta({ placeholder: 'model.safetensors', description: 'trained reward model file (orchrm rm train)' }),
+  ...embeddingFlags,
   n: z.number().int().min(1).default(8).meta({ description: 'N: plans sampled per task' }),
   curve: z.boolean().default(false).meta({ description: `also evaluate N in {${DEFAULT_NS.join(', ')}} over the same samples` }),
   strategies: z.string().optional().meta({ placeholder: 'list', description: `comma-separated, from ${STRATEGY_NAMES.join(', ')} (default: all; rm ones need --rm)` }),
@@ -83,13 +85,13 @@ async function bon(flags: BonFlags): Promise<void> {
   if (flags.templates !== undefined && flags.pool !== 'sampled+templates') throw new UserError('--templates needs --pool sampled+templates');
   const strategies = chooseStrategies(flags);
   const orchestrator = flags.orchestrator ?? (flags.provider === undefined || flags.scenario !== undefined ? 'sim:base' : undefined);
-  const { taskFile: _taskFile, orchestrator: _orchestrator, ...rest } = flags;
+  const { taskFile: _taskFile, orchestrator: _orchestrator, embeddingsUrl: _embeddingsUrl, embeddingsApiKeyEnv: _embeddingsApiKeyEnv, ...rest } = flags;
   const needsJudge = strategies.includes('judge') || strategies.includes('plan-judge');
   const setup = await environmentFromFlags({ ...rest, ...(orchestrator !== undefined && { orchestrator }) }, { judge: needsJudge });
   const { environment } = setup;
   const store = openStore(flags.db);
   try {
-    const rewardModel: TrainedRewardModel | undefined = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm);
+    const rewardModel: TrainedRewardModel | undefined = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm, { features: featureOptionsFromFlags(flags) });
     if (rewardModel !== undefined) {
       const mismatch = trainingMismatch(flags.rm!, rewardModel.provenance.trainedOn, worldOfRun({ config: setup.config }));
       if (mismatch !== undefined) process.stderr.write(`orchrm: warning: ${mismatch}\n`);

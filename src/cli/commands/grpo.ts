@@ -11,6 +11,7 @@ import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
+import { embeddingFlags, featureOptionsFromFlags } from './embedding-flags.js';
 
 const config = GrpoConfigSchema.shape;
 const run = RunGrpoSettingsSchema.shape;
@@ -25,6 +26,7 @@ const GrpoFlagsSchema = z.object({
   from: z.string().min(1).default('base').meta({ placeholder: 'base|file', description: 'starting checkpoint: base or a checkpoint file (orchrm sim improve, orchrm grpo --out)' }),
   reward: run.reward,
   rm: z.string().min(1).optional().meta({ placeholder: 'model.safetensors', description: 'reward model for --reward rm|hybrid (orchrm rm train --out)' }),
+  ...embeddingFlags,
   steps: config.steps,
   groupSize: config.groupSize,
   tasksPerStep: config.tasksPerStep,
@@ -71,7 +73,7 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
         const { trainable } = environment;
         if (trainable === undefined) throw new NoTrainablePolicyError(environment.name);
         const from = flags.from === 'base' ? trainable.initialCheckpoint() : await trainable.loadCheckpoint(flags.from);
-        const rewardModel = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm);
+        const rewardModel = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm, { features: featureOptionsFromFlags(flags) });
         const store = flags.db === undefined ? undefined : openStore(flags.db);
         try {
           const result = await runGrpo(environment, {

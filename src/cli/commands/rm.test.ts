@@ -11,6 +11,9 @@ import { syntheticPlan, syntheticTask, syntheticUtility } from '../../rm/synthet
 import { openStore } from '../../store/index.js';
 import { listModels } from '../../store/model-store.js';
 import { createRichEpisode } from '../../testing/episode-factory.js';
+import { readSafetensors } from '../../rm/safetensors.js';
+import { startOpenAiCompatibleServer } from '../../sim/server/index.js';
+import { createFunctionProvider } from '../../testing/index.js';
 import { readPlansFile, registerRmCommand } from './rm.js';
 
 let directory: string;
@@ -112,6 +115,25 @@ describe('orchrm rm', () => {
     const again = await run(['rm', 'score', '--model', linear, '--task', readFileSync(taskFile, 'utf8').trim(), '--plans', jsonl]);
     expect(again.stdout.trim().split('\n')).toHaveLength(3);
     expect(again.stdout).toContain(`${scores[2]?.toFixed(6)}  plan 3: not a plan`);
+  });
+
+  it('trains and scores embed features against the endpoint of --embeddings-url, which the model file never records (issue 23)', { timeout: 120_000 }, async () => {
+    const server = await startOpenAiCompatibleServer({ provider: createFunctionProvider(() => 'unused'), models: ['unused'] });
+    try {
+      const out = join(directory, 'embed.safetensors');
+      await run(['rm', 'train', '--db', db, '--encoder', 'embed:sim-embedding/8@plan,structure,bits:10', '--no-tune', '--epochs', '1', '--out', out, '--embeddings-url', server.url]);
+      expect(process.exitCode).toBeUndefined();
+      const trainedRequests = server.stats.requests.embeddings;
+      expect(trainedRequests).toBeGreaterThan(0);
+      expect(readSafetensors(readFileSync(out)).metadata.encoder_spec).not.toMatch(/127\.0\.0\.1|baseURL/);
+      const plans = join(directory, 'embed-plans.txt');
+      writeFileSync(plans, ['{"dom": "low", "nodes": [{"id": "A", "agent": "cot", "input": ""}], "answer": "A"}', 'not a plan'].join('\n---\n'));
+      const scored = await run(['rm', 'score', '--model', out, '--task', 'How many apples are left?', '--plans', plans, '--json', '--embeddings-url', server.url]);
+      expect((JSON.parse(scored.stdout) as { scores: number[] }).scores).toHaveLength(2);
+      expect(server.stats.requests.embeddings).toBeGreaterThan(trainedRequests);
+    } finally {
+      await server.close();
+    }
   });
 
   it('fails with clear messages', async () => {

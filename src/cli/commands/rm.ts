@@ -8,6 +8,7 @@ import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
+import { embeddingFlags, featureOptionsFromFlags } from './embedding-flags.js';
 
 const btConfig = BtConfigSchema.shape;
 const db = z.string().min(1).default('orchrm.db');
@@ -24,6 +25,7 @@ const TrainFlagsSchema = z.object({
   maxEpochs: btConfig.maxEpochs,
   tune: z.boolean().default(true).meta({ description: 'train once with L2 1e-6 and learning rate 0.01 instead of choosing L2 and learning rate on the validation split' }),
   resume: z.boolean().default(false).meta({ description: 'continue from the resume state <out>.training.safetensors of an interrupted run' }),
+  ...embeddingFlags,
   json: json('print the training summary as JSON on stdout'),
 });
 
@@ -33,6 +35,7 @@ const AblateFlagsSchema = z.object({
   encoder: z.string().min(1).default(DEFAULT_ENCODER_SPEC_TEXT).meta({ placeholder: 'spec', description: 'features of every model' }),
   seed: btConfig.seed.meta({ description: 'seed of training and bootstraps' }),
   tune: z.boolean().default(true).meta({ description: 'train each model once with the default L2 and learning rate (faster)' }),
+  ...embeddingFlags,
   json: json('print the report as JSON on stdout'),
 });
 
@@ -42,6 +45,7 @@ const EvalFlagsSchema = z.object({
   dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'pair dataset (default: the one the first model was trained on, else the most recent)' }),
   seed: z.number().int().nonnegative().default(0).meta({ description: 'seed of Best-of-N subsets, tie-breaks and bootstraps' }),
   subsets: z.number().int().positive().default(100).meta({ description: 'Best-of-N subsets drawn per task' }),
+  ...embeddingFlags,
   json: json('print the full report as JSON on stdout'),
 });
 
@@ -49,6 +53,7 @@ const ScoreFlagsSchema = z.object({
   model: z.string().min(1).meta({ placeholder: 'file', description: 'model file written by orchrm rm train' }),
   task: z.string().min(1).meta({ placeholder: 'text|@file', description: 'the task text, or @path of a file holding it' }),
   plans: z.string().min(1).meta({ placeholder: 'file', description: 'plans separated by lines "---", or JSONL of plan texts' }),
+  ...embeddingFlags,
   json: json('print the scores as JSON on stdout'),
 });
 
@@ -141,6 +146,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
             name: `orchrm-bt-${flags.head}`,
             stateFile,
             resume: flags.resume,
+            features: featureOptionsFromFlags(flags),
             events: createCliEvents<StoredRmTrainingEvent>({
               stderr: streams.stderr,
               line: (event) => {
@@ -177,6 +183,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
           const report = await ablateSources(pairs, data, {
             config,
             seed: flags.seed,
+            features: featureOptionsFromFlags(flags),
             onSubsetEnd: (row, done, total) => streams.stderr.write(`${done}/${total} ${row.sources.join('+')}: valid-vs-valid ${(row.outcomePairs.validVsValid.accuracy * 100).toFixed(1)}%\n`),
           });
           streams.stdout.write(flags.json ? `${JSON.stringify({ datasetId: data.datasetId, ...report }, null, 2)}\n` : formatAblationReport(report));
@@ -193,7 +200,8 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
     .action(
       runAction(async (rawFlags: Record<string, unknown>) => {
         const flags = evalFlags.parse(rawFlags);
-        const models = await Promise.all(flags.model.map((path) => loadRewardModel(path)));
+        const features = featureOptionsFromFlags(flags);
+        const models = await Promise.all(flags.model.map((path) => loadRewardModel(path, { features })));
         const first = models[0] as TrainedRewardModel;
         const trainedOn = typeof first.provenance.metrics?.datasetId === 'string' ? first.provenance.metrics.datasetId : undefined;
         const store = openStore(flags.db, { readonly: true });
@@ -207,6 +215,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
             config,
             seed: flags.seed,
             subsetsPerTask: flags.subsets,
+            features,
             events: createCliEvents<BaselineEpochEndEvent>({ stderr: streams.stderr, line: (event) => epochLine(event.log, `${event.baseline} baseline epoch`) }).sink,
           });
           streams.stdout.write(flags.json ? `${JSON.stringify({ datasetId: data.datasetId, modelFiles: flags.model, ...report }, null, 2)}\n` : formatBaselineReport(report, { title: `dataset ${data.datasetId}` }));
@@ -223,7 +232,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
         const flags = scoreFlags.parse(rawFlags);
         const task = flags.task.startsWith('@') ? readText(flags.task.slice(1), '--task').trim() : flags.task;
         const plans = readPlansFile(readText(flags.plans, '--plans'), flags.plans);
-        const model = await loadRewardModel(flags.model);
+        const model = await loadRewardModel(flags.model, { features: featureOptionsFromFlags(flags) });
         try {
           const scores = await model.score(task, plans);
           if (flags.json) streams.stdout.write(`${JSON.stringify({ model: model.name, scores }, null, 2)}\n`);

@@ -187,6 +187,33 @@ describe('orchrm serve', () => {
     expect(text.stdout).toBe('');
   });
 
+  it('refuses a model file with a NaN weight instead of serving it healthy and answering 500 (issue 23)', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'orchrm-serve-nan-'));
+    try {
+      const { model } = await trainRewardModel(syntheticPairs({ pairs: 60, seed: 3 }), { seed: 3, maxEpochs: 1, tune: false });
+      model.head.tensors[0]!.values[0] = Number.NaN;
+      const path = join(directory, 'nan.safetensors');
+      await saveRewardModel(model, path);
+      const { io, text, ready, shutDown } = testIo();
+      const { loadModel: _fake, ...realIo } = io;
+      const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      const root = new Command('orchrm').exitOverride();
+      registerServeCommand(root, realIo);
+      const run = root.parseAsync(['serve', '--model', path, '--port', '0', '--json'], { from: 'user' });
+      const outcome = await Promise.race([run.then(() => 'ended'), ready.then(() => 'listening')]);
+      if (outcome === 'listening') {
+        shutDown('test');
+        await run;
+      }
+      expect(outcome).toBe('ended');
+      expect(process.exitCode).toBe(2);
+      expect(errors.mock.calls.map(([chunk]) => String(chunk)).join('')).toMatch(/tensor linear\.weight holds NaN at index 0.*retrain it/);
+      expect(text.stdout).toBe('');
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to start when --token-env names an unset variable', async () => {
     const { io, loaded } = testIo();
     const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
@@ -196,13 +223,32 @@ describe('orchrm serve', () => {
     expect(loaded).toEqual([]);
   });
 
-  it('warns before binding anything but loopback', async () => {
-    const { io, text } = testIo();
-    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    // 192.0.2.1 (TEST-NET-1) is not an address of this machine: the warning is written, then the bind fails.
-    await program(io).parseAsync(['serve', '--model', 'rm.safetensors', '--port', '0', '--host', '192.0.2.1'], { from: 'user' });
-    expect(text.stderr).toContain('warning: --host 192.0.2.1 is not loopback and no --token-env is set');
+  it('refuses a non-loopback --host without a token unless --allow-unauthenticated says so (issue 23)', async () => {
+    const { io, text, ready, loaded, shutDown } = testIo();
+    const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const run = program(io).parseAsync(['serve', '--model', 'rm.safetensors', '--port', '0', '--json', '--host', '0.0.0.0'], { from: 'user' });
+    // Before the fix the server started (with a warning) and waited for clients.
+    const outcome = await Promise.race([run.then(() => 'ended'), ready.then(() => 'listening')]);
+    if (outcome === 'listening') {
+      shutDown('test');
+      await run;
+    }
+    expect(outcome).toBe('ended');
     expect(process.exitCode).toBe(2);
+    expect(errors.mock.calls.map(([chunk]) => String(chunk)).join('')).toMatch(/--host 0\.0\.0\.0 is not loopback and no --token-env is set.*--allow-unauthenticated/);
+    expect(loaded).toEqual([]);
+    expect(text.stdout).toBe('');
+  });
+
+  it('serves on a non-loopback --host with --allow-unauthenticated, and warns', async () => {
+    const { io, text, ready, shutDown } = testIo();
+    const run = program(io).parseAsync(['serve', '--model', 'rm.safetensors', '--port', '0', '--json', '--host', '0.0.0.0', '--allow-unauthenticated'], { from: 'user' });
+    const { port } = (await ready) as { port: number };
+    expect(text.stderr).toContain('warning: --host 0.0.0.0 is not loopback and --allow-unauthenticated is set');
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    shutDown('SIGTERM received');
+    await run;
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { type EventSink, isLoopbackHost, type RewardModel, UserError } from '../../core/index.js';
-import { loadRewardModel } from '../../rm/index.js';
+import { loadRewardModel, type LoadRewardModelOptions } from '../../rm/index.js';
 import {
   createRefusalLogger,
   createTaskExtractor,
@@ -19,13 +19,14 @@ import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { PortSchema, untilSignal } from '../server-process.js';
 import { commandSummary } from '../command-catalog.js';
+import { embeddingFlags, featureOptionsFromFlags } from './embedding-flags.js';
 
 /** Where `orchrm serve` writes, how it loads a model, and when it stops; tests pass their own. */
 export interface ServeCommandIo extends CommandStreams {
   /** Resolves with a reason when the server should close. @default the first SIGINT or SIGTERM */
   untilShutdown: () => Promise<string>;
-  /** Reads a model file. @default `loadRewardModel` (rm/model-file.ts) */
-  loadModel: (path: string) => Promise<RewardModel>;
+  /** Reads a model file, with the embeddings endpoint the flags give. @default `loadRewardModel` (rm/model-file.ts) */
+  loadModel: (path: string, options: LoadRewardModelOptions) => Promise<RewardModel>;
   /** @default process.env */
   env: Record<string, string | undefined>;
 }
@@ -33,11 +34,14 @@ export interface ServeCommandIo extends CommandStreams {
 /** The flags of `orchrm serve`, in the order the help lists them. */
 const ServeFlagsSchema = z.object({
   model: z.string().meta({ placeholder: 'file', description: 'reward model file (.safetensors) written by orchrm rm train' }),
+  ...embeddingFlags,
   port: PortSchema.default(5000).meta({ description: 'port to listen on (0 picks a free one)' }),
-  host: z.string().default('127.0.0.1').meta({ placeholder: 'address', description: 'address to bind; anything but loopback exposes the server to the network (use --token-env then)' }),
+  host: z.string().default('127.0.0.1').meta({ placeholder: 'address', description: 'address to bind; anything but loopback exposes the server to the network and needs --token-env (or --allow-unauthenticated)' }),
   tokenEnv: z.string().optional().meta({ placeholder: 'name', description: 'environment variable holding a bearer token every request but GET /healthz must send' }),
+  allowUnauthenticated: z.boolean().default(false).meta({ description: 'serve on a non-loopback --host without a token (only behind a proxy or firewall that authenticates every client)' }),
   maxPlans: z.number().int().min(1).default(DEFAULT_MAX_PLANS).meta({ description: 'most plans (or OpenRLHF queries) per request; 413 beyond' }),
   maxBodyBytes: z.number().int().min(1).default(DEFAULT_MAX_BODY_BYTES).meta({ description: 'largest request body in bytes (128 MiB fits 8192 OpenRLHF queries of ~10 KB); 413 beyond' }),
+  maxBodyBytesInFlight: z.number().int().min(1).optional().meta({ description: 'request body bytes held at once across requests (each costs ~3x its size in memory); 503 beyond (default: twice --max-body-bytes, at least 256 MiB)' }),
   taskFrom: z.enum(TASK_SOURCES).default('auto').meta({
     placeholder: 'source',
     description: 'where /get_reward reads each task: auto (orchrm orchestrator prompt or chat template user turn, else the prompt), prompt (verbatim), label (the labels entry)',
@@ -57,7 +61,7 @@ const serveFlags = optionsFromSchema(ServeFlagsSchema);
  * or SIGTERM, then a graceful close. See docs/integrations.md for verl and OpenRLHF.
  */
 export function registerServeCommand(program: Command, io: Partial<ServeCommandIo> = {}): void {
-  const resolvedIo: ServeCommandIo = { ...processStreams, untilShutdown: untilSignal, loadModel: (path) => loadRewardModel(path), env: process.env, ...io };
+  const resolvedIo: ServeCommandIo = { ...processStreams, untilShutdown: untilSignal, loadModel: loadRewardModel, env: process.env, ...io };
   addOptions(program.command('serve').description(commandSummary('serve')), serveFlags)
     .addHelpText(
       'after',
@@ -80,19 +84,26 @@ async function serve(io: ServeCommandIo, flags: ServeFlags): Promise<void> {
   // Checked before the model loads, so a bad pattern fails at once.
   createTaskExtractor({ source: flags.taskFrom, ...(flags.taskPattern !== undefined && { pattern: flags.taskPattern }) });
   if (!isLoopbackHost(flags.host)) {
+    if (!token && !flags.allowUnauthenticated) {
+      throw new UserError(
+        `--host ${flags.host} is not loopback and no --token-env is set, so anyone who can reach that address could use the reward model; set a token (ORCHRM_REWARD_API_KEY=$(openssl rand -hex 16) orchrm serve ... --token-env ORCHRM_REWARD_API_KEY), keep --host 127.0.0.1, or, behind a proxy or firewall that authenticates every client, pass --allow-unauthenticated (docs/integrations.md, "Exposing the server")`,
+      );
+    }
     io.stderr.write(
       token
         ? `orchrm serve: warning: --host ${flags.host} is not loopback; the server speaks plain HTTP, so put it behind TLS before the token crosses a network you do not trust\n`
-        : `orchrm serve: warning: --host ${flags.host} is not loopback and no --token-env is set; anyone who can reach this address can use the reward model\n`,
+        : `orchrm serve: warning: --host ${flags.host} is not loopback and --allow-unauthenticated is set; anyone who can reach this address can use the reward model\n`,
     );
   }
-  const model = await io.loadModel(flags.model);
+  const model = await io.loadModel(flags.model, { features: featureOptionsFromFlags(flags, io.env) });
   const server = await startRewardServer({
     model,
     host: flags.host,
     port: flags.port,
     maxPlans: flags.maxPlans,
     maxBodyBytes: flags.maxBodyBytes,
+    ...(flags.maxBodyBytesInFlight !== undefined && { maxBodyBytesInFlight: flags.maxBodyBytesInFlight }),
+    allowUnauthenticated: flags.allowUnauthenticated,
     requestTimeoutMs: flags.requestTimeoutMs,
     closeTimeoutMs: flags.closeTimeoutMs,
     taskSource: flags.taskFrom,

@@ -84,11 +84,16 @@ describe('orchrm sim serve', () => {
     await expect(root.parseAsync(['sim', 'serve', ...flags], { from: 'user' })).rejects.toThrow(message);
   });
 
-  it('warns when --host is not loopback', async () => {
+  it('refuses a non-loopback --host without a token, and warns with --allow-unauthenticated (issue 23)', async () => {
     const { io, text } = testIo();
-    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     await program(io).parseAsync(['sim', 'serve', '--host', '0.0.0.0', '--scenario', 'missing'], { from: 'user' });
-    expect(text.stderr).toMatch(/warning: --host 0\.0\.0\.0 is not loopback/);
+    expect(process.exitCode).toBe(2);
+    expect(errors.mock.calls.map(([chunk]) => String(chunk)).join('')).toMatch(/--host 0\.0\.0\.0 is not loopback and no --token-env is set.*--allow-unauthenticated/);
+    expect(text.stderr).not.toContain('warning');
+    process.exitCode = undefined;
+    await program(io).parseAsync(['sim', 'serve', '--host', '0.0.0.0', '--allow-unauthenticated', '--scenario', 'missing'], { from: 'user' });
+    expect(text.stderr).toMatch(/warning: --host 0\.0\.0\.0 is not loopback and --allow-unauthenticated is set/);
   });
 
   it('serves the scenario until shut down, then reports what it served', async () => {

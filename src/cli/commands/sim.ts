@@ -28,11 +28,12 @@ const scenariosFlags = optionsFromSchema(ScenariosFlagsSchema);
 const ServeFlagsSchema = z.object({
   scenario: z.string().default('default').meta({ placeholder: 'name|path', description: 'built-in scenario name or scenario JSON file' }),
   port: PortSchema.default(8000).meta({ description: 'port to listen on (0 picks a free one)' }),
-  host: z.string().default('127.0.0.1').meta({ placeholder: 'address', description: 'address to bind; anything but loopback exposes the server to the network (use --token-env then)' }),
+  host: z.string().default('127.0.0.1').meta({ placeholder: 'address', description: 'address to bind; anything but loopback exposes the server to the network and needs --token-env (or --allow-unauthenticated)' }),
   tokenEnv: z.string().optional().meta({
     placeholder: 'name',
     description: "environment variable holding a bearer token every request must send (as an OpenAI API key: set the provider config's apiKeyEnv to the same variable)",
   }),
+  allowUnauthenticated: z.boolean().default(false).meta({ description: 'serve on a non-loopback --host without a token (only behind a proxy or firewall that authenticates every client)' }),
   rateLimitRate: faultConfig.rateLimitRate.meta({ placeholder: 'p', description: 'share of requests answered 429 with retry-after' }),
   serverErrorRate: faultConfig.serverErrorRate.meta({ placeholder: 'p', description: 'share of requests answered 500 with retry-after' }),
   retryAfterS: faultConfig.retryAfterS.meta({ placeholder: 's', description: 'retry-after sent with injected 429 and 500, in seconds' }),
@@ -108,10 +109,15 @@ async function serve(io: SimCommandIo, flags: ServeFlags): Promise<void> {
     throw new UserError(`--token-env names ${flags.tokenEnv}, but that environment variable is not set or empty; export it (e.g. ${flags.tokenEnv}=$(openssl rand -hex 16)) or drop --token-env`);
   }
   if (!isLoopbackHost(flags.host)) {
+    if (!token && !flags.allowUnauthenticated) {
+      throw new UserError(
+        `--host ${flags.host} is not loopback and no --token-env is set, so anyone who can reach that address could use the simulation server; set a token (--token-env, with the provider config's apiKeyEnv naming the same variable), keep --host 127.0.0.1, or, behind a proxy or firewall that authenticates every client, pass --allow-unauthenticated`,
+      );
+    }
     io.stderr.write(
       token
         ? `orchrm sim: warning: --host ${flags.host} is not loopback; the server speaks plain HTTP, so put it behind TLS before the token crosses a network you do not trust\n`
-        : `orchrm sim: warning: --host ${flags.host} is not loopback and no --token-env is set; anyone who can reach this address can use the simulation server\n`,
+        : `orchrm sim: warning: --host ${flags.host} is not loopback and --allow-unauthenticated is set; anyone who can reach this address can use the simulation server\n`,
     );
   }
   const scenario = loadScenario(flags.scenario);
@@ -139,6 +145,7 @@ async function serve(io: SimCommandIo, flags: ServeFlags): Promise<void> {
     faults,
     faultSeed: flags.faultSeed,
     ...(token !== undefined && { bearerToken: token }),
+    allowUnauthenticated: flags.allowUnauthenticated,
   });
   io.stderr.write(
     [

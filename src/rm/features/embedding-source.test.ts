@@ -54,7 +54,7 @@ describe('EmbeddingSource', () => {
   });
 
   it('refuses an embedding spec without an endpoint, and a wrong width', async () => {
-    expect(() => new FeaturePipeline(parseEncoderSpec('embed:sim-embedding/8'))).toThrow(/needs an endpoint; pass the embeddings base URL/);
+    expect(() => new FeaturePipeline(parseEncoderSpec('embed:sim-embedding/8'))).toThrow(/needs an OpenAI-compatible embeddings endpoint .*--embeddings-url/);
     const source = new EmbeddingSource({ baseURL: server.url, model: 'sim-embedding', dimensions: 5000 });
     await expect(source.prepare(['x'])).rejects.toThrow(/was refused \(400/);
     source.close();

@@ -28,14 +28,17 @@ export const FeatureSpecSchema = z.union([
     /** Width requested from the endpoint and appended to the feature vector. */
     dimensions: z.number().int().min(1).max(4096).default(256),
     of: FeatureSideSchema.default('both'),
-    /** Endpoint, e.g. `http://127.0.0.1:8000/v1`; may be overridden when the model is loaded. */
-    baseURL: z.url().optional(),
+    // No endpoint and no key: a spec is stored in model files, which are data a user may download,
+    // and data never chooses where requests go or which key they carry. The endpoint comes from
+    // whoever builds the pipeline (`FeaturePipelineOptions.embeddings`, `--embeddings-url`).
   }),
 ]);
 export type FeatureSpec = z.infer<typeof FeatureSpecSchema>;
 
 /** Hashed features share one space of 2^hashBits coordinates; dense embeddings follow it. */
 export const DEFAULT_HASH_BITS = 18;
+/** Most feature encoders one spec may list (the built-in kinds number nine; repeats only add embeddings or n-gram ranges). */
+export const MAX_FEATURE_ENCODERS = 32;
 
 /**
  * The feature configuration of a reward model, stored in its model file. Parse user input with
@@ -44,7 +47,7 @@ export const DEFAULT_HASH_BITS = 18;
 export const EncoderSpecSchema = z.strictObject({
   /** log2 of the hashed dimension. @default 18 (262,144 coordinates; Vowpal Wabbit's default) */
   hashBits: z.number().int().min(8).max(24).default(DEFAULT_HASH_BITS),
-  features: z.array(FeatureSpecSchema).min(1, 'name at least one feature encoder'),
+  features: z.array(FeatureSpecSchema).min(1, 'name at least one feature encoder').max(MAX_FEATURE_ENCODERS, `name at most ${MAX_FEATURE_ENCODERS} feature encoders`),
 });
 export type EncoderSpec = z.infer<typeof EncoderSpecSchema>;
 export type EncoderSpecInput = z.input<typeof EncoderSpecSchema>;
@@ -66,7 +69,7 @@ export const ENCODER_SPEC_GRAMMAR = `items separated by commas:
   length                             plan length and node count only (the length baseline)
   plan-shape                         plan shape without words: decomposition, inner and answer blocks, samples, rounds, temperature
   shape                              plan-shape, plus task shape (quantities, relations, hops, names, question form) crossed with it
-  embed:MODEL[/DIMS][@task|@plan|@both]  dense embeddings from /v1/embeddings (default 256 dims, both sides)
+  embed:MODEL[/DIMS][@task|@plan|@both]  dense embeddings from /v1/embeddings at --embeddings-url (default 256 dims, both sides)
   bits:K                             hashed dimension 2^K, 8..24 (default ${DEFAULT_HASH_BITS})
 or a JSON object {"hashBits": 18, "features": [{"kind": "words", "min": 1, "max": 2, "of": "both"}, ...]}`;
 
@@ -149,12 +152,54 @@ export function parseEncoderSpec(input: string | EncoderSpecInput): EncoderSpec 
       value = { ...(hashBits === undefined ? {} : { hashBits }), features };
     }
   }
+  const endpoint = endpointFieldsOf(value)[0];
+  if (endpoint !== undefined) {
+    throw new UserError(`encoder spec: ${endpoint.path} names ${endpoint.what}, which a spec may not hold (specs are stored in model files); ${EMBEDDINGS_ENDPOINT_FIX}`);
+  }
   const result = EncoderSpecSchema.safeParse(value);
   if (!result.success) throw new InvalidInputError('encoder spec', zodIssues(result.error), `the grammar is:\n${ENCODER_SPEC_GRAMMAR}`);
   return result.data;
 }
 
-/** The compact string form of a spec; `parseEncoderSpec(formatEncoderSpec(spec))` equals `spec` (apart from `baseURL`). */
+/** How a user gives the embedding endpoint and key, said by every error about one. */
+export const EMBEDDINGS_ENDPOINT_FIX =
+  'give the embeddings endpoint yourself with --embeddings-url <url> (its key is read from --embeddings-api-key-env, default OPENAI_API_KEY; in the library, the `features: { embeddings: { baseURL, apiKey } }` option)';
+
+/** Keys of a feature that would choose a destination or credentials: never accepted from a spec. */
+const ENDPOINT_KEY = /url|uri|endpoint|host|key|token|secret|auth|header|password/i;
+
+/**
+ * The fields of a raw encoder spec (parsed JSON, before validation) that name an endpoint or a
+ * credential, such as the `baseURL` older orchrm wrote into `embed` features. A spec is data,
+ * stored in model files anyone may hand out, so such a field is refused rather than used.
+ */
+export function endpointFieldsOf(spec: unknown): { path: string; what: string; value: string }[] {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return [];
+  const features = (spec as { features?: unknown }).features;
+  if (!Array.isArray(features)) return [];
+  const found: { path: string; what: string; value: string }[] = [];
+  features.slice(0, MAX_FEATURE_ENCODERS + 1).forEach((feature: unknown, index) => {
+    if (feature === null || typeof feature !== 'object') return;
+    for (const [key, value] of Object.entries(feature)) {
+      if (!ENDPOINT_KEY.test(key)) continue;
+      const shown = JSON.stringify(value) ?? String(value);
+      found.push({ path: `features[${index}].${key}`, what: `an endpoint or credential (${shown.length > 120 ? `${shown.slice(0, 120)}...` : shown})`, value: shown });
+    }
+  });
+  return found;
+}
+
+/**
+ * Width of the feature vector a spec makes, without building it: 2^hashBits hashed coordinates,
+ * then each embedding's dimensions once per side it reads. `new FeaturePipeline(spec).dimension` equals it.
+ */
+export function featureDimension(spec: EncoderSpec): number {
+  let dimension = 2 ** spec.hashBits;
+  for (const feature of spec.features) if (feature.kind === 'embed') dimension += feature.dimensions * (feature.of === 'both' ? 2 : 1);
+  return dimension;
+}
+
+/** The compact string form of a spec; `parseEncoderSpec(formatEncoderSpec(spec))` equals `spec`. */
 export function formatEncoderSpec(spec: EncoderSpec): string {
   const items = spec.features.map((feature) => {
     switch (feature.kind) {

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { UserError } from '../../core/index.js';
-import type { EncoderSpec } from './encoder-spec.js';
+import { EMBEDDINGS_ENDPOINT_FIX, type EncoderSpec } from './encoder-spec.js';
 import { createEmbeddingEncoder } from './embedding-encoder.js';
 import { EmbeddingSource } from './embedding-source.js';
 import { FeatureAccumulator } from './feature-accumulator.js';
@@ -15,7 +15,10 @@ import { createCrossEncoder, createShapeEncoder, createTaskStatsEncoder } from '
 export const TASK_CACHE_SIZE = 4096;
 
 export interface FeaturePipelineOptions {
-  /** Where embedding encoders fetch vectors; fields override the spec's `baseURL`. */
+  /**
+   * Where embedding encoders fetch vectors: the user's own endpoint and key. A spec (and so a
+   * model file) never names one. `apiKey` @default process.env.OPENAI_API_KEY
+   */
   embeddings?: { baseURL?: string; apiKey?: string; cachePath?: string };
 }
 
@@ -86,9 +89,8 @@ export class FeaturePipeline {
           add(createShapeEncoder(mask, feature.kind === 'shape'));
           break;
         case 'embed': {
-          const baseURL = options.embeddings?.baseURL ?? feature.baseURL;
-          if (baseURL === undefined) throw new UserError(`encoder ${feature.kind}:${feature.model} needs an endpoint; pass the embeddings base URL (e.g. http://127.0.0.1:8000/v1)`);
-          const { apiKey, cachePath } = options.embeddings ?? {};
+          const { baseURL, apiKey, cachePath } = options.embeddings ?? {};
+          if (baseURL === undefined) throw new UserError(`encoder ${feature.kind}:${feature.model} needs an OpenAI-compatible embeddings endpoint (e.g. http://127.0.0.1:8000/v1); ${EMBEDDINGS_ENDPOINT_FIX}`);
           const source = new EmbeddingSource({ baseURL, model: feature.model, dimensions: feature.dimensions, ...(apiKey ? { apiKey } : {}), ...(cachePath ? { cachePath } : {}) });
           for (const side of sidesOf(feature.of)) {
             add(createEmbeddingEncoder(side, source, offset));

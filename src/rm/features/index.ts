@@ -3,8 +3,12 @@ export { EMBEDDING_BATCH_SIZE, EmbeddingSource, type EmbeddingSourceOptions } fr
 export {
   DEFAULT_ENCODER_SPEC_TEXT,
   DEFAULT_HASH_BITS,
+  EMBEDDINGS_ENDPOINT_FIX,
   ENCODER_SPEC_GRAMMAR,
   EncoderSpecSchema,
+  endpointFieldsOf,
+  featureDimension,
+  MAX_FEATURE_ENCODERS,
   FeatureSideSchema,
   FeatureSpecSchema,
   formatEncoderSpec,

@@ -45,6 +45,11 @@ export interface OpenAiCompatibleServerOptions {
    * key) or gets OpenAI's 401 `invalid_api_key`. @default none (no authentication)
    */
   bearerToken?: string;
+  /**
+   * Serve on a non-loopback `host` without a `bearerToken`. Off, that refuses to start: anyone who
+   * can reach the address could use the server. @default false
+   */
+  allowUnauthenticated?: boolean;
 }
 
 export interface OpenAiCompatibleServer {
@@ -173,6 +178,9 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
     host,
     port,
     closeTimeoutMs,
+    authenticated: options.bearerToken !== undefined,
+    ...(options.allowUnauthenticated !== undefined && { allowUnauthenticated: options.allowUnauthenticated }),
+    authenticationHint: { token: '--token-env, or the bearerToken option', allowUnauthenticated: '--allow-unauthenticated (allowUnauthenticated: true)' },
     handle,
     onError(error, _request, response) {
       // The client left (and the provider was aborted): no one to answer, nothing failed.
@@ -208,6 +216,7 @@ async function readJsonBody(request: IncomingMessage, maxBodyBytes: number): Pro
     maxBodyBytes,
     tooLarge: () => new HttpError(413, 'request_too_large', `request body is larger than ${maxBodyBytes} bytes; send a smaller request (fewer or shorter messages or inputs)`, { type: 'invalid_request_error' }),
     clientClosed: () => new HttpError(400, null, 'the client closed the connection before sending the whole body', { type: 'invalid_request_error' }),
+    busy: (limitBytes) => new HttpError(503, 'server_busy', `the server is already holding ${limitBytes} bytes of request bodies; retry shortly`, { type: 'server_error', headers: { 'retry-after': '1' } }),
   });
   return parseJsonBody(text, (reason) => new HttpError(400, 'invalid_json', `request body is not valid JSON (${reason}); send a JSON object`, { type: 'invalid_request_error' }));
 }
