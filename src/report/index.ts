@@ -18,3 +18,17 @@ export {
   type TokenSplit,
 } from './results-schema.js';
 export { bonResultsFromTables, grpoRunFromResult, intervalTuple, outcomePairsResult, pairSourcesFromStats, rmResultsFromReport } from './results-from-stages.js';
+export {
+  ViewerData,
+  type DocumentLookup,
+  type ViewerComparison,
+  type ViewerDataOptions,
+  type ViewerDocument,
+  type ViewerNode,
+  type ViewerPair,
+  type ViewerPlan,
+  type ViewerTask,
+} from './viewer/viewer-data.js';
+export { renderViewerFile, type RenderedViewerFile, type RenderViewerFileOptions, type ViewerSnapshot } from './viewer/viewer-file.js';
+export { jsonForScriptBlock, renderViewerPage, viewerContentSecurityPolicy, type ViewerBoot } from './viewer/viewer-page.js';
+export { startViewerServer, type StartViewerServerOptions } from './viewer/viewer-server.js';
