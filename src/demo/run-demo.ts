@@ -4,6 +4,7 @@ import { type EventSink, type LogEvent, ORCHRM_VERSION, type Pair, type RewardMo
 import { collectEpisodes } from '../collect/index.js';
 import { minePairs, pairStats } from '../pairs/index.js';
 import {
+  bonPicksFromRun,
   bonResultsFromTables,
   DemoResultsSchema,
   grpoRunFromResult,
@@ -127,7 +128,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       rewardModel: model,
       config: { ns: sizes.bon.ns, seed, pool: 'sampled+templates' },
     };
-    const bon = recordBestOfN(store, await runBestOfN(bonOptions), { scenario: scenario.name, rewardModel: modelPath, pool: 'sampled+templates' });
+    const bonRun = await runBestOfN(bonOptions);
+    const bon = recordBestOfN(store, bonRun, { scenario: scenario.name, rewardModel: modelPath, pool: 'sampled+templates' });
     progress('    the same with the label-free reward model (rm strategies only)');
     const labelFreeRun = await runBestOfN({ ...bonOptions, rewardModel: labelFree, config: { ns: [HEADLINE_N], seed, pool: 'sampled+templates', strategies: ['single', 'first-valid', 'rm', 'rm+templates'] } });
     const labelFreeTable = summarizeBestOfN(labelFreeRun).find((table) => table.n === HEADLINE_N)!;
@@ -150,7 +152,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
 
     stage(7, 'writing results.json and report.html');
     const results: DemoResults = DemoResultsSchema.parse({
-      schemaVersion: 2,
+      schemaVersion: 3,
       scenario: scenario.name,
       seed,
       version: ORCHRM_VERSION,
@@ -178,14 +180,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         bon: { n: labelFreeTable.n, tasks: labelFreeTable.tasks, strategies: labelFreeTable.strategies, paired: labelFreeTable.paired },
       },
       outcomeOnly: alternatives.outcomeOnly,
-      bon: bonResultsFromTables(bon.curve, HEADLINE_N),
+      bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N) },
       grpo: {
         baseAccuracy: grpoRm.evaluations[0]?.accuracy ?? 0,
         rmCollectionTokens: addTokenSplits(...collectionTokens),
         rm: grpoRunFromResult(grpoRm),
         execution: grpoRunFromResult(grpoExecution),
       },
-      families: familyRows(bon.bySuite, HEADLINE_N),
+      families: familyRows(bon.bySuite, HEADLINE_N, bon.switching),
     });
     const resultsPath = join(outDir, 'results.json');
     writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);

@@ -9,15 +9,19 @@ export { renderChartSvg, type ChartDefinition } from './render-chart.js';
 export { renderReport, renderReportHtml, type RenderReportOptions } from './render-report.js';
 export {
   DemoResultsSchema,
+  FamilyRowSchema,
+  TaskPicksSchema,
   RESULTS_SCHEMA_VERSION,
   type BonTableResult,
   type DemoResults,
   type GrpoRunResult,
   type IntervalTuple,
   type RmResults,
+  type SwitchingRow,
+  type TaskPicks,
   type TokenSplit,
 } from './results-schema.js';
-export { bonResultsFromTables, grpoRunFromResult, intervalTuple, outcomePairsResult, pairSourcesFromStats, rmResultsFromReport } from './results-from-stages.js';
+export { bonPicksFromRun, switchingRowsOf, bonResultsFromTables, grpoRunFromResult, intervalTuple, outcomePairsResult, pairSourcesFromStats, rmResultsFromReport } from './results-from-stages.js';
 export {
   ViewerData,
   type DocumentLookup,
