@@ -6,9 +6,7 @@ import { z } from 'zod';
 import { UserError } from '../../core/index.js';
 import { type DocumentLookup, renderViewerFile, startViewerServer, ViewerData, type ViewerDocument } from '../../report/index.js';
 import { loadRewardModel } from '../../rm/index.js';
-import { createSimEnvironment, loadScenario, scenarioNames } from '../../sim/index.js';
 import { openStore, type Store, TaskOutcomeSchema } from '../../store/index.js';
-import { loadCorpus } from '../../tasks/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { commandSummary } from '../command-catalog.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
@@ -111,28 +109,39 @@ async function view(io: ViewCommandIo, flags: ViewFlags): Promise<void> {
 /**
  * Where the documents of search steps come from: a corpus file, or the knowledge base of a
  * simulator scenario (given, or the built-in one the database's collection runs name). The
- * database keeps document ids only.
+ * database keeps document ids only. Loaded on the first node that needs it, so the viewer opens
+ * without paying for it.
  */
 async function documentLookup(store: Store, flags: ViewFlags, io: ViewCommandIo): Promise<DocumentLookup | undefined> {
-  let documents: readonly ViewerDocument[];
+  let load: () => Promise<readonly ViewerDocument[]>;
   if (flags.corpus !== undefined) {
-    documents = await loadCorpus(flags.corpus);
+    const { loadCorpus } = await import('../../tasks/index.js');
+    const path = flags.corpus;
+    if (!existsSync(path)) throw new UserError(`--corpus ${path}: no such file; give the JSONL corpus the search blocks read`);
+    load = () => loadCorpus(path);
   } else {
+    // The simulator is loaded on first use too: only its scenario's name is read now.
     const scenario = flags.scenario ?? recordedScenario(store);
     if (scenario === undefined) return undefined;
-    const environment = await createSimEnvironment(loadScenario(scenario));
-    documents = environment.families.flatMap((family) => [...family.corpus()]);
     if (flags.scenario === undefined) io.stderr.write(`orchrm view: search documents from scenario ${scenario}'s knowledge base, as the collection runs in ${flags.db} record (--scenario or --corpus to choose)\n`);
+    load = async () => {
+      const { createSimEnvironment, loadScenario } = await import('../../sim/index.js');
+      return (await createSimEnvironment(loadScenario(scenario))).families.flatMap((family) => [...family.corpus()]);
+    };
   }
-  const byId = new Map(documents.map((document) => [document.id, document]));
-  return (ids) => new Map(ids.flatMap((id) => (byId.has(id) ? [[id, byId.get(id)!] as const] : [])));
+  let byId: Promise<Map<string, ViewerDocument>> | undefined;
+  return async (ids) => {
+    byId ??= load().then((documents) => new Map(documents.map((document) => [document.id, document])));
+    const known = await byId;
+    return new Map(ids.flatMap((id) => (known.has(id) ? [[id, known.get(id)!] as const] : [])));
+  };
 }
 
-/** The built-in scenario every collection run of the database names, if they agree on one. */
+/** The scenario every collection run of the database names, if they agree on one. */
 function recordedScenario(store: Store): string | undefined {
   const rows = store.db.prepare<[], { scenario: unknown }>("SELECT DISTINCT json_extract(config, '$.scenario') AS scenario FROM runs WHERE kind = 'collect' AND json_valid(config)").all();
   const names = new Set(rows.map((row) => row.scenario));
   if (names.size !== 1) return undefined;
   const [name] = names;
-  return typeof name === 'string' && scenarioNames().includes(name) ? name : undefined;
+  return typeof name === 'string' ? name : undefined;
 }

@@ -9,8 +9,11 @@ export interface ViewerDocument {
   text: string;
 }
 
-/** Looks documents up by id (a corpus file, the simulator's knowledge base); ids it does not know are left out. */
-export type DocumentLookup = (ids: readonly string[]) => Map<string, ViewerDocument>;
+/**
+ * Looks documents up by id (a corpus file, the simulator's knowledge base); ids it does not know
+ * are left out. Asynchronous so that a lookup can load its corpus on first use.
+ */
+export type DocumentLookup = (ids: readonly string[]) => Promise<Map<string, ViewerDocument>>;
 
 export interface ViewerDataOptions {
   /** The database, opened read-only. */
@@ -225,12 +228,12 @@ export class ViewerData {
   }
 
   /** One node of one episode with its artifacts, documents and calls; undefined when unknown. */
-  node(episodeId: string, position: number): ViewerNode | undefined {
+  async node(episodeId: string, position: number): Promise<ViewerNode | undefined> {
     const episode = this.store.getEpisode(episodeId);
     const node = episode?.nodes[position];
     if (episode === undefined || node === undefined) return undefined;
     const documentIds = searchDocumentIds(node.artifacts);
-    const found = documentIds.length === 0 || this.documents === undefined ? new Map<string, ViewerDocument>() : this.documents(documentIds);
+    const found = documentIds.length === 0 || this.documents === undefined ? new Map<string, ViewerDocument>() : await this.documents(documentIds);
     return {
       episodeId,
       position,

@@ -62,7 +62,7 @@ export async function renderViewerFile(options: RenderViewerFileOptions): Promis
       for (const plan of task.plans) {
         for (const node of plan.graph?.nodes ?? []) {
           if (node.position === null) continue;
-          const found = data.node(plan.episodeId, node.position);
+          const found = await data.node(plan.episodeId, node.position);
           if (found !== undefined) nodes[`${plan.episodeId}#${node.position}`] = found;
         }
       }

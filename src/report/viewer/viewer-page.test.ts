@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)(title, () => {
     store = openStore(fixture.db, { readonly: true });
     model = await loadRewardModel(fixture.model);
     const byId = new Map(fixture.documents.map((document) => [document.id, document]));
-    const data = new ViewerData({ store, model, documents: (ids) => new Map(ids.flatMap((id) => (byId.has(id) ? [[id, byId.get(id)!] as const] : []))) });
+    const data = new ViewerData({ store, model, documents: async (ids) => new Map(ids.flatMap((id) => (byId.has(id) ? [[id, byId.get(id)!] as const] : []))) });
     server = await startViewerServer({ data, database: 'viewer.db' });
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,

@@ -13,6 +13,10 @@ export interface ViewerBoot {
   note: string;
   /** The file mode's data: see `ViewerSnapshot`. */
   snapshot?: unknown;
+  /** Served mode: the filters' values, sent with the page to save a request. */
+  facets?: unknown;
+  /** Served mode: the first page of the unfiltered task list, sent with the page. */
+  firstPage?: unknown;
 }
 
 /**

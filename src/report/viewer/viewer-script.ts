@@ -511,11 +511,23 @@ export const VIEWER_SCRIPT = String.raw`
 
   // ---------- Putting it together ----------
   var lastListKey = null;
+  function loadTask(id) {
+    if (current.task && current.task.task.id === id) return Promise.resolve(current.task);
+    return api('task', { id: id });
+  }
+
   function render() {
     readHash();
     var listKey = [state.family, state.split, state.outcome, state.search, state.offset].join('\u0000');
-    var listed = listKey === lastListKey && current.listing ? Promise.resolve(current.listing) : api('tasks', { family: state.family, split: state.split, outcome: state.outcome, search: state.search, offset: state.offset, limit: PAGE_SIZE });
+    var listed;
+    if (listKey === lastListKey && current.listing) listed = Promise.resolve(current.listing);
+    // The server sends the first page of the unfiltered list with the page itself.
+    else if (boot.firstPage && listKey === ['', '', '', '', 0].join('\u0000')) listed = Promise.resolve(boot.firstPage);
+    else listed = api('tasks', { family: state.family, split: state.split, outcome: state.outcome, search: state.search, offset: state.offset, limit: PAGE_SIZE });
     lastListKey = listKey;
+    var ticket = ++requestCounter;
+    // A task named in the address is fetched beside the list, not after it.
+    var taskLoaded = state.task === '' ? null : loadTask(state.task);
     listed.then(function (listing) {
       renderTaskList(listing);
       if (state.task === '' && listing.tasks.length > 0) {
@@ -523,23 +535,26 @@ export const VIEWER_SCRIPT = String.raw`
         history.replaceState(null, '', hrefFor({ task: listing.tasks[0].id }));
         readHash();
         renderTaskList(listing);
+        taskLoaded = loadTask(state.task);
       }
       if (state.task === '') { clear(byId('task')); return; }
-      if (current.task && current.task.task.id === state.task) { renderTask(current.task); return; }
-      var main = clear(byId('task'));
-      append(main, h('p', { class: 'note' }, 'Loading task ' + state.task + '…'));
-      var ticket = ++requestCounter;
-      return api('task', { id: state.task }).then(function (task) {
+      if (!(current.task && current.task.task.id === state.task)) {
+        var main = clear(byId('task'));
+        append(main, h('p', { class: 'note' }, 'Loading task ' + state.task + '…'));
+      }
+      return taskLoaded.then(function (task) {
         if (ticket !== requestCounter) return;
         renderTask(task);
       });
     }).catch(function (error) {
+      if (ticket !== requestCounter) return;
       var main = clear(byId('task'));
       append(main, h('p', { class: 'error', id: 'viewer-error' }, error.message));
     });
   }
 
-  api('facets', {}).then(function (facets) {
+  var facetsLoaded = boot.facets ? Promise.resolve(boot.facets) : api('facets', {});
+  facetsLoaded.then(function (facets) {
     byId('task-count').textContent = number(facets.tasks) + ' tasks';
     readHash();
     renderFilters(facets);

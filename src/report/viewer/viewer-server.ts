@@ -50,6 +50,9 @@ export async function startViewerServer(options: StartViewerServerOptions): Prom
   const page = renderViewerPage({
     mode: 'served',
     database: options.database,
+    facets,
+    // The list as it first shows (counts are a snapshot anyway: see Store.taskIndex).
+    firstPage: data.tasks({ limit: 50 }),
     note: `Read from the database a page at a time as you browse${data.model === undefined ? '' : `; plans scored by ${data.model.name}`}.`,
   });
   const loopbackOnly = isLoopbackHost(host);
@@ -79,7 +82,7 @@ export async function startViewerServer(options: StartViewerServerOptions): Prom
         }
         case '/api/node': {
           const { episode, position } = parseQuery(NodeQuerySchema, query);
-          const node = data.node(episode, position);
+          const node = await data.node(episode, position);
           if (node === undefined) throw new HttpError(404, 'not_found', `no node ${position} of episode ${episode} in this database`);
           return sendJson(response, 200, node, COMMON_HEADERS);
         }
