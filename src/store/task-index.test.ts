@@ -56,13 +56,13 @@ describe('TaskIndex', () => {
         // The pairs' split wins over the metadata's.
         ['t-none', 'multihop', 'test', 2, 2, 0, 1, 'none-correct'],
         ['t-ungraded', 'multihop', null, 1, 0, 0, 0, 'ungraded'],
-        ['t-empty', 'multihop', null, 0, 0, 0, 0, 'ungraded'],
+        ['t-empty', 'multihop', null, 0, 0, 0, 0, 'no-episodes'],
       ]);
       expect(store.taskIndex().facets()).toEqual({
         tasks: 5,
         families: [{ value: 'multihop', tasks: 3 }, { value: 'arith', tasks: 2 }],
         splits: [{ value: 'train', tasks: 2 }, { value: 'test', tasks: 1 }],
-        outcomes: [{ value: 'ungraded', tasks: 2 }, { value: 'all-correct', tasks: 1 }, { value: 'none-correct', tasks: 1 }, { value: 'some-correct', tasks: 1 }],
+        outcomes: [{ value: 'all-correct', tasks: 1 }, { value: 'no-episodes', tasks: 1 }, { value: 'none-correct', tasks: 1 }, { value: 'some-correct', tasks: 1 }, { value: 'ungraded', tasks: 1 }],
       });
     } finally {
       store.close();
@@ -75,7 +75,8 @@ describe('TaskIndex', () => {
       const ids = (query: Parameters<ReturnType<typeof store.taskIndex>['list']>[0]) => store.taskIndex().list(query).tasks.map((entry) => entry.id);
       expect(ids({ family: 'arith' })).toEqual(['t-all', 't-some']);
       expect(ids({ split: 'test' })).toEqual(['t-none']);
-      expect(ids({ outcome: 'ungraded' })).toEqual(['t-ungraded', 't-empty']);
+      expect(ids({ outcome: 'ungraded' })).toEqual(['t-ungraded']);
+      expect(ids({ outcome: 'no-episodes' })).toEqual(['t-empty']);
       expect(ids({ search: 'apples' })).toEqual(['t-all']);
       expect(ids({ search: 'ACME', family: 'multihop' })).toEqual(['t-none', 't-ungraded']);
       expect(ids({ search: 'T-SOME' })).toEqual(['t-some']);

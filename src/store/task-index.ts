@@ -3,8 +3,8 @@ import { InvalidInputError, type SqliteDatabase, type Task, zodIssues } from '..
 import type { TaskRow as StoredTaskRow } from './row-types.js';
 import { rowToTask } from './rows-to-episode.js';
 
-/** How a task's episodes fared: every graded one correct, some, none, or none graded. */
-export const TaskOutcomeSchema = z.enum(['all-correct', 'some-correct', 'none-correct', 'ungraded']);
+/** How a task's episodes fared: every graded one correct, some, none, none graded, or no episode stored. */
+export const TaskOutcomeSchema = z.enum(['all-correct', 'some-correct', 'none-correct', 'ungraded', 'no-episodes']);
 export type TaskOutcome = z.infer<typeof TaskOutcomeSchema>;
 
 /** Longest question prefix a listing carries. */
@@ -72,7 +72,7 @@ WITH counts AS (
     coalesce(c.episodes, 0) AS episodes, coalesce(c.graded, 0) AS graded, coalesce(c.correct, 0) AS correct, coalesce(c.failed, 0) AS failed
   FROM tasks t LEFT JOIN counts c ON c.task_id = t.id
 )
-SELECT *, CASE WHEN graded = 0 THEN 'ungraded' WHEN correct = graded THEN 'all-correct' WHEN correct > 0 THEN 'some-correct' ELSE 'none-correct' END AS outcome
+SELECT *, CASE WHEN episodes = 0 THEN 'no-episodes' WHEN graded = 0 THEN 'ungraded' WHEN correct = graded THEN 'all-correct' WHEN correct > 0 THEN 'some-correct' ELSE 'none-correct' END AS outcome
 FROM rows;
 CREATE INDEX IF NOT EXISTS temp.orchrm_task_index_position ON orchrm_task_index (position);`;
 

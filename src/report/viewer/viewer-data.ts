@@ -1,6 +1,7 @@
 import { type Episode, type LlmCallRecord, type NodeTrace, type Pair, PAIR_SOURCES, type RewardModel, UserError } from '../../core/index.js';
 import { compareExplanations, explainScore, explanationMethodNote, type ScoreExplanation, TrainedRewardModel } from '../../rm/index.js';
 import type { Store, TaskFacets, TaskListing, TaskListQuery } from '../../store/index.js';
+import { type BestOfNIndex, readBestOfN, type ViewerBestOfN } from './best-of-n-picks.js';
 
 /** A document a search block retrieved, as the viewer shows it. */
 export interface ViewerDocument {
@@ -96,14 +97,22 @@ export interface ViewerPair {
   evidence: Record<string, unknown>;
 }
 
+/** A task of the list: as the store lists it, and whether Best-of-N ran on it. */
+export interface ViewerTaskListing extends TaskListing {
+  bestOfN: boolean;
+}
+
 /** Everything the viewer shows about one task. */
 export interface ViewerTask {
-  task: { id: string; suite: string; question: string; answer: string | null; aliases: string[]; metadata: string };
+  /** `question` is null for a task only Best-of-N results name (bon stores outcomes, not tasks). */
+  task: { id: string; suite: string; question: string | null; answer: string | null; aliases: string[]; metadata: string | null };
   plans: ViewerPlan[];
   pairs: ViewerPair[];
   /** Pairs of this task beyond those sent (the list is capped). */
   morePairs: number;
   model: { name: string; explains: boolean } | null;
+  /** Each Best-of-N run's outcomes on this task: every strategy at every N, with the candidate it picked. */
+  bestOfN: ViewerBestOfN[];
 }
 
 /** One LLM call of a node. */
@@ -177,6 +186,9 @@ export class ViewerData {
   private readonly documents: DocumentLookup | undefined;
   private readonly topContributions: number;
   private readonly labelFreeDatasets: Set<string>;
+  private readonly bestOfN: BestOfNIndex;
+  /** Tasks that only Best-of-N results name, in the order they first appear there. */
+  private readonly bestOfNOnly: ViewerTaskListing[];
 
   constructor(options: ViewerDataOptions) {
     this.store = options.store;
@@ -185,22 +197,72 @@ export class ViewerData {
     this.maxTextChars = options.maxTextChars ?? 20_000;
     this.topContributions = options.topContributions ?? 12;
     this.labelFreeDatasets = new Set(this.store.listPairDatasets().filter((dataset) => dataset.config.labelFree === true).map((dataset) => dataset.id));
+    this.bestOfN = readBestOfN(this.store);
+    this.bestOfNOnly = [...this.bestOfN.suites]
+      .filter(([id]) => this.store.getTask(id) === undefined)
+      .map(([id, suite]) => ({ id, suite, family: suite, split: null, question: '', questionChars: 0, episodes: 0, graded: 0, correct: 0, failed: 0, outcome: 'no-episodes', bestOfN: true }));
   }
 
-  /** Families, splits and outcomes with task counts (as of the first call: see `Store.taskIndex`). */
+  /**
+   * Families, splits and outcomes with task counts (as of the first call: see `Store.taskIndex`),
+   * tasks that only Best-of-N results name included.
+   */
   facets(): TaskFacets {
-    return this.store.taskIndex().facets();
+    const stored = this.store.taskIndex().facets();
+    if (this.bestOfNOnly.length === 0) return stored;
+    const add = <Value extends string>(counts: { value: Value; tasks: number }[], value: Value) => {
+      const found = counts.find((entry) => entry.value === value);
+      if (found) found.tasks++;
+      else counts.push({ value, tasks: 1 });
+    };
+    const families = stored.families.map((entry) => ({ ...entry }));
+    const outcomes = stored.outcomes.map((entry) => ({ ...entry }));
+    for (const task of this.bestOfNOnly) {
+      add(families, task.family);
+      add(outcomes, task.outcome);
+    }
+    const byCount = (a: { value: string; tasks: number }, b: { value: string; tasks: number }) => b.tasks - a.tasks || (a.value < b.value ? -1 : 1);
+    return { tasks: stored.tasks + this.bestOfNOnly.length, families: families.sort(byCount), splits: stored.splits, outcomes: outcomes.sort(byCount) };
   }
 
-  /** A page of the task list. */
-  tasks(query: TaskListQuery): { total: number; tasks: TaskListing[] } {
-    return this.store.taskIndex().list(query);
+  /**
+   * A page of the task list: the stored tasks in stored order, then the tasks only Best-of-N
+   * results name (no question stored; their id matches a search).
+   */
+  tasks(query: TaskListQuery): { total: number; tasks: ViewerTaskListing[] } {
+    const { limit = 50, offset = 0 } = query;
+    const stored = this.store.taskIndex().list(query);
+    const search = query.search?.toLowerCase();
+    const extra = this.bestOfNOnly.filter(
+      (task) =>
+        (query.family === undefined || task.family === query.family) &&
+        query.split === undefined &&
+        (query.outcome === undefined || task.outcome === query.outcome) &&
+        (search === undefined || task.id.toLowerCase().includes(search)),
+    );
+    const tasks: ViewerTaskListing[] = stored.tasks.map((task) => ({ ...task, bestOfN: this.bestOfN.byTask.has(task.id) }));
+    if (tasks.length < limit) {
+      const start = Math.max(0, offset - stored.total);
+      tasks.push(...extra.slice(start, start + limit - tasks.length));
+    }
+    return { total: stored.total + extra.length, tasks };
   }
 
   /** One task with its plans, pairs and, given a model, scores and their reasons; undefined when unknown. */
   async task(id: string): Promise<ViewerTask | undefined> {
     const task = this.store.getTask(id);
-    if (task === undefined) return undefined;
+    const bestOfN = this.bestOfN.byTask.get(id) ?? [];
+    if (task === undefined) {
+      if (bestOfN.length === 0) return undefined;
+      return {
+        task: { id, suite: this.bestOfN.suites.get(id) ?? '', question: null, answer: null, aliases: [], metadata: null },
+        plans: [],
+        pairs: [],
+        morePairs: 0,
+        model: null,
+        bestOfN,
+      };
+    }
     // Side by side in a stable order: by orchestrator (checkpoint), then sample.
     const episodes = this.episodesOf(id).sort((a, b) => compareText(orchestratorLabel(a), orchestratorLabel(b)) || a.sampleIndex - b.sampleIndex);
     const plans = episodes.map((episode) => this.plan(episode));
@@ -224,6 +286,7 @@ export class ViewerData {
       pairs,
       morePairs,
       model: this.model === undefined ? null : { name: this.model.name, explains: this.model instanceof TrainedRewardModel },
+      bestOfN,
     };
   }
 

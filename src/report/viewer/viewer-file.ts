@@ -1,11 +1,11 @@
-import type { TaskFacets, TaskListing, TaskListQuery } from '../../store/index.js';
-import type { ViewerData, ViewerNode, ViewerTask } from './viewer-data.js';
+import type { TaskFacets, TaskListQuery } from '../../store/index.js';
+import type { ViewerData, ViewerNode, ViewerTask, ViewerTaskListing } from './viewer-data.js';
 import { renderViewerPage } from './viewer-page.js';
 
 /** What a viewer file carries: the tasks it holds, each with its plans, pairs and nodes. */
 export interface ViewerSnapshot {
   facets: TaskFacets;
-  listing: TaskListing[];
+  listing: ViewerTaskListing[];
   tasks: Record<string, ViewerTask>;
   /** Keyed `<episode id>#<node position>`. */
   nodes: Record<string, ViewerNode>;
@@ -90,7 +90,7 @@ export async function renderViewerFile(options: RenderViewerFileOptions): Promis
 }
 
 /** The filters' values among the tasks a file holds. */
-function facetsOf(listing: readonly TaskListing[]): TaskFacets {
+function facetsOf(listing: readonly ViewerTaskListing[]): TaskFacets {
   const count = <Value extends string>(values: (Value | null)[]) => {
     const counts = new Map<Value, number>();
     for (const value of values) if (value !== null) counts.set(value, (counts.get(value) ?? 0) + 1);

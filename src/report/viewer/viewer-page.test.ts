@@ -75,8 +75,9 @@ describe.skipIf(!hasChromium)(title, () => {
     // The first task opens by itself.
     await page.waitForSelector('article.plan');
     const listed = store.taskIndex().list({ limit: 50 });
-    expect(await page.locator('a.task-item').count()).toBe(listed.total);
-    expect(await page.locator('#page-position').textContent()).toBe(`1–${listed.total} of ${listed.total}`);
+    // The stored tasks, and the two tasks only the Best-of-N run names.
+    expect(await page.locator('a.task-item').count()).toBe(listed.total + 2);
+    expect(await page.locator('#page-position').textContent()).toBe(`1–${listed.total + 2} of ${listed.total + 2}`);
     expect(await page.locator('#task-title code').textContent()).toBe(listed.tasks[0]!.id);
 
     // A task whose plans include one of several nodes.
@@ -134,9 +135,18 @@ describe.skipIf(!hasChromium)(title, () => {
     const [a, b] = [await page.inputValue('#compare-a'), await page.inputValue('#compare-b')];
     expect(await page.locator('#compare-difference').textContent()).toBe(signed(scores.get(a)! - scores.get(b)!));
 
+    // A task only the Best-of-N run names: each strategy's pick at each N.
+    await page.locator('a.task-item', { hasText: 'Best-of-N' }).last().click();
+    await page.waitForSelector('#best-of-n');
+    expect(await page.locator('article.plan').count()).toBe(0);
+    const rmRow = page.locator('#best-of-n tr', { has: page.locator('.strategy', { hasText: /^rm$/ }) });
+    expect(await rmRow.locator('td').nth(1).textContent()).toMatch(/^(right|wrong) sample [1-4] \(.+\) · -?\d+\.\d\d$/);
+    expect(await page.locator('#best-of-n .fixed-plan').first().textContent()).toMatch(/^(right|wrong) \S+ $/);
+
     // Filters: family, outcome, and the text search.
+    const arithTotal = new ViewerData({ store }).tasks({ family: 'arith' }).total;
     await page.selectOption('#filter-family', 'arith');
-    await expect.poll(() => page.locator('#page-position').textContent()).toBe(`1–${store.taskIndex().list({ family: 'arith' }).total} of ${store.taskIndex().list({ family: 'arith' }).total}`);
+    await expect.poll(() => page.locator('#page-position').textContent()).toBe(`1–${arithTotal} of ${arithTotal}`);
     for (const meta of await page.locator('.task-item-meta').allTextContents()) expect(meta.startsWith('arith')).toBe(true);
     await page.selectOption('#filter-family', '');
     await page.selectOption('#filter-outcome', 'none-correct');
@@ -175,13 +185,13 @@ describe.skipIf(!hasChromium)(title, () => {
   test('file mode: one page holding the first tasks, browsed with no request at all', { timeout: 60_000 }, async () => {
     const data = new ViewerData({ store, model, maxTextChars: 4000 });
     const rendered = await renderViewerFile({ data, database: 'viewer.db', maxTasks: 5 });
-    expect([rendered.included, rendered.matching, rendered.stoppedBy]).toEqual([5, 13, 'max-tasks']);
+    expect([rendered.included, rendered.matching, rendered.stoppedBy]).toEqual([5, 15, 'max-tasks']);
     const path = join(directory, 'viewer.html');
     writeFileSync(path, rendered.html);
     const { page, leftThePage, errors } = await openPage((url) => url === pathToFileURL(path).href);
     await page.goto(pathToFileURL(path).href);
     await page.waitForSelector('article.plan');
-    expect(await page.locator('#viewer-note').textContent()).toContain('This file holds the first 5 of 13 matching tasks in stored order');
+    expect(await page.locator('#viewer-note').textContent()).toContain('This file holds the first 5 of 15 matching tasks in stored order');
     const listed = store.taskIndex().list({ limit: 5 }).tasks;
     expect(await page.locator('a.task-item').evaluateAll((items) => items.map((item) => item.getAttribute('data-task-id')))).toEqual(listed.map((task) => task.id));
     await page.click(`a.task-item[data-task-id="${listed[2]!.id}"]`);

@@ -84,7 +84,7 @@ export const VIEWER_SCRIPT = String.raw`
     if (plan.correct === false) return badge('incorrect', 'bad');
     return badge('ungraded', 'muted');
   }
-  var OUTCOME_LABELS = { 'all-correct': 'all correct', 'some-correct': 'some correct', 'none-correct': 'none correct', ungraded: 'ungraded' };
+  var OUTCOME_LABELS = { 'all-correct': 'all correct', 'some-correct': 'some correct', 'none-correct': 'none correct', ungraded: 'ungraded', 'no-episodes': 'no plans stored' };
 
   // ---------- Data: JSON pages from the server, or the snapshot in this file ----------
   function api(path, params) {
@@ -182,8 +182,8 @@ export const VIEWER_SCRIPT = String.raw`
       var selected = task.id === state.task;
       var item = h('li', null, h('a', { class: 'task-item' + (selected ? ' selected' : ''), href: hrefFor({ task: task.id, plan: '', node: '' }), 'data-task-id': task.id, 'aria-current': selected ? 'true' : null }, [
         h('div', { class: 'task-item-head' }, [h('span', { class: 'task-id' }, task.id), badge(OUTCOME_LABELS[task.outcome] || task.outcome, task.outcome)]),
-        h('div', { class: 'task-item-meta' }, [task.family, task.split ? ' · ' + task.split : '', ' · ', number(task.episodes) + ' plans', task.graded ? ', ' + task.correct + '/' + task.graded + ' correct' : '', task.failed ? ', ' + task.failed + ' failed' : '']),
-        h('div', { class: 'task-question' }, task.question + (task.questionChars > task.question.length ? '…' : '')),
+        h('div', { class: 'task-item-meta' }, [task.family, task.split ? ' · ' + task.split : '', ' · ', number(task.episodes) + ' plans', task.graded ? ', ' + task.correct + '/' + task.graded + ' correct' : '', task.failed ? ', ' + task.failed + ' failed' : '', task.bestOfN ? ' · Best-of-N' : '']),
+        task.questionChars ? h('div', { class: 'task-question' }, task.question + (task.questionChars > task.question.length ? '…' : '')) : null,
       ]));
       append(list, item);
     });
@@ -211,16 +211,19 @@ export const VIEWER_SCRIPT = String.raw`
     append(main, [
       h('h2', { id: 'task-title' }, ['Task ', h('code', null, task.task.id)]),
       h('div', { class: 'task-meta' }, [task.task.suite, task.model ? ' · scored by ' + task.model.name : '']),
-      h('section', { class: 'question', 'aria-label': 'question' }, [h('h3', null, 'Question'), pre(task.task.question, 'text question-text')]),
+      task.task.question === null
+        ? h('p', { class: 'note' }, 'Only Best-of-N results name this task: bon keeps each strategy’s outcome and pick, not the task’s text or its plans.')
+        : h('section', { class: 'question', 'aria-label': 'question' }, [h('h3', null, 'Question'), pre(task.task.question, 'text question-text')]),
       task.task.answer === null ? null : h('p', { class: 'gold' }, ['Gold answer: ', h('strong', { id: 'gold-answer' }, task.task.answer), task.task.aliases.length ? ' (also accepted: ' + task.task.aliases.join('; ') + ')' : '']),
-      h('details', { class: 'metadata' }, [h('summary', null, 'Task metadata'), pre(task.task.metadata)]),
-      h('h3', null, number(task.plans.length) + ' plans'),
-      task.plans.length === 0 ? h('p', { class: 'note' }, 'No episode of this task is stored.') : null,
+      task.task.metadata === null ? null : h('details', { class: 'metadata' }, [h('summary', null, 'Task metadata'), pre(task.task.metadata)]),
+      task.bestOfN.length ? renderBestOfN(task) : null,
+      task.task.question === null ? null : h('h3', null, number(task.plans.length) + ' plans'),
+      task.plans.length === 0 && task.task.question !== null ? h('p', { class: 'note' }, 'No episode of this task is stored.') : null,
       explainedNote(task),
       h('div', { class: 'plans', id: 'plans' }, task.plans.map(function (plan, index) { return renderPlan(task, plan, index, rankByScore[plan.episodeId]); })),
       h('section', { id: 'node-panel', class: 'node-panel', 'aria-live': 'polite' }),
       task.model && task.model.explains && task.plans.length > 1 && !snapshot ? renderCompare(task, scored) : null,
-      renderPairs(task),
+      task.task.question === null ? null : renderPairs(task),
     ]);
     if (state.node !== '' && state.plan !== '') loadNode(state.plan, Number(state.node));
   }
@@ -479,6 +482,43 @@ export const VIEWER_SCRIPT = String.raw`
       h('div', { class: 'compare-controls' }, [first, ' vs ', second, h('button', { type: 'button', id: 'compare-run', onclick: run }, 'Compare')]),
       result,
     ]);
+  }
+
+  function pickLabel(row) {
+    if (!row.pick) return row.strategy === 'oracle' ? 'no plan was right' : 'no pick recorded';
+    return row.pick.source === 'template' ? 'template ' + row.pick.kind : 'sample ' + (row.pick.index + 1) + ' (' + row.pick.kind.replace(/^sample:/, '') + ')';
+  }
+
+  function renderBestOfN(task) {
+    var section = h('section', { class: 'best-of-n', id: 'best-of-n' }, [h('h3', null, 'Best-of-N on this task')]);
+    append(section, h('p', { class: 'note' }, 'Which candidate each strategy settled on, and whether it was right. Samples are the plans bon drew for this task (numbered from 1; bon does not store them, so the kind names their shape); templates are the template pool’s plans; fixed:… rows run one template on every task.'));
+    task.bestOfN.forEach(function (run) {
+      var ns = [];
+      var strategies = [];
+      var fixed = {};
+      run.rows.forEach(function (row) {
+        if (row.strategy.indexOf('fixed:') === 0) { fixed[row.strategy.slice(6)] = row; return; }
+        if (ns.indexOf(row.n) === -1) ns.push(row.n);
+        if (strategies.indexOf(row.strategy) === -1) strategies.push(row.strategy);
+      });
+      ns.sort(function (a, b) { return b - a; });
+      var cell = function (strategy, n) {
+        var row = run.rows.filter(function (item) { return item.strategy === strategy && item.n === n; })[0];
+        if (!row) return '';
+        return h('span', { class: 'pick', title: (row.pick && row.pick.score !== null ? 'score ' + row.pick.score.toFixed(3) + '; ' : '') + (row.tokens !== null ? number(row.tokens) + ' tokens' : '') }, [badge(row.correct ? 'right' : 'wrong', row.correct ? 'good' : 'bad'), ' ', pickLabel(row), row.pick && row.pick.score !== null ? ' · ' + row.pick.score.toFixed(2) : '']);
+      };
+      var fixedNames = Object.keys(fixed);
+      append(section, [
+        h('div', { class: 'note' }, ['Run ', h('code', null, run.runId || 'unknown'), ' · ' + run.createdAt + (run.rewardModel ? ' · model ' + run.rewardModel : '') + (run.pool ? ' · pool ' + run.pool : '')]),
+        table(['Strategy'].concat(ns.map(function (n) { return 'N = ' + n; })), strategies.map(function (strategy) {
+          return [h('span', { class: 'strategy' }, strategy)].concat(ns.map(function (n) { return cell(strategy, n); }));
+        }), 'picks'),
+        fixedNames.length ? h('p', { class: 'fixed-plans' }, ['Each template run on this task as a fixed plan: '].concat(fixedNames.map(function (name) {
+          return h('span', { class: 'fixed-plan', 'data-template': name }, [badge(fixed[name].correct ? 'right' : 'wrong', fixed[name].correct ? 'good' : 'bad'), ' ' + name + ' ']);
+        }))) : null,
+      ]);
+    });
+    return section;
   }
 
   function renderPairs(task) {

@@ -63,15 +63,26 @@ describe('the viewer server', () => {
     const [before, data, after] = page.body.split(/<script type="application\/json" id="viewer-boot">|<\/script>\n<script>/);
     expect(data).not.toMatch(/[<>]/);
     expect(`${before}${after}`.replaceAll('http://www.w3.org/2000/svg', '')).not.toMatch(/<(link|img|iframe)\b|\bsrc=|https?:\/\//);
-    const facets = await json<{ tasks: number; families: { value: string }[] }>('/api/facets');
-    expect(facets.tasks).toBe(13);
+    // 12 collected tasks, the hostile one, and two that only the Best-of-N run names.
+    const facets = await json<{ tasks: number; families: { value: string }[]; outcomes: { value: string; tasks: number }[] }>('/api/facets');
+    expect(facets.tasks).toBe(15);
     expect(facets.families.map((family) => family.value).sort()).toEqual(['arith', `fam ${HOSTILE}`, 'multihop']);
-    const first = await json<{ total: number; tasks: { id: string }[] }>('/api/tasks?limit=5');
-    expect(first.total).toBe(13);
+    expect(facets.outcomes.find((outcome) => outcome.value === 'no-episodes')?.tasks).toBe(2);
+    const first = await json<{ total: number; tasks: { id: string; bestOfN: boolean }[] }>('/api/tasks?limit=5');
+    expect(first.total).toBe(15);
     expect(first.tasks.map((task) => task.id)).toEqual(store.taskIndex().list({ limit: 5 }).tasks.map((task) => task.id));
     const arith = await json<{ total: number; tasks: { family: string }[] }>('/api/tasks?family=arith&offset=0');
     expect(arith.tasks.every((task) => task.family === 'arith')).toBe(true);
-    expect(arith.total).toBe(store.taskIndex().list({ family: 'arith' }).total);
+    expect(arith.tasks).toHaveLength(arith.total);
+    // The stored tasks first, then the Best-of-N ones, across a page boundary.
+    const last = await json<{ total: number; tasks: { id: string; bestOfN: boolean; outcome: string; question: string }[] }>('/api/tasks?limit=3&offset=12');
+    expect(last.total).toBe(15);
+    expect(last.tasks.map((task) => [task.id.startsWith('test-sim-'), task.bestOfN, task.outcome])).toEqual([
+      [false, false, expect.any(String)],
+      [true, true, 'no-episodes'],
+      [true, true, 'no-episodes'],
+    ]);
+    expect((await json<{ tasks: unknown[] }>('/api/tasks?split=train&offset=0')).tasks.length).toBe(store.taskIndex().list({ split: 'train' }).total);
   });
 
   it('answers a task with every plan, the model’s scores and their reasons, and its pairs', async () => {
@@ -95,6 +106,30 @@ describe('the viewer server', () => {
     const comparison = await json<ViewerComparison>(`/api/compare?task=${encodeURIComponent(id)}&a=${task.plans[0]!.episodeId}&b=${task.plans[1]!.episodeId}`);
     expect(comparison.difference).toBeCloseTo(task.plans[0]!.score! - task.plans[1]!.score!, 12);
     expect(comparison.top.reduce((total, entry) => total + entry.difference, 0) + comparison.rest.difference).toBeCloseTo(comparison.difference, 9);
+  });
+
+  it('answers which candidate each Best-of-N strategy picked on a task, stored or not', async () => {
+    const onlyBestOfN = (await json<{ tasks: { id: string }[] }>('/api/tasks?offset=13')).tasks[0]!.id;
+    const task = await json<ViewerTask>(`/api/task?id=${onlyBestOfN}`);
+    expect(task.task.question).toBeNull();
+    expect(task.plans).toEqual([]);
+    const [run] = task.bestOfN;
+    expect(run!.rewardModel).toBe(fixture.model);
+    const rows = run!.rows.filter((row) => !row.strategy.startsWith('fixed:'));
+    expect(rows.map((row) => `${row.strategy}@${row.n}`).sort()).toEqual(['majority@1', 'majority@4', 'oracle@1', 'oracle@4', 'rm+templates@1', 'rm+templates@4', 'rm@1', 'rm@4', 'single@1', 'single@4']);
+    const rm = rows.find((row) => row.strategy === 'rm' && row.n === 4)!;
+    expect(rm.pick).toMatchObject({ source: 'sample', kind: expect.any(String), score: expect.any(Number) });
+    expect(rm.pick!.index).toBeLessThan(4);
+    const single = rows.find((row) => row.strategy === 'single' && row.n === 4)!;
+    expect(single.pick).toMatchObject({ source: 'sample', index: 0, score: null });
+    const fixed = run!.rows.filter((row) => row.strategy.startsWith('fixed:'));
+    expect(fixed.length).toBeGreaterThan(0);
+    for (const row of fixed) expect(row.pick).toMatchObject({ source: 'template', kind: row.strategy.slice('fixed:'.length) });
+
+    const collected = (await json<{ tasks: { id: string; bestOfN: boolean }[] }>('/api/tasks?limit=13')).tasks.find((entry) => entry.bestOfN)!;
+    const both = await json<ViewerTask>(`/api/task?id=${collected.id}`);
+    expect(both.plans.length).toBeGreaterThan(0);
+    expect(both.bestOfN[0]!.rows.length).toBe(run!.rows.length);
   });
 
   it('answers a node with its artifacts, the documents its searches returned, and its calls with their errors', async () => {

@@ -96,6 +96,9 @@ table { border-collapse: collapse; font-size: 0.84rem; }
 th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
 thead th { font-size: 0.74rem; text-transform: uppercase; letter-spacing: 0.03em; color: var(--muted); border-bottom: 2px solid #d1d5db; white-space: nowrap; }
 code.evidence { font-size: 0.74rem; overflow-wrap: anywhere; }
+.fixed-plans { font-size: 0.84rem; line-height: 1.9; }
+.fixed-plan { white-space: nowrap; margin-right: 0.5rem; }
+table.picks td { white-space: nowrap; }
 .compare-controls { display: flex; gap: 0.4rem; align-items: center; flex-wrap: wrap; }
 .compare-controls select { font: inherit; font-size: 0.86rem; padding: 0.2rem; }
 @media (max-width: 800px) { .layout { grid-template-columns: 1fr; } .sidebar { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); } }

@@ -3,6 +3,7 @@ import type { Episode, Task } from '../../../core/index.js';
 import { collectEpisodes } from '../../../collect/index.js';
 import { minePairs } from '../../../pairs/index.js';
 import { saveRewardModel, trainRewardModel } from '../../../rm/index.js';
+import { recordBestOfN, runBestOfN } from '../../../select/index.js';
 import { createSimEnvironment, loadScenario } from '../../../sim/index.js';
 import { openStore } from '../../../store/index.js';
 import { createRichEpisode } from '../../../testing/episode-factory.js';
@@ -37,8 +38,9 @@ export interface ViewerDatabase {
 
 /**
  * A real database for the viewer's tests: episodes collected by the simulator (arithmetic and
- * multi-hop tasks, two checkpoints' worth of plans), pairs mined from them by the real miner, a
- * reward model trained on those pairs, plus one hostile episode whose every text is markup.
+ * multi-hop tasks), pairs mined from them by the real miner, a reward model trained on those
+ * pairs, a Best-of-N run with it on two test tasks and one collected task, plus one hostile
+ * episode whose every text is markup.
  */
 export async function buildViewerDatabase(directory: string): Promise<ViewerDatabase> {
   const environment = await createSimEnvironment(loadScenario('default'));
@@ -52,6 +54,10 @@ export async function buildViewerDatabase(directory: string): Promise<ViewerData
     const { model } = await trainRewardModel(pairs, { seed: 1, maxEpochs: 3 });
     const modelPath = join(directory, 'rm.safetensors');
     await saveRewardModel(model, modelPath);
+    // Best-of-N on two held-out tasks (named only by its results) and one collected task.
+    const bonTasks = [...environment.tasks('test', 2), environment.tasks('train', 12)[0]!];
+    const bon = await runBestOfN({ environment, tasks: bonTasks, rewardModel: model, config: { ns: [1, 4], seed: 2, pool: 'sampled+templates', strategies: ['single', 'rm', 'rm+templates', 'majority', 'oracle'] } });
+    recordBestOfN(store, bon, { scenario: 'default', rewardModel: modelPath, pool: 'sampled+templates' });
     return { db, model: modelPath, documents: environment.families.flatMap((family) => [...family.corpus()]) };
   } finally {
     store.close();
