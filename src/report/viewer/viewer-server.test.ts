@@ -90,7 +90,7 @@ describe('the viewer server', () => {
     const task = await json<ViewerTask>(`/api/task?id=${encodeURIComponent(id)}`);
     const episodes = store.listEpisodes({ taskId: id });
     expect(task.plans.map((plan) => plan.episodeId).sort()).toEqual(episodes.map((episode) => episode.id).sort());
-    const scores = await model.score(task.task.question, task.plans.map((plan) => store.getEpisode(plan.episodeId)!.planText));
+    const scores = await model.score(task.task.question!, task.plans.map((plan) => store.getEpisode(plan.episodeId)!.planText));
     for (const [index, plan] of task.plans.entries()) {
       expect(plan.score).toBeCloseTo(scores[index]!, 12);
       const explanation = plan.explanation!;
