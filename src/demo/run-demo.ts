@@ -117,7 +117,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const labelFreePairs = loadTrainingPairs(store, labelFreeMined.datasetId);
     const labelFree = (await trainRewardModel(labelFreePairs, config, { name: 'orchrm-bt-label-free' })).model;
     const outcomePairs = trainingPairs.filter((pair) => pair.source === 'outcome');
-    const outcomeOnly = (await trainRewardModel(outcomePairs, config, { name: 'orchrm-bt-outcome-only' })).model;
+    // Compared on held-out pairs only, never used to choose: no bootstrap heads.
+    const outcomeOnly = (await trainRewardModel(outcomePairs, { ...config, ensembleSize: 0 }, { name: 'orchrm-bt-outcome-only' })).model;
     const alternatives = await compareAlternatives(heldOut, { model, labelFree, outcomeOnly }, { labelFree: labelFreePairs, outcomeOnly: outcomePairs }, seed);
 
     stage(5, `Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}: every strategy, the template pool and the fixed-plan baselines`);
