@@ -18,9 +18,9 @@ export function formatDemoSummary(results: DemoResults, files: { results: string
   bonLines(results, lines);
   switchingLines(results, lines);
   grpoLines(results, lines);
-  lines.push('', 'What we hoped to see (stated before the run; held / DID NOT HOLD / not measured)');
+  lines.push('', 'What we hoped to see (stated before the run; held / DID NOT HOLD / too few to judge / not measured, each decided by its 95% interval)');
   for (const finding of findings(results)) {
-    const mark = finding.held === null ? 'not measured' : finding.held ? 'held' : 'DID NOT HOLD';
+    const mark = finding.verdict === 'did not hold' ? 'DID NOT HOLD' : finding.verdict;
     lines.push(`  [${mark}] ${finding.hope}`, `      ${finding.measured}`);
   }
   lines.push('', `results  ${files.results}`, `report   ${files.report}`, `model    ${files.model}  (orchrm serve --model ${files.model})`, '');
