@@ -3,7 +3,7 @@
  * `orchrm report` writes from it.
  */
 export { escapeHtml } from './escape-html.js';
-export { findings, type Finding } from './findings.js';
+export { findings, type Finding, type Verdict } from './findings.js';
 export { parseResults, readResults } from './read-results.js';
 export { renderChartSvg, type ChartDefinition } from './render-chart.js';
 export { renderReport, renderReportHtml, type RenderReportOptions } from './render-report.js';

@@ -244,6 +244,18 @@ export const GrpoRunSchema = z.object({
   curve: z.array(GrpoCurvePointSchema),
 });
 
+/** One reward's GRPO runs over several seeds (version 3). */
+export const GrpoSeedRunsSchema = z.object({
+  /** Final held-out accuracy of each seed's run, in the order of `seeds`. */
+  accuracies: z.array(fraction).min(1),
+  /** Their mean. */
+  mean: fraction,
+  /** 95% interval of the mean (Student's t over seeds), clipped to [0, 1]. */
+  ci: IntervalSchema,
+  /** Mean training tokens per run. */
+  trainingTokens: TokenSplitSchema,
+});
+
 /** Reward-guided training (issue 7): `rm` vs `execution` reward from the same start, same steps. */
 export const GrpoResultsSchema = z.object({
   /** Held-out accuracy of the starting checkpoint. */
@@ -254,6 +266,11 @@ export const GrpoResultsSchema = z.object({
   execution: GrpoRunSchema,
   judge: GrpoRunSchema.optional(),
   hybrid: GrpoRunSchema.optional(),
+  /**
+   * Each reward run with several seeds, same start, tasks and held-out draws (version 3); `rm` and
+   * `execution` above are the first seed's runs (their curves are charted).
+   */
+  seeds: z.object({ seeds: z.array(z.number().int()).min(1), rm: GrpoSeedRunsSchema, execution: GrpoSeedRunsSchema }).optional(),
 });
 
 /** One pair source (`PairStats`, summarised). */

@@ -13,8 +13,18 @@ import { TrainedRewardModel, TrainingSourceSchema, type RewardModelProvenance, t
 
 /** `format` metadata of our model files. */
 export const MODEL_FORMAT = 'orchrm.bt-reward-model';
-/** Bumped whenever the layout or the meaning of a tensor or feature changes. */
-export const MODEL_FORMAT_VERSION = 1;
+/**
+ * Bumped whenever the layout or the meaning of a tensor or feature changes. Version 2 (issue 21)
+ * added the bootstrap heads: tensors `ensemble.<k>.<name>` beside the model head's, and metadata
+ * `ensemble_size`. Version 1 files (no heads) are still read, and score as they did.
+ */
+export const MODEL_FORMAT_VERSION = 2;
+
+/** Format versions this orchrm reads. */
+const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2]);
+
+/** The stored name of tensor `name` of ensemble head `member`. */
+const ensembleTensorName = (member: number, name: string) => `ensemble.${member}.${name}`;
 
 export interface SaveRewardModelOptions {
   /** Metrics to store, merged over the model's own (e.g. an evaluation run after training). */
@@ -26,7 +36,8 @@ const dtypeOf = (values: ParameterArray): SafetensorsDtype => (values instanceof
 
 /**
  * Writes a trained model as `.safetensors`: its head tensors (F64, or F32 for a float32 layer) and metadata strings
- * `format`, `format_version`, `orchrm_version`, `name`, `encoder_spec`, `head_config` (JSON),
+ * `format`, `format_version`, `orchrm_version`, `name`, `encoder_spec`, `head_config` (JSON), `ensemble_size`
+ * (bootstrap heads, stored as tensors `ensemble.<k>.<name>`),
  * `training_data_hash`, `seed`, `training_config`, `metrics`, `trained_on` (JSON, optional: the
  * pair dataset and the scenarios or task files it came from) and `tensors_sha256` (of
  * the data section, checked on load). Written to a temporary file and renamed, so a crash
@@ -37,7 +48,10 @@ const dtypeOf = (values: ParameterArray): SafetensorsDtype => (values instanceof
  */
 export async function saveRewardModel(model: TrainedRewardModel, path: string, options: SaveRewardModelOptions = {}): Promise<void> {
   const { provenance } = model;
-  const tensors = model.head.tensors.map((tensor): [string, SafetensorsTensor] => [tensor.name, { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }]);
+  const tensors = [
+    ...model.head.tensors.map((tensor): [string, SafetensorsTensor] => [tensor.name, { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }]),
+    ...model.ensemble.flatMap((head, member) => head.tensors.map((tensor): [string, SafetensorsTensor] => [ensembleTensorName(member, tensor.name), { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }])),
+  ];
   const metadata: Record<string, string> = {
     format: MODEL_FORMAT,
     format_version: String(MODEL_FORMAT_VERSION),
@@ -45,6 +59,7 @@ export async function saveRewardModel(model: TrainedRewardModel, path: string, o
     name: model.name,
     encoder_spec: stableStringify(model.pipeline.spec),
     head_config: stableStringify(model.head.config),
+    ensemble_size: String(model.ensemble.length),
     training_data_hash: provenance.trainingDataHash ?? '',
     seed: provenance.seed === undefined ? '' : String(provenance.seed),
     training_config: stableStringify(provenance.trainingConfig ?? {}),
@@ -86,15 +101,25 @@ function trainedOnField(path: string, metadata: Record<string, string>): { train
   return { trainedOn: parsed.data };
 }
 
+/** Bootstrap heads in the file: `ensemble_size` (version 2), none in version 1 files. */
+function ensembleSizeField(path: string, metadata: Record<string, string>): number {
+  const text = metadata.ensemble_size;
+  if (text === undefined || text === '') return 0;
+  const size = Number(text);
+  // Bounded before anything is allocated for it (BtConfig allows at most 32).
+  if (!Number.isInteger(size) || size < 0 || size > 32) throw new UserError(`model file ${path} has ensemble_size ${JSON.stringify(text)}, not an integer from 0 to 32; the file is corrupted, retrain or restore it`);
+  return size;
+}
+
 function checkHeader(path: string, parsed: SafetensorsFile): void {
   const { metadata } = parsed;
   if (metadata.format !== MODEL_FORMAT) {
     throw new UserError(`${path} is a safetensors file but not an orchrm reward model (format ${JSON.stringify(metadata.format ?? null)}); for a model trained elsewhere, serve it and use a remote reward model`);
   }
   const version = Number(metadata.format_version);
-  if (version !== MODEL_FORMAT_VERSION) {
+  if (!READABLE_VERSIONS.has(version)) {
     const hint = version > MODEL_FORMAT_VERSION ? 'upgrade orchrm to read it' : 'retrain it with `orchrm rm train`';
-    throw new UserError(`model file ${path} has format version ${metadata.format_version ?? '(none)'}, but this orchrm reads version ${MODEL_FORMAT_VERSION}; ${hint}`);
+    throw new UserError(`model file ${path} has format version ${metadata.format_version ?? '(none)'}, but this orchrm reads versions ${[...READABLE_VERSIONS].join(' and ')}; ${hint}`);
   }
   const actual = sha256Hex(parsed.dataBytes);
   if (metadata.tensors_sha256 !== actual) {
@@ -139,15 +164,20 @@ export async function loadRewardModel(path: string, options: LoadRewardModelOpti
   }
   const pipeline = new FeaturePipeline(spec.data, options.features);
   const seed = metadata.seed === '' || metadata.seed === undefined ? 0 : Number(metadata.seed);
+  const ensembleSize = ensembleSizeField(path, metadata);
   const head = createHead(headConfig.data, pipeline.dimension, seed);
-  const names = new Set(head.tensors.map((tensor) => tensor.name));
-  for (const name of parsed.tensors.keys()) if (!names.has(name)) throw new UserError(`model file ${path} has an unexpected tensor ${name} for a ${headConfig.data.kind} head; the file does not match its config, retrain it`);
-  for (const tensor of head.tensors) {
-    const stored = parsed.tensors.get(tensor.name);
-    if (stored === undefined) throw new UserError(`model file ${path} lacks tensor ${tensor.name}; retrain the model`);
+  const ensemble = Array.from({ length: ensembleSize }, () => createHead(headConfig.data, pipeline.dimension, seed));
+  const expected = new Map([
+    ...head.tensors.map((tensor) => [tensor.name, tensor] as const),
+    ...ensemble.flatMap((member, index) => member.tensors.map((tensor) => [ensembleTensorName(index, tensor.name), tensor] as const)),
+  ]);
+  for (const name of parsed.tensors.keys()) if (!expected.has(name)) throw new UserError(`model file ${path} has an unexpected tensor ${name} for a ${headConfig.data.kind} head with ${ensembleSize} bootstrap heads; the file does not match its config, retrain it`);
+  for (const [name, tensor] of expected) {
+    const stored = parsed.tensors.get(name);
+    if (stored === undefined) throw new UserError(`model file ${path} lacks tensor ${name}; retrain the model`);
     const dtype = dtypeOf(tensor.values);
     if (stored.shape.join(',') !== tensor.shape.join(',') || stored.dtype !== dtype) {
-      throw new UserError(`model file ${path}: tensor ${tensor.name} has shape [${stored.shape.join(', ')}] (${stored.dtype}), but its encoder spec and head config need [${tensor.shape.join(', ')}] (${dtype}); the file does not match its config, retrain it`);
+      throw new UserError(`model file ${path}: tensor ${name} has shape [${stored.shape.join(', ')}] (${stored.dtype}), but its encoder spec and head config need [${tensor.shape.join(', ')}] (${dtype}); the file does not match its config, retrain it`);
     }
     tensor.values.set(stored.data);
   }
@@ -158,5 +188,5 @@ export async function loadRewardModel(path: string, options: LoadRewardModelOpti
     metrics: parseJsonField(path, metadata, 'metrics') as Record<string, unknown>,
     ...trainedOnField(path, metadata),
   };
-  return new TrainedRewardModel(pipeline, head, { name: metadata.name ?? `orchrm-bt-${headConfig.data.kind}`, provenance, ...(options.catalog ? { catalog: options.catalog } : {}) });
+  return new TrainedRewardModel(pipeline, head, { name: metadata.name ?? `orchrm-bt-${headConfig.data.kind}`, provenance, ensemble, ...(options.catalog ? { catalog: options.catalog } : {}) });
 }

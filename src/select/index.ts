@@ -12,7 +12,7 @@ export {
   parseJudgeChoice,
   PLAN_JUDGE_HEADER,
   TRAJECTORY_JUDGE_HEADER,
-} from './judge-prompts.js';
+} from '../prompts/index.js';
 export { recordBestOfN, type RecordedBestOfN } from './record-best-of-n.js';
 export { runBestOfN, type BestOfNOptions, type BestOfNRun, type TaskOutcome } from './run-best-of-n.js';
 export { sampleKind, type CandidatePick } from './candidate-pick.js';

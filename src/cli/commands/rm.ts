@@ -23,6 +23,7 @@ const TrainFlagsSchema = z.object({
   seed: btConfig.seed,
   maxEpochs: btConfig.maxEpochs,
   tune: z.boolean().default(true).meta({ description: 'train once with L2 1e-6 and learning rate 0.01 instead of choosing L2 and learning rate on the validation split' }),
+  ensembleSize: btConfig.ensembleSize,
   resume: z.boolean().default(false).meta({ description: 'continue from the resume state <out>.training.safetensors of an interrupted run' }),
   json: json('print the training summary as JSON on stdout'),
 });
@@ -137,11 +138,11 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
     rm.command('train').description('Train a reward model on the train split of a pair dataset (early stopping on validation) and register it in the store.'),
     trainFlags,
   )
-    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
+    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nUncertainty:\n  Then --ensemble (default 5) more heads are trained with the chosen hyperparameters, each on a\n  bootstrap resample of the training tasks, and stored in the same file; where they disagree the\n  model has seen too little (bon's rm+templates reads them). They are retrained on --resume.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
     .action(
       runAction(async (rawFlags: Record<string, unknown>) => {
         const flags = trainFlags.parse(rawFlags);
-        const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, maxEpochs: flags.maxEpochs, ...(!flags.tune && { tune: false as const }) });
+        const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, maxEpochs: flags.maxEpochs, ensembleSize: flags.ensembleSize, ...(!flags.tune && { tune: false as const }) });
         const out = flags.out ?? `rm-${flags.head}.safetensors`;
         const store = openStore(flags.db);
         try {

@@ -35,7 +35,8 @@ export function summarySection(results: DemoResults): string {
     .join('\n');
   const items = findings(results)
     .map((finding) => {
-      const [className, mark] = finding.held === null ? ['unknown', 'not measured'] : finding.held ? ['good', 'held'] : ['bad', 'did not hold'];
+      const className = finding.verdict === 'held' ? 'good' : finding.verdict === 'did not hold' ? 'bad' : 'unknown';
+      const mark = finding.verdict;
       return `<li class="finding ${className}"><span class="finding-mark">${escapeHtml(mark)}</span><span class="finding-text"><span class="finding-hope">${escapeHtml(finding.hope)}</span> <span class="finding-measured">${escapeHtml(finding.measured)}</span></span></li>`;
     })
     .join('\n');

@@ -7,7 +7,7 @@ import type { Task } from '../../core/task.js';
 import type { Usage } from '../../core/usage.js';
 import { createScriptedProvider } from '../../testing/index.js';
 import { CandidatePool } from '../candidate-pool.js';
-import { PLAN_JUDGE_HEADER, TRAJECTORY_JUDGE_HEADER } from '../judge-prompts.js';
+import { PLAN_JUDGE_HEADER, TRAJECTORY_JUDGE_HEADER } from '../../prompts/judge-prompts.js';
 import type { StrategyName } from '../selection-strategy.js';
 import { STRATEGIES } from './index.js';
 
