@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { formatDemoSummary } from '../demo/index.js';
 import { findings } from './findings.js';
 import { parseResults } from './read-results.js';
 import { renderReport, renderReportHtml } from './render-report.js';
@@ -224,5 +225,48 @@ describe('version 2 results (issue 13)', () => {
     expect(html).toContain('label-free pairs only');
     expect(html).toContain('rm minus single');
     expect(html).toContain('best-fixed-per-family');
+  });
+});
+
+describe('the report says what it measured, on how much (issue 24 item 7)', () => {
+  const v2 = () => parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
+  const cards = (html: string) => [...html.matchAll(/<div class="card[^"]*"><div class="card-label">([^<]*)<\/div><div class="card-value">([^<]*)<\/div><div class="card-detail">([^<]*)<\/div>(?:<div class="card-too-few">([^<]*)<\/div>)?/g)].map((match) => ({ label: match[1]!, value: match[2]!, detail: match[3]!, tooFew: match[4] }));
+
+  test('the headline card shows the figure the terminal shows: held-out valid-vs-valid outcome pairs, with their count', async () => {
+    const results = v2();
+    const [model] = cards(await renderReportHtml(results, { outDir: directory }));
+    const validPairs = results.rm.outcomePairs!.validVsValid;
+    expect(model!.label).toBe('Reward model, held-out valid-vs-valid outcome pairs');
+    expect(model!.value).toBe(`${(validPairs.accuracy * 100).toFixed(1)}%`);
+    // Not the accuracy over every held-out pair of every source, a different metric.
+    expect(model!.value).not.toBe(`${(results.rm.pairAccuracy.overall.accuracy * 100).toFixed(1)}%`);
+    expect(model!.detail).toContain(`on ${validPairs.total} pairs of ${results.rm.heldOut.tasks} held-out tasks`);
+    const terminal = formatDemoSummary(results, { results: 'results.json', report: 'report.html', model: 'rm.safetensors' });
+    expect(terminal).toMatch(new RegExp(`${results.rm.model} \\(every source\\) +${model!.value.replace('.', '\\.')} `));
+  });
+
+  test('version 1 results, which have no outcome-pair split, label the card as every source’s pairs', async () => {
+    const [model] = cards(await renderReportHtml(fixture(), { outDir: directory }));
+    expect(model!.label).toBe('Reward model, held-out pairs of every source');
+  });
+
+  test('a quick run says so, with its sample sizes, and marks the cards whose samples are too small to judge', async () => {
+    const results = v2();
+    const quick = await renderReportHtml({ ...results, config: { ...results.config, quick: true } }, { outDir: directory });
+    expect(quick).toMatch(/<p class="banner" id="quick-run"><strong>Quick run<\/strong> \(orchrm demo --quick\): sizes chosen to finish in seconds, not to judge\. 13 held-out tasks \(96 valid-vs-valid outcome pairs\) and \d+ Best-of-N test tasks: /);
+    const [model] = cards(quick);
+    expect(model!.tooFew).toBe('too few to judge: 96 pairs on 13 tasks; a verdict needs at least 200 pairs on 50 tasks');
+    expect(quick).toContain('Held-out valid-vs-valid outcome pairs: <strong>96</strong>');
+    expect(cards(quick)[2]!.detail).toMatch(/^\d+ held-out tasks; from /);
+    const full = await renderReportHtml({ ...results, config: { ...results.config, quick: false, sizes: { grpo: { evalTasks: 400 } } }, rm: { ...results.rm, heldOut: { ...results.rm.heldOut, tasks: 248 }, outcomePairs: { ...results.rm.outcomePairs!, validVsValid: { ...results.rm.outcomePairs!.validVsValid, total: 1949 } } }, bon: { ...results.bon, tasks: 400 } }, { outDir: directory });
+    expect(full).not.toContain('id="quick-run"');
+    expect(cards(full).map((card) => card.tooFew)).toEqual([undefined, undefined, undefined]);
+  });
+
+  test('pairs that read grades are not called label-free', async () => {
+    const html = await renderReportHtml(v2(), { outDir: directory });
+    expect(html).not.toContain('Pairs mined without labels');
+    expect(html).toMatch(/<h2[^>]*>Pairs mined from the episodes<\/h2>/);
+    expect(html).toContain('Outcome and efficiency pairs are decided by reading the grades; the label-free sources (checkpoint, process) never look at them');
   });
 });
