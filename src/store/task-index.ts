@@ -56,14 +56,15 @@ const INDEX_TABLE = 'temp.orchrm_task_index';
 
 /*
  * One row per task: its family and split, and its episodes counted by outcome, computed in one
- * pass over the episodes (about 1 s for the demo's 19,200 episodes, 310 MB) instead of at every
- * request.
+ * pass over the episodes instead of at every request.
  */
 const BUILD_INDEX = `
 CREATE TEMP TABLE IF NOT EXISTS orchrm_task_index AS
 WITH counts AS (
+  -- NOT INDEXED: one sequential pass over the table and a sort is faster than visiting the rows
+  -- in episodes_task order (19,200 episodes: 0.3 s against 0.3-0.9 s on a loaded machine).
   SELECT task_id, count(*) AS episodes, count(correct) AS graded, coalesce(sum(correct), 0) AS correct, sum(status != 'ok') AS failed
-  FROM episodes GROUP BY task_id
+  FROM episodes NOT INDEXED GROUP BY task_id
 ), rows AS (
   SELECT t.rowid AS position, t.id AS id,
     coalesce(CASE WHEN json_valid(t.metadata) THEN json_extract(t.metadata, '$.family') END, t.suite) AS family,

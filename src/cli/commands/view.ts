@@ -96,7 +96,7 @@ async function view(io: ViewCommandIo, flags: ViewFlags): Promise<void> {
       io.stderr.write(`orchrm view: warning: --host ${flags.host} is not loopback; anyone who can reach it can read ${flags.db}\n`);
     }
     io.stderr.write(`orchrm view: ${flags.db} at ${server.url}/ (stop with Ctrl-C)\n`);
-    io.stdout.write(flags.json ? `${JSON.stringify({ url: `${server.url}/`, host: server.host, port: server.port, database: flags.db })}\n` : `${server.url}/\n`);
+    io.stdout.write(flags.json ? `${JSON.stringify({ url: `${server.url}/`, host: server.host, port: server.port, database: flags.db })}\n` : `listening on ${server.url}/ (open it in a browser)\n`);
     const reason = await io.untilShutdown();
     io.stderr.write(`orchrm view: ${reason}; closing\n`);
     await server.close();

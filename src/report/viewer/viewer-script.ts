@@ -247,7 +247,8 @@ export const VIEWER_SCRIPT = String.raw`
       h('div', { class: 'plan-tokens' }, 'tokens: plan ' + number(plan.tokens.orchestrator) + ' · execution ' + number(plan.tokens.execution) + (plan.tokens.verification ? ' · verification ' + number(plan.tokens.verification) : '')),
       renderGraph(plan, index),
       h('div', { class: 'final' }, ['Final answer: ', h('strong', { class: 'final-answer' }, plan.finalAnswer === null ? '–' : plan.finalAnswer)]),
-      plan.reason ? h('div', { class: 'reason' }, plan.reason) : null,
+      // A plan that did not parse or validate: its diagnostics below say what its reason says.
+      plan.reason && plan.diagnostics.length === 0 ? h('div', { class: 'reason' }, plan.reason) : null,
       plan.diagnostics.length ? h('ul', { class: 'diagnostics' }, plan.diagnostics.map(function (diagnostic) { return h('li', null, [h('code', null, diagnostic.code), ' ', diagnostic.message]); })) : null,
       plan.warnings.length ? h('div', { class: 'note' }, 'warnings: ' + plan.warnings.join(', ')) : null,
       plan.explanation ? renderExplanation(plan.explanation, plan.score) : null,
@@ -312,7 +313,9 @@ export const VIEWER_SCRIPT = String.raw`
     if (graph.nodes.length === 0) return h('div', { class: 'graph direct' }, ['Direct answer, no sub-agents: ', h('strong', null, graph.directAnswer === null ? '–' : graph.directAnswer)]);
     var placed = layout(graph);
     var markerId = 'arrow-' + planIndex;
-    var picture = svg('svg', { class: 'dag', width: placed.width, height: placed.height, viewBox: '0 0 ' + placed.width + ' ' + placed.height, role: 'group', 'aria-label': 'graph of plan ' + (planIndex + 1) }, [
+    // Graphs a little wider than their card shrink to fit (to 85% at most, to stay readable); wider ones scroll.
+    var shown = Math.min(placed.width, Math.max(300, placed.width * 0.85));
+    var picture = svg('svg', { class: 'dag', width: Math.round(shown), height: Math.round(placed.height * shown / placed.width), viewBox: '0 0 ' + placed.width + ' ' + placed.height, role: 'group', 'aria-label': 'graph of plan ' + (planIndex + 1) }, [
       svg('defs', null, svg('marker', { id: markerId, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#6b7280' }))),
     ]);
     graph.edges.forEach(function (edge) {
