@@ -4,18 +4,30 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { openStore } from '../../store/index.js';
 import { createRichEpisode } from '../../testing/episode-factory.js';
 import { registerViewCommand, type ViewCommandIo } from './view.js';
 
 let directory: string;
 let db: string;
+/** A document of the default scenario's knowledge base that the first episode's search returned. */
+let document: { id: string; title: string };
 
-beforeAll(() => {
+/** Six episodes of a collection run that records its scenario as `orchrm collect --scenario` does: the whole object. */
+beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'orchrm-view-cli-'));
   db = join(directory, 'runs.db');
+  const scenario = loadScenario('default');
+  document = (await createSimEnvironment(scenario)).families.flatMap((family) => [...family.corpus()])[0]!;
   const store = openStore(db);
-  for (let seed = 1; seed <= 6; seed++) store.insertEpisode(createRichEpisode({ seed, id: `ep-${seed}`, sampleIndex: seed, withMessages: false, correct: seed % 2 === 0 }));
+  const runId = store.createRun({ kind: 'collect', config: { scenario } }).id;
+  for (let seed = 1; seed <= 6; seed++) {
+    const episode = createRichEpisode({ seed, id: `ep-${seed}`, runId, sampleIndex: seed, withMessages: false, correct: seed % 2 === 0 });
+    const search = episode.nodes[0]!;
+    if (seed === 1 && search.artifacts?.kind === 'search') search.artifacts = { ...search.artifacts, steps: [{ query: 'who founded it', docIds: [document.id] }] };
+    store.insertEpisode(episode);
+  }
   store.close();
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -69,6 +81,9 @@ describe('orchrm view', () => {
     expect(JSON.parse(text.stdout)).toMatchObject({ path: out, tasks: 2, matching: 5, stoppedBy: 'max-tasks' });
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('This file holds the first 2 of 5 matching tasks in stored order (at most 2 tasks and 16 MB of data; texts over 4,000 characters are cut)');
+    // The run recorded its scenario object: its knowledge base gives the searched document's text.
+    expect(text.stderr).toContain("orchrm view: search documents from scenario default's knowledge base, as the collection runs in");
+    expect(html).toContain(JSON.stringify(document.title).slice(1, -1).replace(/[<>&]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`));
     const again = testIo();
     await run(again.io, ['view', '--db', db, '--out', out, '--outcome', 'all-correct', '--force']);
     expect(process.exitCode).toBeUndefined();

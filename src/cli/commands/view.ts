@@ -120,13 +120,16 @@ async function documentLookup(store: Store, flags: ViewFlags, io: ViewCommandIo)
     if (!existsSync(path)) throw new UserError(`--corpus ${path}: no such file; give the JSONL corpus the search blocks read`);
     load = () => loadCorpus(path);
   } else {
-    // The simulator is loaded on first use too: only its scenario's name is read now.
-    const scenario = flags.scenario ?? recordedScenario(store);
-    if (scenario === undefined) return undefined;
-    if (flags.scenario === undefined) io.stderr.write(`orchrm view: search documents from scenario ${scenario}'s knowledge base, as the collection runs in ${flags.db} record (--scenario or --corpus to choose)\n`);
+    // The simulator is loaded on first use too: only the scenario's name is read now.
+    const recorded = flags.scenario ?? recordedScenario(store);
+    if (recorded === undefined) return undefined;
+    const name = typeof recorded === 'string' ? recorded : String(recorded.name ?? 'recorded');
+    if (flags.scenario === undefined) io.stderr.write(`orchrm view: search documents from scenario ${name}'s knowledge base, as the collection runs in ${flags.db} record it (--scenario or --corpus to choose)\n`);
     load = async () => {
-      const { createSimEnvironment, loadScenario } = await import('../../sim/index.js');
-      return (await createSimEnvironment(loadScenario(scenario))).families.flatMap((family) => [...family.corpus()]);
+      const { createSimEnvironment, loadScenario, ScenarioSchema } = await import('../../sim/index.js');
+      // A recorded scenario object is the scenario itself (a file's, or a built-in one with its seed); a name is looked up.
+      const scenario = typeof recorded === 'string' ? loadScenario(recorded) : ScenarioSchema.parse(recorded);
+      return (await createSimEnvironment(scenario)).families.flatMap((family) => [...family.corpus()]);
     };
   }
   let byId: Promise<Map<string, ViewerDocument>> | undefined;
@@ -137,11 +140,21 @@ async function documentLookup(store: Store, flags: ViewFlags, io: ViewCommandIo)
   };
 }
 
-/** The scenario every collection run of the database names, if they agree on one. */
-function recordedScenario(store: Store): string | undefined {
-  const rows = store.db.prepare<[], { scenario: unknown }>("SELECT DISTINCT json_extract(config, '$.scenario') AS scenario FROM runs WHERE kind = 'collect' AND json_valid(config)").all();
-  const names = new Set(rows.map((row) => row.scenario));
-  if (names.size !== 1) return undefined;
-  const [name] = names;
-  return typeof name === 'string' ? name : undefined;
+/**
+ * The scenario every collection run of the database records, if they agree on one: a name (as
+ * the demo records it) or the whole scenario object (as `orchrm collect --scenario` records it).
+ */
+function recordedScenario(store: Store): string | Record<string, unknown> | undefined {
+  const rows = store.db.prepare<[], { scenario: string | null }>("SELECT DISTINCT json_extract(config, '$.scenario') AS scenario FROM runs WHERE kind = 'collect' AND json_valid(config)").all();
+  if (rows.length !== 1) return undefined;
+  const { scenario } = rows[0]!;
+  if (scenario === null || typeof scenario !== 'string') return undefined;
+  // json_extract gives an object as its JSON text.
+  if (!scenario.startsWith('{')) return scenario;
+  try {
+    const parsed: unknown = JSON.parse(scenario);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
