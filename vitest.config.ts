@@ -22,6 +22,7 @@ const SLOWEST_FILES = [
   'src/tasks/shared-data.test.ts',
   'src/train/grpo-resume.test.ts',
   'src/demo/run-loop.test.ts',
+  'src/report/viewer/viewer-page.test.ts',
 ];
 
 class SlowestFirstSequencer extends BaseSequencer {

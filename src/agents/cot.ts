@@ -1,8 +1,7 @@
 import type { CotParams } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
-import { extractAnswer } from './extract-answer.js';
-import { answerPrompt } from './prompts.js';
+import { answerPrompt, extractAnswer } from '../prompts/index.js';
 
 /** Chain-of-thought: one worker call at `params.temperature`. */
 export const cotBlock: BlockDefinition<CotParams> = {

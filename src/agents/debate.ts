@@ -2,9 +2,8 @@ import type { DebateArtifacts } from '../core/index.js';
 import type { DebateParams } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
-import { extractAnswer } from './extract-answer.js';
 import { normalizeAnswer } from './normalize-answer.js';
-import { debateFinalPrompt, debateTurnPrompt, type DebateTurnView } from './prompts.js';
+import { debateFinalPrompt, debateTurnPrompt, extractAnswer, type DebateTurnView } from '../prompts/index.js';
 
 /**
  * Debate: every role answers in each of `params.rounds` rounds; from the second round on, each

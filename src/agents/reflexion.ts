@@ -2,12 +2,7 @@ import type { ReflexionArtifacts } from '../core/index.js';
 import type { ReflexionParams } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
-import { extractAnswer } from './extract-answer.js';
-import { answerPrompt, critiquePrompt, refinePrompt } from './prompts.js';
-
-type Verdict = ReflexionArtifacts['rounds'][number]['verdict'];
-
-const VERDICT_TAG = /<verdict>([^<]*)<\/verdict>/gi;
+import { answerPrompt, critiquePrompt, extractAnswer, readVerdict, refinePrompt } from '../prompts/index.js';
 
 /**
  * Reflexion: a first answer, then up to `params.maxRounds` rounds of critic call and refine
@@ -24,7 +19,7 @@ export const reflexionBlock: BlockDefinition<ReflexionParams> = {
     const artifacts: ReflexionArtifacts = { kind: 'reflexion', initialAnswer: answer, rounds: [] };
     for (let round = 0; round < maxRounds; round++) {
       const critique = await context.chat({ messages: critiquePrompt(context, output), temperature, maxTokens });
-      const verdict = parseVerdict(critique.text);
+      const verdict = readVerdict(critique.text);
       if (verdict === 'correct') {
         artifacts.rounds.push({ critique: critique.text, verdict });
         artifacts.acceptedAtRound = round;
@@ -38,11 +33,3 @@ export const reflexionBlock: BlockDefinition<ReflexionParams> = {
     return { output, answer, artifacts };
   },
 };
-
-/** The last `<verdict>` tag decides; anything but correct/incorrect is `unclear`. */
-function parseVerdict(text: string): Verdict {
-  let last: string | undefined;
-  for (const match of text.matchAll(VERDICT_TAG)) last = match[1];
-  const verdict = last?.trim().toLowerCase();
-  return verdict === 'correct' || verdict === 'incorrect' ? verdict : 'unclear';
-}

@@ -1,9 +1,8 @@
 import type { ScParams } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
-import { extractAnswer } from './extract-answer.js';
 import { majorityVote } from './majority-vote.js';
-import { answerPrompt } from './prompts.js';
+import { answerPrompt, extractAnswer } from '../prompts/index.js';
 
 /**
  * Self-consistency: `params.samples` independent answers to the same prompt (told apart by

@@ -2,14 +2,8 @@ import { type RetrievedDocument, type SearchArtifacts, UserError } from '../core
 import type { SearchParams } from '../plan/index.js';
 import type { BlockDefinition } from './block.js';
 import { builtinSpec } from './builtin-spec.js';
-import { extractAnswer } from './extract-answer.js';
+import { extractAnswer, readSearchAction, searchFeedbackMessage, searchStartPrompt } from '../prompts/index.js';
 import { normalizeAnswer } from './normalize-answer.js';
-import { searchFeedbackMessage, searchStartPrompt } from './prompts.js';
-
-/** Longer queries are cut: a model that dumps its reasoning into a query should not stall BM25. */
-export const MAX_QUERY_CHARS = 500;
-
-type SearchAction = { kind: 'search'; query: string } | { kind: 'answer' } | { kind: 'none' };
 
 /**
  * Search: a tool loop over `context.retriever`. Each iteration the model writes either
@@ -41,7 +35,7 @@ export const searchBlock: BlockDefinition<SearchParams> = {
     for (let iteration = 0; iteration < maxIterations; iteration++) {
       const response = await context.chat({ messages: [...messages], temperature, maxTokens });
       messages.push({ role: 'assistant', content: response.text });
-      const action = parseSearchAction(response.text);
+      const action = readSearchAction(response.text);
       if (action.kind === 'answer') return finish(response.text);
       const iterationsLeft = maxIterations - iteration - 1;
       if (action.kind === 'none') {
@@ -92,21 +86,4 @@ export function answerInDocuments(answer: string, documentTexts: Iterable<string
     if (pattern.test(text)) return true;
   }
   return any ? false : undefined;
-}
-
-/** Whichever of `<search>` and `<answer>` the model wrote first is what it meant to do. */
-function parseSearchAction(text: string): SearchAction {
-  // Regexes rather than indexOf on a lowercased copy: lowercasing can change string length.
-  const searchAt = /<search>/i.exec(text)?.index ?? -1;
-  const answerAt = /<answer>/i.exec(text)?.index ?? -1;
-  if (searchAt === -1 && answerAt === -1) return { kind: 'none' };
-  if (searchAt === -1 || (answerAt !== -1 && answerAt < searchAt)) return { kind: 'answer' };
-  const start = searchAt + '<search>'.length;
-  const closing = /<\/search>/gi;
-  closing.lastIndex = start;
-  const close = closing.exec(text)?.index ?? -1;
-  // A stop sequence may have cut the closing tag; the query then runs to the end of the line.
-  const lineEnd = text.indexOf('\n', start);
-  const end = close !== -1 ? close : lineEnd !== -1 ? lineEnd : text.length;
-  return { kind: 'search', query: text.slice(start, end).trim().replace(/\s+/g, ' ').slice(0, MAX_QUERY_CHARS) };
 }

@@ -14,6 +14,7 @@ import { benchRmScoring } from './rm-scoring.js';
 import { benchRmTraining } from './rm-training.js';
 import { benchSimCollection } from './sim-collection.js';
 import { benchTestSuite } from './test-suite.js';
+import { benchViewer } from './viewer.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   cliStart: async () => benchCliStart(),
@@ -26,6 +27,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   rmTraining: () => benchRmTraining(),
   rmScoring: () => benchRmScoring(),
   rewardServer: () => benchRewardServer(),
+  viewer: () => benchViewer(),
   // Last, and minutes long: the whole test suite.
   testSuite: async () => benchTestSuite(),
 };

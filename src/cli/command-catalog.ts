@@ -44,6 +44,12 @@ export const COMMAND_CATALOG = [
     load: [async () => (await import('./commands/inspect.js')).registerInspectCommand],
   },
   {
+    name: 'view',
+    term: 'view [options]',
+    summary: "Browse a database in the browser: tasks, each task's plans as graphs side by side with outcomes, tokens and the reward model's score and reasons, every node's artifacts, and the mined pairs.",
+    load: [async () => (await import('./commands/view.js')).registerViewCommand],
+  },
+  {
     name: 'export',
     term: 'export [options]',
     summary: 'Write stored episodes as JSONL, one complete episode per line (docs/episode-format.md).',

@@ -33,7 +33,10 @@ function readmeCommands(): string[] {
   return commands;
 }
 
-/** Which chain a command belongs to: the ones reading or writing the same files run in README order. */
+/**
+ * Which chain a command belongs to: the ones reading or writing the same files run in README order,
+ * except that the demo chain starts with the demo, which writes what the others read.
+ */
 function chainOf(command: string): string {
   if (/orchrm-demo/.test(command)) return 'demo';
   if (/vllm\.json|runs\.db|[^-]rm\.safetensors/.test(command)) return 'real-server';
@@ -86,7 +89,7 @@ interface Outcome {
 /** Runs one line with sh; a server command runs until it answers, then gets Ctrl-C. */
 function run(command: string): Promise<Outcome> {
   const started = performance.now();
-  const server = /\borchrm (sim )?serve\b/.test(command);
+  const server = /\borchrm (sim )?serve\b/.test(command) || (/\borchrm view\b/.test(command) && !command.includes('--out'));
   const child = spawn('sh', ['-c', command], { cwd: work, detached: true, env: { ...process.env, FORCE_COLOR: '0' } });
   let output = '';
   let probed = false;
@@ -96,8 +99,9 @@ function run(command: string): Promise<Outcome> {
     if (server && listening && !probed) {
       probed = true;
       const url = listening[1]!;
-      // It answers: the reward server's health check, or the simulation's model list.
-      void fetch(command.includes('sim serve') ? `${url}/models` : `${url.replace(/\/$/, '')}/healthz`)
+      // It answers: the reward server's health check, the simulation's model list, or the viewer's first page of tasks.
+      const probe = command.includes('sim serve') ? `${url}/models` : command.includes('orchrm view') ? `${url}api/tasks` : `${url.replace(/\/$/, '')}/healthz`;
+      void fetch(probe)
         .then((response) => (output += `\n[test] ${response.status} from ${url}\n`))
         .catch((error: unknown) => (output += `\n[test] no answer from ${url}: ${String(error)}\n`))
         .finally(() => process.kill(-child.pid!, 'SIGINT'));
@@ -118,6 +122,7 @@ it('runs every command of README.md as written', async () => {
   expect(runnable.length).toBeGreaterThan(20);
   const chains = new Map<string, string[]>();
   for (const command of runnable) chains.set(chainOf(command), [...(chains.get(chainOf(command)) ?? []), command]);
+  chains.get('demo')?.sort((a, b) => Number(!/\borchrm demo\b/.test(a)) - Number(!/\borchrm demo\b/.test(b)));
   const outcomes = (
     await Promise.all(
       [...chains.values()].map(async (chain) => {
@@ -133,6 +138,7 @@ it('runs every command of README.md as written', async () => {
   // The servers answered before they were stopped, and the real-server chain did what the README says.
   expect(text('orchrm serve --model')).toMatch(/\[test\] 200 from/);
   expect(text('orchrm sim serve')).toMatch(/\[test\] 200 from/);
+  expect(text('orchrm view --db orchrm-demo')).toMatch(/\[test\] 200 from/);
   expect(text('--suite aime --provider vllm.json')).toMatch(/warning: rm\.safetensors was trained on gsm8k tasks from gsm8k-test\.jsonl .* but this run uses aime tasks from aime-2025\.jsonl/);
   expect(text('--suite gsm8k --provider vllm.json')).toMatch(/run \S+: 80 of 80 episodes/);
 }, 600_000);

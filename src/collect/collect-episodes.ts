@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { deriveSeed, type Episode, type EventSink, ORCHRM_VERSION, stableId, type Task } from '../core/index.js';
+import { deriveSeed, type Episode, type EventSink, ORCHRM_VERSION, type OrchestratorRef, type PlanTemplateLibrary, stableId, type Task, UserError } from '../core/index.js';
 import type { Environment } from '../environment/index.js';
 import { errorMessage, runEpisode } from '../exec/index.js';
 import { UsageMeter } from '../llm/index.js';
@@ -8,7 +8,7 @@ import { DuplicateEpisodeError, type Store } from '../store/index.js';
 import { callFailure } from './call-failure.js';
 import type { CollectEvent, CollectProgress } from './collect-events.js';
 import { CollectStoppedError } from './collect-stopped-error.js';
-import { CollectTally, type CollectSummary } from './collect-summary.js';
+import { CollectTally, TEMPLATE_ORCHESTRATOR, type CollectSummary } from './collect-summary.js';
 import { checkResumable, latestRunWithFingerprint, nextRunId, runFingerprint, type RunFingerprint } from './resume-run.js';
 
 export interface CollectOptions {
@@ -53,10 +53,31 @@ export interface CollectOptions {
    * 0 never stops. @default 5
    */
   stopAfterRepeatedFailures?: number;
+  /**
+   * Template plans executed beside the sampled ones (issue 21): on a seeded `share` of the tasks
+   * (each task in with probability `share`, by a hash of the seed and its id), every template of
+   * the library runs once, as sample `plansPerTask + k` of its task, with orchestrator
+   * `template` and checkpoint the template's name. A reward model can only rank plans whose
+   * outcomes it has seen; the miners pair these episodes like any other plan.
+   */
+  templates?: CollectTemplates;
   /** Typed progress events: start, each episode's end, and the end of the run. */
   events?: EventSink<CollectEvent>;
   /** Aborting stops the run: episodes in flight are dropped (a resume redoes them) and CollectStoppedError is thrown. */
   signal?: AbortSignal;
+}
+
+/** What `CollectOptions.templates` asks for. */
+export interface CollectTemplates {
+  /** The environment's templates (`environment.templates`), a file's (`loadPlanTemplates`) or the generic ones. */
+  library: PlanTemplateLibrary;
+  /** Share of the tasks on which every template runs, in [0, 1]. */
+  share: number;
+}
+
+/** Whether a task is among the `share` of tasks on which the templates run: a hash of the seed and its id, so adding tasks never moves one. */
+export function runsTemplates(seed: number, taskId: string, share: number): boolean {
+  return deriveSeed(seed, `templates:${taskId}`) / 2 ** 32 < share;
 }
 
 /** A collection's summary, and whether it continued a run the store already held. */
@@ -74,14 +95,18 @@ export type CollectResult = CollectSummary & {
 export async function collectEpisodes(options: CollectOptions): Promise<CollectResult> {
   const { tasks, store, plansPerTask = 1, concurrency = 4, seed = 0, stopAfterRepeatedFailures = 5 } = options;
   const orchestrator = options.orchestrator ?? options.environment.orchestrator();
+  const { templates } = options;
+  if (templates !== undefined && !(templates.share >= 0 && templates.share <= 1)) throw new UserError(`the share of tasks that run the templates must be in [0, 1], got ${templates.share}`);
   const startedAt = performance.now();
   store.upsertTasks(tasks);
-  const fingerprint = runFingerprint(seed, plansPerTask, orchestrator.ref, tasks);
+  const fingerprint = runFingerprint(seed, plansPerTask, orchestrator.ref, tasks, templates === undefined ? undefined : { names: templates.library.names, share: templates.share });
   const { runId, continued } = startRun(options, orchestrator, fingerprint, { plansPerTask, concurrency, seed });
   const limit = pLimit(concurrency);
-  const total = tasks.length * plansPerTask;
+  const templateTasks = templates === undefined || templates.share === 0 ? [] : tasks.filter((task) => runsTemplates(seed, task.id, templates.share));
+  const templateNames = templates?.library.names ?? [];
+  const total = tasks.length * plansPerTask + templateTasks.length * templateNames.length;
   const meter = new UsageMeter();
-  const tally = new CollectTally(runId, meter, total);
+  const tally = new CollectTally(runId, meter, total, templates === undefined ? undefined : templateTasks.length);
   const stop = new AbortController();
   const signal = options.signal === undefined ? stop.signal : AbortSignal.any([stop.signal, options.signal]);
   let stopped: CollectStoppedError | undefined;
@@ -112,26 +137,35 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
   // Episodes an earlier invocation committed count in the summary, so a resumed run reports all of it.
-  const committed = (task: Task, sampleIndex: number): Episode | undefined => {
+  const committed = (task: Task, sampleIndex: number, ref: OrchestratorRef): Episode | undefined => {
     if (!continued) return undefined;
-    const key = { runId, taskId: task.id, sampleIndex, orchestrator: orchestrator.ref.name, ...(orchestrator.ref.checkpoint !== undefined && { checkpoint: orchestrator.ref.checkpoint }) };
+    const key = { runId, taskId: task.id, sampleIndex, orchestrator: ref.name, ...(ref.checkpoint !== undefined && { checkpoint: ref.checkpoint }) };
     return store.hasEpisode(key) ? store.getEpisode(stableId('ep', runId, task.id, sampleIndex)) : undefined;
   };
-  const samples = tasks.flatMap((task) => Array.from({ length: plansPerTask }, (_, sampleIndex) => ({ task, sampleIndex })));
-  const pending = samples.filter(({ task, sampleIndex }) => {
-    const earlier = committed(task, sampleIndex);
+  const samples: Sample[] = [
+    ...tasks.flatMap((task) => Array.from({ length: plansPerTask }, (_, sampleIndex) => ({ task, sampleIndex, ref: orchestrator.ref }))),
+    ...templateTasks.flatMap((task) =>
+      templateNames.map((name, position) => ({ task, sampleIndex: plansPerTask + position, ref: { name: TEMPLATE_ORCHESTRATOR, checkpoint: name }, template: position })),
+    ),
+  ];
+  const pending = samples.filter(({ task, sampleIndex, ref }) => {
+    const earlier = committed(task, sampleIndex, ref);
     if (earlier === undefined) return true;
     tally.addCommitted(earlier);
     return false;
   });
   options.events?.({ type: 'collect-start', continued, ...progress() });
 
-  const jobs = pending.map(({ task, sampleIndex }) =>
+  const jobs = pending.map((sample) =>
     limit(async () => {
+      const { task, sampleIndex } = sample;
       if (signal.aborted) return;
       let episode: Episode;
       try {
-        episode = await collectOne(options, orchestrator, signal, meter, runId, task, sampleIndex, seed);
+        episode =
+          sample.template === undefined
+            ? await collectOne(options, orchestrator, signal, meter, runId, task, sampleIndex, seed)
+            : await collectTemplate(options, templates!.library, sample.template, signal, meter, runId, task, sampleIndex, seed);
       } catch (error) {
         if (signal.aborted) return;
         throw error;
@@ -224,6 +258,58 @@ function startRun(
     if (options.sameFingerprint === 'continue' && store.getRun(id) !== undefined) return { runId: id, continued: true };
     throw error;
   }
+}
+
+/** One unit of work: sample `sampleIndex` of a task, written by the orchestrator or (`template`) the library's template at that position. */
+interface Sample {
+  task: Task;
+  sampleIndex: number;
+  /** What the episode records as its orchestrator (the resume key). */
+  ref: OrchestratorRef;
+  /** Position in the template library, for a template episode. */
+  template?: number;
+}
+
+/**
+ * Executes the template at `position` for a task, as `bon` executes a fixed plan: seed
+ * derive(seed, `<task>#template:<name>`), orchestrator `template` with the template's name as
+ * checkpoint; its writing tokens (the simulator's decompositions bill some) are the episode's
+ * orchestrator tokens.
+ */
+async function collectTemplate(
+  options: CollectOptions,
+  library: PlanTemplateLibrary,
+  position: number,
+  signal: AbortSignal,
+  meter: UsageMeter,
+  runId: string,
+  task: Task,
+  sampleIndex: number,
+  runSeed: number,
+): Promise<Episode> {
+  const { environment } = options;
+  const template = (await library.plansFor(task))[position];
+  if (template === undefined) throw new UserError(`template library lists ${library.names.length} templates but gave none at position ${position} for task ${task.id}`);
+  const id = stableId('ep', runId, task.id, sampleIndex);
+  const episode = await runEpisode({
+    id,
+    runId,
+    task,
+    planText: template.planText,
+    seed: deriveSeed(runSeed, `${task.id}#template:${template.name}`),
+    sampleIndex,
+    orchestrator: { name: TEMPLATE_ORCHESTRATOR, checkpoint: template.name },
+    meter: { meter, episodeId: id },
+    blocks: environment.blocks,
+    provider: environment.provider,
+    ...(environment.retriever !== undefined && { retriever: environment.retriever }),
+    grader: environment.grader,
+    ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    signal,
+  });
+  // No model call wrote it, so nothing is metered; the tally adds these tokens to the run's.
+  return { ...episode, usage: { ...episode.usage, orchestrator: { ...template.orchestratorUsage } } };
 }
 
 async function collectOne(

@@ -34,7 +34,16 @@ export interface CollectSummary {
   failures: FailureCount[];
   /** Wall time of this invocation. @unit milliseconds */
   wallTimeMs: number;
+  /**
+   * The template episodes of the run (`CollectOptions.templates`), included in every count
+   * above: on how many tasks the templates ran, how many episodes, and their tokens by role
+   * (with `tokens`, the share of the collection budget the templates took).
+   */
+  templates?: { tasks: number; episodes: number; tokens: UsageByRole };
 }
+
+/** The orchestrator a template episode records: `template`, its checkpoint the template's name (as `bon` records its fixed plans). */
+export const TEMPLATE_ORCHESTRATOR = 'template';
 
 const MAX_FAILURES_LISTED = 5;
 
@@ -48,15 +57,21 @@ export class CollectTally {
   private skipped = 0;
   private graded = 0;
   private correct = 0;
+  /** Template writing tokens of this invocation: no model call wrote them, so the meter has none. */
+  private readonly unmeteredOrchestrator = zero();
+  private readonly templateTally = { episodes: 0, tokens: { orchestrator: zero(), execution: zero(), verification: zero() } };
 
+  /** `templateTasks`: tasks on which the templates run, when the run has templates. */
   constructor(
     private readonly runId: string,
     private readonly meter: UsageMeter,
     private readonly total: number,
+    private readonly templateTasks?: number,
   ) {}
 
-  /** An episode this invocation collected (its tokens and calls are in the meter). */
+  /** An episode this invocation collected (its tokens and calls are in the meter, but a template's writing). */
   add(episode: Episode): void {
+    if (episode.orchestrator.name === TEMPLATE_ORCHESTRATOR) addUsage(this.unmeteredOrchestrator, episode.usage.orchestrator);
     this.count(episode);
   }
 
@@ -89,7 +104,7 @@ export class CollectTally {
   summary(wallTimeMs: number): CollectSummary {
     const now = this.meter.byRole();
     const tokens: UsageByRole = {
-      orchestrator: sum(now.orchestrator, this.earlierTokens.orchestrator),
+      orchestrator: sum(sum(now.orchestrator, this.earlierTokens.orchestrator), this.unmeteredOrchestrator),
       execution: sum(now.execution, this.earlierTokens.execution),
       verification: sum(now.verification, this.earlierTokens.verification),
     };
@@ -116,11 +131,22 @@ export class CollectTally {
         .slice(0, MAX_FAILURES_LISTED)
         .map(([message, episodes]) => ({ message, episodes })),
       wallTimeMs,
+      ...(this.templateTasks !== undefined && {
+        templates: {
+          tasks: this.templateTasks,
+          episodes: this.templateTally.episodes,
+          tokens: { orchestrator: { ...this.templateTally.tokens.orchestrator }, execution: { ...this.templateTally.tokens.execution }, verification: { ...this.templateTally.tokens.verification } },
+        },
+      }),
     };
   }
 
   private count(episode: Episode): void {
     this.episodes++;
+    if (episode.orchestrator.name === TEMPLATE_ORCHESTRATOR) {
+      this.templateTally.episodes++;
+      for (const role of ['orchestrator', 'execution', 'verification'] as const) addUsage(this.templateTally.tokens[role], episode.usage[role]);
+    }
     this.byStatus[episode.status] = (this.byStatus[episode.status] ?? 0) + 1;
     if (episode.grade) {
       this.graded++;

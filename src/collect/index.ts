@@ -1,6 +1,6 @@
 export { callFailure } from './call-failure.js';
-export { collectEpisodes, type CollectOptions, type CollectResult } from './collect-episodes.js';
+export { collectEpisodes, runsTemplates, type CollectOptions, type CollectResult, type CollectTemplates } from './collect-episodes.js';
 export type { CollectEvent, CollectProgress } from './collect-events.js';
 export { CollectStoppedError, type CollectStopReason } from './collect-stopped-error.js';
-export { CollectTally, type CollectSummary, type FailureCount } from './collect-summary.js';
+export { CollectTally, TEMPLATE_ORCHESTRATOR, type CollectSummary, type FailureCount } from './collect-summary.js';
 export { latestRunWithFingerprint } from './resume-run.js';

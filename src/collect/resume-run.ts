@@ -8,10 +8,12 @@ export interface RunFingerprint {
   orchestrator: OrchestratorRef;
   /** sha256 of the task ids and questions, in order. */
   tasks: string;
+  /** The template plans run beside the samples, and on what share of the tasks; absent when none (so older runs keep their fingerprints). */
+  templates?: { names: readonly string[]; share: number };
 }
 
-export function runFingerprint(seed: number, plansPerTask: number, orchestrator: OrchestratorRef, tasks: readonly Task[]): RunFingerprint {
-  return { seed, plansPerTask, orchestrator, tasks: sha256(stableStringify(tasks.map((task) => [task.id, task.question]))) };
+export function runFingerprint(seed: number, plansPerTask: number, orchestrator: OrchestratorRef, tasks: readonly Task[], templates?: RunFingerprint['templates']): RunFingerprint {
+  return { seed, plansPerTask, orchestrator, tasks: sha256(stableStringify(tasks.map((task) => [task.id, task.question]))), ...(templates !== undefined && { templates: { names: [...templates.names], share: templates.share } }) };
 }
 
 /**
@@ -48,12 +50,13 @@ export function checkResumable(store: Store, runId: string, fingerprint: RunFing
   if (!run) throw new UserError(`cannot resume run ${runId}: it is not in this database; check the id with the run's summary`);
   if (run.kind !== 'collect') throw new UserError(`cannot resume run ${runId}: it is a ${run.kind} run, not a collection`);
   const stored = run.config.fingerprint;
-  const differing = (Object.keys(fingerprint) as (keyof RunFingerprint)[]).filter(
+  const keys = new Set([...Object.keys(fingerprint), ...Object.keys((stored as object | undefined) ?? {})]) as Set<keyof RunFingerprint>;
+  const differing = [...keys].filter(
     (key) => stableStringify((stored as Partial<RunFingerprint> | undefined)?.[key]) !== stableStringify(fingerprint[key]),
   );
   if (differing.length > 0) {
     throw new UserError(
-      `cannot resume run ${runId}: ${differing.join(', ')} differ from the run's; resume with the same tasks, --seed, --plans-per-task and orchestrator, or start a new run`,
+      `cannot resume run ${runId}: ${differing.join(', ')} differ from the run's; resume with the same tasks, --seed, --plans-per-task, orchestrator and templates, or start a new run`,
     );
   }
   return run.id;

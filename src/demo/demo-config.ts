@@ -4,28 +4,46 @@ import type { GrpoConfigInput } from '../train/index.js';
 export interface DemoSizes {
   /** Rounds, tasks per round and samples of the execution-reward training that makes the stronger checkpoint. */
   improve: { rounds: number; tasksPerRound: number; samplesPerTask: number };
-  /** Train tasks collected from each checkpoint, and plans per task. */
-  collect: { tasks: number; plansPerTask: number };
+  /**
+   * Train tasks collected from each checkpoint, plans per task, and the share of those tasks on
+   * which every template plan also runs (with the base checkpoint's collection), so the reward
+   * model sees the templates' outcomes.
+   */
+  collect: { tasks: number; plansPerTask: number; templateShare: number };
   /** Most epochs of reward-model training. */
   rmEpochs: number;
   /** Test tasks of Best-of-N and its N values (the last is the headline). */
   bon: { tasks: number; ns: number[] };
-  /** GRPO settings (the GRPO config's own fields: steps, tasks per step, group size, evaluation interval), and held-out tasks and samples. */
-  grpo: Required<Pick<GrpoConfigInput, 'steps' | 'tasksPerStep' | 'groupSize' | 'evalInterval'>> & { evalTasks: number; evalSamples: number };
+  /** GRPO settings (the GRPO config's own fields: steps, tasks per step, group size, evaluation interval), held-out tasks and samples, and how many seeds each reward is run with. */
+  grpo: Required<Pick<GrpoConfigInput, 'steps' | 'tasksPerStep' | 'groupSize' | 'evalInterval'>> & { evalTasks: number; evalSamples: number; seeds: number };
 }
 
 export const FULL_SIZES: DemoSizes = {
   improve: { rounds: 10, tasksPerRound: 64, samplesPerTask: 8 },
-  collect: { tasks: 2400, plansPerTask: 4 },
+  collect: { tasks: 2400, plansPerTask: 4, templateShare: 0.25 },
   rmEpochs: 12,
   bon: { tasks: 400, ns: [1, 2, 4, 8] },
-  grpo: { steps: 20, tasksPerStep: 16, groupSize: 8, evalTasks: 100, evalSamples: 2, evalInterval: 4 },
+  grpo: { steps: 20, tasksPerStep: 16, groupSize: 8, evalTasks: 100, evalSamples: 2, evalInterval: 4, seeds: 3 },
 };
 
 export const QUICK_SIZES: DemoSizes = {
   improve: { rounds: 3, tasksPerRound: 24, samplesPerTask: 6 },
-  collect: { tasks: 160, plansPerTask: 4 },
+  collect: { tasks: 160, plansPerTask: 4, templateShare: 0.25 },
   rmEpochs: 6,
   bon: { tasks: 30, ns: [1, 2, 4, 8] },
-  grpo: { steps: 4, tasksPerStep: 8, groupSize: 6, evalTasks: 30, evalSamples: 2, evalInterval: 2 },
+  grpo: { steps: 4, tasksPerStep: 8, groupSize: 6, evalTasks: 30, evalSamples: 2, evalInterval: 2, seeds: 3 },
 };
+
+/** Sizes that replace some of a run's, field by field within a stage (`{ collect: { tasks: 200 } }`). */
+export type DemoSizesInput = { [Stage in keyof DemoSizes]?: DemoSizes[Stage] extends object ? Partial<DemoSizes[Stage]> : DemoSizes[Stage] };
+
+/** `base` with the fields `sizes` gives replaced. */
+export function mergeSizes(base: DemoSizes, sizes: DemoSizesInput = {}): DemoSizes {
+  return {
+    improve: { ...base.improve, ...sizes.improve },
+    collect: { ...base.collect, ...sizes.collect },
+    rmEpochs: sizes.rmEpochs ?? base.rmEpochs,
+    bon: { ...base.bon, ...sizes.bon },
+    grpo: { ...base.grpo, ...sizes.grpo },
+  };
+}

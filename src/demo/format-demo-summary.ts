@@ -16,15 +16,11 @@ export function formatDemoSummary(results: DemoResults, files: { results: string
   pairLines(results, lines);
   modelLines(results, lines);
   bonLines(results, lines);
-  const { grpo } = results;
-  lines.push('', `GRPO from base (held-out accuracy ${percent(grpo.baseAccuracy)} before training)`);
-  for (const [label, run] of [['rm reward', grpo.rm], ['execution', grpo.execution]] as const) {
-    lines.push(`  ${label.padEnd(10)} accuracy ${percent(run.accuracy)}   training tokens ${tokens(run.trainingTokens.total)} (execution ${tokens(run.trainingTokens.execution)}, verification ${tokens(run.trainingTokens.verification)})`);
-  }
-  lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens (its own line, not in the rm total above)`);
-  lines.push('', 'What we hoped to see (stated before the run; held / DID NOT HOLD / not measured)');
+  switchingLines(results, lines);
+  grpoLines(results, lines);
+  lines.push('', 'What we hoped to see (stated before the run; held / DID NOT HOLD / too few to judge / not measured, each decided by its 95% interval)');
   for (const finding of findings(results)) {
-    const mark = finding.held === null ? 'not measured' : finding.held ? 'held' : 'DID NOT HOLD';
+    const mark = finding.verdict === 'did not hold' ? 'DID NOT HOLD' : finding.verdict;
     lines.push(`  [${mark}] ${finding.hope}`, `      ${finding.measured}`);
   }
   lines.push('', `results  ${files.results}`, `report   ${files.report}`, `model    ${files.model}  (orchrm serve --model ${files.model})`, '');
@@ -109,4 +105,43 @@ function bonLines(results: DemoResults, lines: string[]): void {
       `The label-free reward model in Best-of-N (same plans): rm ${percent(lf.rm?.accuracy ?? 0)}${against('rm-vs-single', 'single')}${against('rm-vs-first-valid', 'first-valid')}; rm+templates ${percent(lf['rm+templates']?.accuracy ?? 0)}${against('rm+templates-vs-best-fixed-per-family', 'best-fixed-per-family')}`,
     );
   }
+}
+
+/**
+ * Per family, how often the rm strategies' picks switch kind away from the family's best fixed
+ * template, and on those tasks how often the switch won (right where that template, executed on
+ * the same task, was wrong) or lost.
+ */
+export function switchingLines(results: DemoResults, lines: string[]): void {
+  const rows = results.families.flatMap((family) => (family.switching ?? []).map((row) => ({ family: family.family, ...row })));
+  if (rows.length === 0) return;
+  lines.push('', `Switching: on how many of a family's tasks each strategy picked another kind of plan than the family's best fixed template, and whether that won or lost against the template on the same task (N = ${results.bon.n})`);
+  for (const row of rows) {
+    const top = Object.entries(row.kinds)
+      .slice(0, 3)
+      .map(([kind, count]) => `${kind} ${count}`)
+      .join(', ');
+    const share = row.tasks === 0 ? 0 : row.switched / row.tasks;
+    lines.push(
+      `  ${row.family.padEnd(10)} ${row.strategy.padEnd(18)} vs ${row.bestFixed.padEnd(14)} switched on ${String(row.switched).padStart(3)} of ${row.tasks} (${percent(share)}): ${row.wins} won, ${row.losses} lost${top === '' ? '' : `; picked instead: ${top}`}`,
+    );
+  }
+}
+
+/** GRPO from base: each reward's mean held-out accuracy over seeds with its interval (or the one run), and the token bill. */
+export function grpoLines(results: DemoResults, lines: string[]): void {
+  const { grpo } = results;
+  const { seeds } = grpo;
+  lines.push('', `GRPO from base (held-out accuracy ${percent(grpo.baseAccuracy)} before training)${seeds ? `, mean of ${seeds.seeds.length} seeds (${seeds.seeds.join(', ')}) [95% CI]` : ''}`);
+  for (const [label, run, over] of [
+    ['rm reward', grpo.rm, seeds?.rm],
+    ['execution', grpo.execution, seeds?.execution],
+  ] as const) {
+    const accuracy = over ? `${percent(over.mean)}${interval(over.ci)} (seeds: ${over.accuracies.map(percent).join(', ')})` : percent(run.accuracy);
+    const spent = over?.trainingTokens ?? run.trainingTokens;
+    lines.push(`  ${label.padEnd(10)} accuracy ${accuracy}   training tokens ${tokens(spent.total)}${over ? ' per run' : ''} (execution ${tokens(spent.execution)}, verification ${tokens(spent.verification)})`);
+  }
+  const collection = results.config.templateCollection as { tasks: number; episodes: number; tokens: { total: number } } | undefined;
+  const templateShare = collection && grpo.rmCollectionTokens.total > 0 ? `; the templates, run on ${collection.tasks} tasks (${collection.episodes} episodes), took ${percent(collection.tokens.total / grpo.rmCollectionTokens.total)} of it` : '';
+  lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens (its own line, not in the rm total above)${templateShare}`);
 }

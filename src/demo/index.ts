@@ -1,4 +1,4 @@
-export { FULL_SIZES, QUICK_SIZES, type DemoSizes } from './demo-config.js';
+export { FULL_SIZES, mergeSizes, QUICK_SIZES, type DemoSizes, type DemoSizesInput } from './demo-config.js';
 export { formatDemoSummary } from './format-demo-summary.js';
 export { runDemo, type DemoOptions, type DemoOutcome } from './run-demo.js';
 export { createRewardRankedOrchestrator } from './reward-ranked-orchestrator.js';

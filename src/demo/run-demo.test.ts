@@ -31,6 +31,17 @@ describe('runDemo --quick', () => {
     expect(results.bon.strategies.rm?.tokens.execution).toBeLessThan((results.bon.strategies.majority?.tokens.execution ?? 0) / 4);
     expect(results.grpo.rm.trainingTokens.execution).toBe(0);
     expect(results.grpo.execution.trainingTokens.execution).toBeGreaterThan(0);
+    // Issue 21: the templates ran on a share of the train tasks; every test task keeps each strategy's pick;
+    // the switching table per family; GRPO over three seeds with an interval around their mean.
+    expect(results.config.templateCollection).toMatchObject({ tasks: expect.any(Number), episodes: expect.any(Number) });
+    expect(results.bon.picks).toHaveLength(results.bon.tasks);
+    expect(results.bon.picks?.[0]?.strategies['rm+templates']?.pick).toMatchObject({ source: expect.stringMatching(/^(sample|template)$/), kind: expect.any(String), score: expect.any(Number) });
+    expect(Object.keys(results.bon.picks?.[0]?.fixed ?? {}).length).toBe((results.config.templates as string[]).length);
+    for (const row of results.families) expect(row.switching?.map((entry) => entry.strategy)).toEqual(['rm', 'rm+templates', 'rm-templates-only']);
+    const { seeds } = results.grpo;
+    expect(seeds?.seeds).toEqual([3, 4, 5]);
+    expect(seeds?.rm.accuracies[0]).toBe(results.grpo.rm.accuracy);
+    expect(seeds!.execution.ci[0]).toBeLessThanOrEqual(seeds!.execution.mean);
     expect(readFileSync(outcome.reportPath, 'utf8')).toContain('<svg');
     expect(existsSync(join(outDir, 'demo.db'))).toBe(true);
     const model = await loadRewardModel(outcome.modelPath);

@@ -4,6 +4,7 @@ import { type EventSink, type LogEvent, ORCHRM_VERSION, type Pair, type RewardMo
 import { collectEpisodes } from '../collect/index.js';
 import { minePairs, pairStats } from '../pairs/index.js';
 import {
+  bonPicksFromRun,
   bonResultsFromTables,
   DemoResultsSchema,
   grpoRunFromResult,
@@ -30,7 +31,8 @@ import { recordBestOfN, runBestOfN, summarizeBestOfN, type BestOfNOptions } from
 import { baseCheckpoint, createSimEnvironment, improveByExecution, loadScenario, type PolicyCheckpoint, type SimEnvironment } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { runGrpo } from '../train/index.js';
-import { FULL_SIZES, QUICK_SIZES, type DemoSizes } from './demo-config.js';
+import { FULL_SIZES, mergeSizes, QUICK_SIZES, type DemoSizes, type DemoSizesInput } from './demo-config.js';
+import { grpoSeedsSummary } from './grpo-seeds.js';
 import { familyRows } from './family-rows.js';
 import { addTokenSplits, tokenSplit } from './token-split.js';
 
@@ -43,8 +45,8 @@ export interface DemoOptions {
   seed?: number;
   /** Smaller sizes for tests and a first look. @default false */
   quick?: boolean;
-  /** Sizes that replace those of the full (or quick) run, stage by stage, e.g. for a family with few tasks such as hotpot. */
-  sizes?: Partial<DemoSizes>;
+  /** Sizes that replace those of the full (or quick) run, field by field, e.g. for a family with few tasks such as hotpot. */
+  sizes?: DemoSizesInput;
   /** One `info` log line (source `demo`) per stage and step, for stderr. */
   events?: EventSink<LogEvent>;
 }
@@ -74,7 +76,7 @@ const STAGES = 7;
 export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const startedAt = performance.now();
   const { seed = 0, quick = false } = options;
-  const sizes: DemoSizes = { ...(quick ? QUICK_SIZES : FULL_SIZES), ...options.sizes };
+  const sizes: DemoSizes = mergeSizes(quick ? QUICK_SIZES : FULL_SIZES, options.sizes);
   const progress = (message: string) => options.events?.({ type: 'log', level: 'info', source: 'demo', message });
   const elapsed = () => `${Math.round((performance.now() - startedAt) / 1000)} s`;
   const stage = (index: number, text: string) => progress(`${index}/${STAGES} ${text} (at ${elapsed()})`);
@@ -91,12 +93,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const environment = await start.withCheckpoints([strong]);
   const store = openStore(dbPath);
   try {
-    stage(2, `collecting episodes: ${sizes.collect.tasks} train tasks x ${sizes.collect.plansPerTask} plans from base and from strong`);
+    stage(2, `collecting episodes: ${sizes.collect.tasks} train tasks x ${sizes.collect.plansPerTask} plans from base and from strong, and the ${environment.templates.names.length} templates on ${percent(sizes.collect.templateShare)} of the tasks`);
     const collectionTokens = [];
+    let templateCollection: { tasks: number; episodes: number; tokens: ReturnType<typeof tokenSplit> } | undefined;
     for (const [index, checkpoint] of [baseCheckpoint(), strong].entries()) {
-      const summary = await collect(environment, store, checkpoint, sizes, seed + index);
+      // The templates run once, beside the base checkpoint's plans.
+      const summary = await collect(environment, store, checkpoint, sizes, seed + index, index === 0 ? sizes.collect.templateShare : 0);
       collectionTokens.push(tokenSplit(summary.tokens));
-      progress(`    ${checkpoint.name}: ${summary.episodes} episodes, accuracy ${percent(summary.accuracy ?? 0)}`);
+      if (summary.templates !== undefined && summary.templates.episodes > 0) templateCollection = { tasks: summary.templates.tasks, episodes: summary.templates.episodes, tokens: tokenSplit(summary.templates.tokens) };
+      progress(`    ${checkpoint.name}: ${summary.episodes} episodes${summary.templates?.episodes ? ` (${summary.templates.episodes} of them templates)` : ''}, accuracy ${percent(summary.accuracy ?? 0)}`);
     }
 
     stage(3, 'mining win-lose pairs: every source (grades used by outcome and efficiency pairs and to weigh sources), then label-free (no grade read)');
@@ -116,7 +121,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const labelFreePairs = loadTrainingPairs(store, labelFreeMined.datasetId);
     const labelFree = (await trainRewardModel(labelFreePairs, config, { name: 'orchrm-bt-label-free' })).model;
     const outcomePairs = trainingPairs.filter((pair) => pair.source === 'outcome');
-    const outcomeOnly = (await trainRewardModel(outcomePairs, config, { name: 'orchrm-bt-outcome-only' })).model;
+    // Compared on held-out pairs only, never used to choose: no bootstrap heads.
+    const outcomeOnly = (await trainRewardModel(outcomePairs, { ...config, ensembleSize: 0 }, { name: 'orchrm-bt-outcome-only' })).model;
     const alternatives = await compareAlternatives(heldOut, { model, labelFree, outcomeOnly }, { labelFree: labelFreePairs, outcomeOnly: outcomePairs }, seed);
 
     stage(5, `Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}: every strategy, the template pool and the fixed-plan baselines`);
@@ -127,30 +133,37 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       rewardModel: model,
       config: { ns: sizes.bon.ns, seed, pool: 'sampled+templates' },
     };
-    const bon = recordBestOfN(store, await runBestOfN(bonOptions), { scenario: scenario.name, rewardModel: modelPath, pool: 'sampled+templates' });
+    const bonRun = await runBestOfN(bonOptions);
+    const bon = recordBestOfN(store, bonRun, { scenario: scenario.name, rewardModel: modelPath, pool: 'sampled+templates' });
     progress('    the same with the label-free reward model (rm strategies only)');
     const labelFreeRun = await runBestOfN({ ...bonOptions, rewardModel: labelFree, config: { ns: [HEADLINE_N], seed, pool: 'sampled+templates', strategies: ['single', 'first-valid', 'rm', 'rm+templates'] } });
     const labelFreeTable = summarizeBestOfN(labelFreeRun).find((table) => table.n === HEADLINE_N)!;
 
-    stage(6, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward vs execution reward`);
-    const grpo = async (reward: 'rm' | 'execution') =>
+    const grpoSeeds = Array.from({ length: sizes.grpo.seeds }, (_, index) => seed + index);
+    stage(6, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward vs execution reward, seeds ${grpoSeeds.join(', ')}`);
+    // Every seed trains on the same tasks and is evaluated on the same held-out draws (evaluation seed `seed`); only the training draws differ.
+    const grpo = async (reward: 'rm' | 'execution', runSeed: number) =>
       runGrpo(environment, {
         reward,
         rewardModel: model,
-        config: { steps: sizes.grpo.steps, tasksPerStep: sizes.grpo.tasksPerStep, groupSize: sizes.grpo.groupSize, evalInterval: sizes.grpo.evalInterval, seed, name: `grpo-${reward}` },
+        config: { steps: sizes.grpo.steps, tasksPerStep: sizes.grpo.tasksPerStep, groupSize: sizes.grpo.groupSize, evalInterval: sizes.grpo.evalInterval, seed: runSeed, name: runSeed === seed ? `grpo-${reward}` : `grpo-${reward}-seed${runSeed}` },
         trainTaskOffset: sizes.collect.tasks,
         evaluation: { tasks: sizes.grpo.evalTasks, samplesPerTask: sizes.grpo.evalSamples, seed },
         store,
         events: (event) => {
-          if (event.type === 'grpo-step-end') progress(`    ${reward} step ${event.log.step}: mean reward ${event.log.meanReward.toFixed(3)}`);
+          if (event.type === 'grpo-step-end') progress(`    ${reward} seed ${runSeed} step ${event.log.step}: mean reward ${event.log.meanReward.toFixed(3)}`);
         },
       });
-    const grpoRm = await grpo('rm');
-    const grpoExecution = await grpo('execution');
+    const grpoRuns = { rm: [] as Awaited<ReturnType<typeof grpo>>[], execution: [] as Awaited<ReturnType<typeof grpo>>[] };
+    for (const runSeed of grpoSeeds) {
+      grpoRuns.rm.push(await grpo('rm', runSeed));
+      grpoRuns.execution.push(await grpo('execution', runSeed));
+    }
+    const [grpoRm, grpoExecution] = [grpoRuns.rm[0]!, grpoRuns.execution[0]!];
 
     stage(7, 'writing results.json and report.html');
     const results: DemoResults = DemoResultsSchema.parse({
-      schemaVersion: 2,
+      schemaVersion: 3,
       scenario: scenario.name,
       seed,
       version: ORCHRM_VERSION,
@@ -168,6 +181,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         strongCheckpoint: { name: strong.name, step: strong.step, trainingTokens: improved.rounds.reduce((sum, round) => sum + round.executionTokens, 0) },
         bonPool: 'sampled+templates',
         templates: environment.templates.names,
+        ...(templateCollection !== undefined && { templateCollection }),
       },
       pairs: pairSourcesFromStats(stats),
       rm: rmResultsFromReport(evaluation, { file: 'rm.safetensors' }),
@@ -178,14 +192,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         bon: { n: labelFreeTable.n, tasks: labelFreeTable.tasks, strategies: labelFreeTable.strategies, paired: labelFreeTable.paired },
       },
       outcomeOnly: alternatives.outcomeOnly,
-      bon: bonResultsFromTables(bon.curve, HEADLINE_N),
+      bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N) },
       grpo: {
         baseAccuracy: grpoRm.evaluations[0]?.accuracy ?? 0,
         rmCollectionTokens: addTokenSplits(...collectionTokens),
         rm: grpoRunFromResult(grpoRm),
         execution: grpoRunFromResult(grpoExecution),
+        seeds: grpoSeedsSummary(grpoSeeds, { rm: grpoRuns.rm.map(grpoRunFromResult), execution: grpoRuns.execution.map(grpoRunFromResult) }),
       },
-      families: familyRows(bon.bySuite, HEADLINE_N),
+      families: familyRows(bon.bySuite, HEADLINE_N, bon.switching),
     });
     const resultsPath = join(outDir, 'results.json');
     writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
@@ -233,8 +248,9 @@ async function compareAlternatives(
   };
 }
 
-async function collect(environment: SimEnvironment, store: Store, checkpoint: PolicyCheckpoint, sizes: DemoSizes, seed: number) {
+async function collect(environment: SimEnvironment, store: Store, checkpoint: PolicyCheckpoint, sizes: DemoSizes, seed: number, templateShare: number) {
   return collectEpisodes({
+    ...(templateShare > 0 && { templates: { library: environment.templates, share: templateShare } }),
     environment,
     tasks: environment.tasks('train', sizes.collect.tasks),
     orchestrator: environment.orchestrator(checkpoint.name),

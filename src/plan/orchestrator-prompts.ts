@@ -1,5 +1,5 @@
 import type { ChatMessage, Dom, Plan } from '../core/index.js';
-import { ORCHESTRATOR_PROMPTS } from '../prompts/index.js';
+import { writeOrchestratorMessages } from '../prompts/index.js';
 import type { BlockCatalog } from './block-specs.js';
 import { describeBlocks } from './describe-blocks.js';
 import { formatPlanXml } from './render-plan.js';
@@ -12,49 +12,21 @@ export interface OrchestratorPromptOptions {
   dom?: Dom | 'auto';
 }
 
-const TEMPLATES = ORCHESTRATOR_PROMPTS;
-
 /**
  * The messages that ask an LLM orchestrator for a plan: a system message with its role, a
  * developer message describing the catalog's blocks (params and defaults), the plan format
  * with a worked example, the graph rules and the DoM constraint, and a user message with the
  * task. The developer message does not depend on the task, so servers can cache the prefix.
- * Every word comes from the prompt template set (`prompts/`, ORCHESTRATOR_PROMPTS).
+ * The layout and every word are the orchestrator prompt codec's (`prompts/`,
+ * `writeOrchestratorMessages`); this fills in what depends on the catalog.
  *
  * @example
  * buildOrchestratorMessages('What is 17 * 23?', { catalog, format: 'json', dom: 'auto' })
  */
 export function buildOrchestratorMessages(question: string, options: OrchestratorPromptOptions): ChatMessage[] {
   const { catalog, format = 'json', dom = 'auto' } = options;
-  const developer = [
-    TEMPLATES.blocksHeader,
-    describeBlocks(catalog),
-    '',
-    TEMPLATES.graphRules,
-    '',
-    TEMPLATES.domRules[dom],
-    '',
-    format === 'json' ? jsonFormat(catalog, dom) : xmlFormat(catalog, dom),
-  ].join('\n');
-  return [
-    { role: 'system', content: TEMPLATES.system },
-    { role: 'developer', content: developer },
-    { role: 'user', content: `${TEMPLATES.taskHeader}\n${question.trim()}\n\n${TEMPLATES.writePlan}` },
-  ];
-}
-
-function jsonFormat(catalog: BlockCatalog, dom: Dom | 'auto'): string {
-  const lines: string[] = [TEMPLATES.jsonFormat];
-  if (dom !== 'low') lines.push(TEMPLATES.exampleIntro(TEMPLATES.exampleQuestion), '```json', compactJson(examplePlan(catalog)), '```');
-  if (dom !== 'high') lines.push(TEMPLATES.jsonDirectAnswer);
-  return lines.join('\n');
-}
-
-function xmlFormat(catalog: BlockCatalog, dom: Dom | 'auto'): string {
-  const lines: string[] = [TEMPLATES.xmlFormat];
-  if (dom !== 'low') lines.push(TEMPLATES.exampleIntro(TEMPLATES.exampleQuestion), formatPlanXml(examplePlan(catalog)));
-  if (dom !== 'high') lines.push(TEMPLATES.xmlDirectAnswer);
-  return lines.join('\n');
+  const example = format === 'json' ? compactJson(examplePlan(catalog)) : formatPlanXml(examplePlan(catalog));
+  return writeOrchestratorMessages(question, { blocks: describeBlocks(catalog), format, dom, example });
 }
 
 /** JSON with one node per line: readable, and fewer prompt tokens than indenting every key. */

@@ -1,10 +1,10 @@
 /**
  * orchrm's prompt template set: every word orchrm sends to a model, in one place, under one
- * version. The blocks (`agents/prompts.ts`), the Best-of-N judges (`select/judge-prompts.ts`)
- * and the orchestrator (`plan/orchestrator-prompts.ts`) build their messages from these
- * templates; the simulator (`sim/`) recognises prompts by reading the same headers and markers
- * from here, so a change of wording is one edit here (and a new PROMPT_SET_VERSION), not a
- * change the simulator must follow by hand.
+ * version. The codecs beside this file (block-prompts.ts, judge-prompts.ts,
+ * orchestrator-prompt.ts, and their readers) write and read every prompt from these templates:
+ * the blocks, the Best-of-N judges and the orchestrator write through them, and the simulator
+ * (`sim/`) reads through them, so a change of wording is one edit here (and a new
+ * PROMPT_SET_VERSION), not a change the simulator must follow by hand.
  *
  * Changing any text below changes what models see (and what a recorded run would replay), so
  * bump PROMPT_SET_VERSION with it.
@@ -18,7 +18,7 @@ export const PROMPT_STEPS = ['answer', 'critique', 'refine', 'debate-turn', 'deb
 export type PromptStep = (typeof PROMPT_STEPS)[number];
 
 /**
- * Block prompts (see `agents/prompts.ts` for the layout). A user message is a list of sections
+ * Block prompts (see block-prompts.ts for the layout). A user message is a list of sections
  * separated by one blank line; a section is either inline header lines (`Role: Economist`)
  * or a block header line followed by its content.
  */
@@ -82,7 +82,7 @@ export const BLOCK_PROMPTS = {
   },
 } as const;
 
-/** The Best-of-N judge prompts (see `select/judge-prompts.ts` for the layout). */
+/** The Best-of-N judge prompts (see judge-prompts.ts for the layout). */
 export const JUDGE_PROMPTS = {
   /** First line of a judge prompt; identifies it. */
   trajectoryHeader: 'Judge: trajectories',
@@ -114,7 +114,7 @@ export const JUDGE_PROMPTS = {
   },
 } as const;
 
-/** The orchestrator prompt (see `plan/orchestrator-prompts.ts`). */
+/** The orchestrator prompt (see orchestrator-prompt.ts). */
 export const ORCHESTRATOR_PROMPTS = {
   system:
     'You are the orchestrator of a multi-agent system. Read the task and design, in one response, ' +

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { formatDemoSummary } from '../demo/index.js';
 import { findings } from './findings.js';
 import { parseResults } from './read-results.js';
 import { renderReport, renderReportHtml } from './render-report.js';
@@ -110,31 +111,94 @@ describe('renderReport', () => {
 });
 
 describe('findings', () => {
-  test('each hope of issues 5-7 is checked against the run, held or not', () => {
-    expect(findings(fixture()).map((finding) => finding.held)).toEqual([true, true, true, false, true, true, false]);
-    const grpo = findings(fixture()).at(-1)!;
-    expect(grpo.measured).toBe(
-      'rm gained +23.8 points (81.2% of execution’s +29.3); execution spent 9.1x rm’s training tokens (0.56x once the tokens spent collecting the reward model’s training episodes are counted).',
+  test('each hope is checked against the run; a verdict without an interval or on one seed is not given', () => {
+    const list = findings(fixture());
+    expect(list.map((finding) => finding.verdict)).toEqual(['held', 'held', 'held', 'not measured', 'held', 'held', 'too few to judge']);
+    expect(list.map((finding) => finding.held)).toEqual([true, true, true, null, true, true, null]);
+    expect(list.at(-1)!.measured).toBe(
+      'rm gained +23.8 points (one seed), 81.2% of execution’s +29.3; rm minus 0.9 x execution: -2.6; execution spent 9.1x rm’s training tokens (0.56x once the tokens spent collecting the reward model’s training episodes are counted). Too few to judge: 1 seed; a GRPO verdict needs at least 3.',
     );
   });
 
-  test('a strategy that was not run cannot be judged: null, not false', () => {
+  test('a strategy that was not run cannot be judged: not measured, not false', () => {
     const results = fixture((value) => {
       delete value.bon.strategies.oracle;
       delete value.bon.strategies.majority;
       delete value.bon.strategies.judge;
       delete value.bon.paired['rm-vs-single'];
-      value.rm.baselines['length-only']!.beats = false;
+      value.rm.baselines['length-only']!.difference.ci = [-0.01, 0.02];
     });
-    const held = Object.fromEntries(findings(results).map((finding) => [finding.hope.slice(0, 40), finding.held]));
-    expect(held).toEqual({
-      'The reward model beats the plan-only bas': true,
-      'The reward model beats the length-only b': false,
-      'At N = 8, rm beats single by at least 10': null,
-      'rm closes at least 50% of the gap from s': null,
-      'rm-topk-vote or rm-adaptive matches majo': null,
-      'GRPO with rm reward reaches at least 90%': false,
+    const verdicts = Object.fromEntries(findings(results).map((finding) => [finding.hope.slice(0, 40), finding.verdict]));
+    expect(verdicts).toEqual({
+      'The reward model beats the plan-only bas': 'held',
+      'The reward model beats the length-only b': 'did not hold',
+      'At N = 8, rm beats single by at least 10': 'not measured',
+      'rm closes at least 50% of the gap from s': 'not measured',
+      'rm-topk-vote or rm-adaptive matches majo': 'not measured',
+      'GRPO with rm reward reaches at least 90%': 'too few to judge',
     });
+  });
+
+  test('verdicts are decided by the interval, not the point estimate', () => {
+    const results = parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
+    // Enough held-out data to judge: 300 valid-vs-valid pairs on 60 tasks.
+    const large = { ...results, rm: { ...results.rm, heldOut: { ...results.rm.heldOut, tasks: 60 }, outcomePairs: { ...results.rm.outcomePairs!, validVsValid: { ...results.rm.outcomePairs!.validVsValid, total: 300 } } } };
+    const labelFree = (ci: [number, number], diff: number) => findings({ ...large, labelFree: { ...large.labelFree!, difference: { diff, ci, pairs: 300, measuredOn: 'valid-vs-valid outcome pairs' } } }).find((finding) => finding.hope.startsWith('The label-free'))!;
+    // Issue 21's example: -2.9 is within 3 points, but the interval reaches -5.3.
+    expect(labelFree([-0.053, -0.004], -0.029).verdict).toBe('did not hold');
+    expect(labelFree([-0.029, 0.01], -0.01).verdict).toBe('held');
+    const structure = (diff: number, ci: [number, number]) =>
+      findings({ ...large, rm: { ...large.rm, baselines: { 'structure-only': { ...large.rm.baselines['structure-only']!, difference: { diff, ci, measuredOn: 'valid-vs-valid outcome pairs' } } } } })[0]!;
+    expect(structure(0.04, [0.01, 0.07]).verdict).toBe('held');
+    expect(structure(0.04, [-0.001, 0.08]).verdict).toBe('did not hold');
+    expect(structure(0.02, [0.005, 0.04]).verdict).toBe('did not hold');
+  });
+
+  test('a verdict on fewer than 50 held-out tasks or 200 pairs says too few to judge', () => {
+    const results = parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
+    const structure = findings(results)[0]!;
+    expect(structure.verdict).toBe('too few to judge');
+    expect(structure.held).toBeNull();
+    expect(structure.measured).toMatch(/Too few to judge: 96 pairs on 13 tasks; a verdict needs at least 200 pairs on 50 tasks\.$/);
+    // 29 Best-of-N tasks, as the held-out set that once read +8.1 [+0.5, +17.0].
+    const small = findings({ ...results, bon: { ...results.bon, tasks: 29 } }).find((finding) => finding.hope.startsWith('rm beats executing the first valid plan'))!;
+    expect(small.verdict).toBe('too few to judge');
+    expect(findings({ ...results, bon: { ...results.bon, tasks: 400 } }).find((finding) => finding.hope.startsWith('rm beats executing the first valid plan'))!.verdict).toBe('held');
+  });
+
+  test('on control, rm and rm+templates must stay within 2 points over the whole interval', () => {
+    const results = parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
+    const control = (ci: [number, number]) => {
+      const paired = { ...results.bon.paired, 'rm-vs-first-valid': { diff: (ci[0] + ci[1]) / 2, ci }, 'rm+templates-vs-best-fixed-per-family': { diff: 0, ci: [-0.01, 0.01] as [number, number] } };
+      return findings({ ...results, scenario: 'control', bon: { ...results.bon, tasks: 400, paired } }).filter((finding) => finding.hope.startsWith('On the control scenario')).map((finding) => finding.verdict);
+    };
+    expect(control([-0.002, 0.018])).toEqual(['held', 'held']);
+    expect(control([-0.002, 0.025])).toEqual(['did not hold', 'held']);
+  });
+
+  test('the share of the gap closed and GRPO over seeds are judged by their intervals', () => {
+    const results = parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
+    // 100 tasks: single right on 20, oracle on 80, rm on 60 (two thirds of the gap) or 50 (half).
+    const picks = (rmRight: number) =>
+      Array.from({ length: 100 }, (_, task) => ({
+        taskId: `t${task}`,
+        suite: 'arith',
+        strategies: { single: { correct: task < 20 }, rm: { correct: task < rmRight }, oracle: { correct: task < 80 } },
+        fixed: {},
+      }));
+    const strategies = (rm: number) => ({ ...results.bon.strategies, single: { ...results.bon.strategies.single!, accuracy: 0.2 }, rm: { ...results.bon.strategies.rm!, accuracy: rm / 100 }, oracle: { ...results.bon.strategies.oracle!, accuracy: 0.8 } });
+    const gap = (rmRight: number) => findings({ ...results, bon: { ...results.bon, tasks: 100, strategies: strategies(rmRight), picks: picks(rmRight) } }).find((finding) => finding.hope.startsWith('rm closes'))!;
+    expect(gap(60).verdict).toBe('held');
+    expect(gap(60).measured).toMatch(/^It closes 66\.7% of the gap \(20\.0% → 60\.0%, oracle 80\.0%\), 95% CI 5\d\.\d%–\d\d\.\d%\.$/);
+    expect(gap(50).verdict).toBe('did not hold');
+    const seeds = (rm: number[], execution: number[]) => {
+      const over = (accuracies: number[]) => ({ accuracies, mean: 0, ci: [0, 1] as [number, number], trainingTokens: { orchestrator: 0, execution: 0, verification: 0, total: 0 } });
+      const grpo = { ...results.grpo, baseAccuracy: 0.3, seeds: { seeds: [0, 1, 2], rm: { ...over(rm), trainingTokens: { orchestrator: 1e6, execution: 0, verification: 0, total: 1e6 } }, execution: { ...over(execution), trainingTokens: { orchestrator: 1e6, execution: 2e7, verification: 0, total: 2.1e7 } } } };
+      return findings({ ...results, config: { ...results.config, sizes: { grpo: { evalTasks: 100 } } }, grpo }).at(-1)!;
+    };
+    expect(seeds([0.58, 0.57, 0.59], [0.55, 0.54, 0.56]).verdict).toBe('held');
+    // The same mean gain, but one seed far off: the interval reaches below zero.
+    expect(seeds([0.58, 0.47, 0.69], [0.55, 0.54, 0.56]).verdict).toBe('did not hold');
   });
 });
 
@@ -144,16 +208,10 @@ describe('version 2 results (issue 13)', () => {
   test('every issue-13 target is a finding, judged from the stored numbers', () => {
     const results = parseResults(V2_TEXT, 'v2 fixture');
     const list = findings(results);
-    const held = Object.fromEntries(list.map((finding) => [finding.hope.slice(0, 48), finding.held]));
-    expect(held).toMatchObject({
-      'The reward model beats the structure-only baseli': false,
-      'Training on every source is not worse than train': true,
-      'The label-free model (no grade read while mining': true,
-      'With the template pool, rm+templates is at least': false,
-      'rm beats executing the first valid plan (its gai': true,
-    });
+    // A quick run: 13 held-out tasks and 30 Best-of-N tasks are too few for any verdict.
+    expect(new Set(list.map((finding) => finding.verdict))).toEqual(new Set(['too few to judge', 'not measured']));
     const perFamily = list.find((finding) => finding.hope.includes('on every family'))!;
-    expect(perFamily.measured).toMatch(/^arith [+-]\d+\.\d \[.*\]; multihop [+-]\d+\.\d \[.*\]\.$/);
+    expect(perFamily.measured).toMatch(/^arith [+-]\d+\.\d \[.*\]; multihop [+-]\d+\.\d \[.*\]\. Too few to judge: the smallest family has 15 tasks; a verdict needs at least 50 tasks\.$/);
     // On the control scenario the hope about first-valid is the ±2-point one.
     const control = findings({ ...results, scenario: 'control' }).find((finding) => finding.hope.includes('first valid plan'))!;
     expect(control.hope).toMatch(/within 2 points/);
@@ -167,5 +225,48 @@ describe('version 2 results (issue 13)', () => {
     expect(html).toContain('label-free pairs only');
     expect(html).toContain('rm minus single');
     expect(html).toContain('best-fixed-per-family');
+  });
+});
+
+describe('the report says what it measured, on how much (issue 24 item 7)', () => {
+  const v2 = () => parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
+  const cards = (html: string) => [...html.matchAll(/<div class="card[^"]*"><div class="card-label">([^<]*)<\/div><div class="card-value">([^<]*)<\/div><div class="card-detail">([^<]*)<\/div>(?:<div class="card-too-few">([^<]*)<\/div>)?/g)].map((match) => ({ label: match[1]!, value: match[2]!, detail: match[3]!, tooFew: match[4] }));
+
+  test('the headline card shows the figure the terminal shows: held-out valid-vs-valid outcome pairs, with their count', async () => {
+    const results = v2();
+    const [model] = cards(await renderReportHtml(results, { outDir: directory }));
+    const validPairs = results.rm.outcomePairs!.validVsValid;
+    expect(model!.label).toBe('Reward model, held-out valid-vs-valid outcome pairs');
+    expect(model!.value).toBe(`${(validPairs.accuracy * 100).toFixed(1)}%`);
+    // Not the accuracy over every held-out pair of every source, a different metric.
+    expect(model!.value).not.toBe(`${(results.rm.pairAccuracy.overall.accuracy * 100).toFixed(1)}%`);
+    expect(model!.detail).toContain(`on ${validPairs.total} pairs of ${results.rm.heldOut.tasks} held-out tasks`);
+    const terminal = formatDemoSummary(results, { results: 'results.json', report: 'report.html', model: 'rm.safetensors' });
+    expect(terminal).toMatch(new RegExp(`${results.rm.model} \\(every source\\) +${model!.value.replace('.', '\\.')} `));
+  });
+
+  test('version 1 results, which have no outcome-pair split, label the card as every source’s pairs', async () => {
+    const [model] = cards(await renderReportHtml(fixture(), { outDir: directory }));
+    expect(model!.label).toBe('Reward model, held-out pairs of every source');
+  });
+
+  test('a quick run says so, with its sample sizes, and marks the cards whose samples are too small to judge', async () => {
+    const results = v2();
+    const quick = await renderReportHtml({ ...results, config: { ...results.config, quick: true } }, { outDir: directory });
+    expect(quick).toMatch(/<p class="banner" id="quick-run"><strong>Quick run<\/strong> \(orchrm demo --quick\): sizes chosen to finish in seconds, not to judge\. 13 held-out tasks \(96 valid-vs-valid outcome pairs\) and \d+ Best-of-N test tasks: /);
+    const [model] = cards(quick);
+    expect(model!.tooFew).toBe('too few to judge: 96 pairs on 13 tasks; a verdict needs at least 200 pairs on 50 tasks');
+    expect(quick).toContain('Held-out valid-vs-valid outcome pairs: <strong>96</strong>');
+    expect(cards(quick)[2]!.detail).toMatch(/^\d+ held-out tasks; from /);
+    const full = await renderReportHtml({ ...results, config: { ...results.config, quick: false, sizes: { grpo: { evalTasks: 400 } } }, rm: { ...results.rm, heldOut: { ...results.rm.heldOut, tasks: 248 }, outcomePairs: { ...results.rm.outcomePairs!, validVsValid: { ...results.rm.outcomePairs!.validVsValid, total: 1949 } } }, bon: { ...results.bon, tasks: 400 } }, { outDir: directory });
+    expect(full).not.toContain('id="quick-run"');
+    expect(cards(full).map((card) => card.tooFew)).toEqual([undefined, undefined, undefined]);
+  });
+
+  test('pairs that read grades are not called label-free', async () => {
+    const html = await renderReportHtml(v2(), { outDir: directory });
+    expect(html).not.toContain('Pairs mined without labels');
+    expect(html).toMatch(/<h2[^>]*>Pairs mined from the episodes<\/h2>/);
+    expect(html).toContain('Outcome and efficiency pairs are decided by reading the grades; the label-free sources (checkpoint, process) never look at them');
   });
 });

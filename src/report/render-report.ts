@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MIN_VERDICT_PAIRS, MIN_VERDICT_TASKS, TOO_FEW_TO_JUDGE } from '../rm/index.js';
 import { escapeHtml } from './escape-html.js';
 import { duration } from './format-values.js';
 import { REPORT_STYLES } from './report-styles.js';
@@ -58,6 +59,8 @@ export async function renderReportHtml(results: DemoResults, options: RenderRepo
     ...(results.version === undefined ? [] : [['orchrm', results.version]]),
     ...(results.durationMs === undefined ? [] : [['Run time', duration(results.durationMs)]]),
     ['Held-out tasks', String(results.rm.heldOut.tasks)],
+    ...(results.rm.outcomePairs === undefined ? [] : [['Held-out valid-vs-valid outcome pairs', results.rm.outcomePairs.validVsValid.total.toLocaleString('en-US')]]),
+    ['Best-of-N test tasks', results.bon.tasks.toLocaleString('en-US')],
   ];
   return `<!doctype html>
 <html lang="en">
@@ -73,8 +76,9 @@ export async function renderReportHtml(results: DemoResults, options: RenderRepo
 <div class="page">
 <header class="report-header">
 <h1>Orchestration reward model: experiment report</h1>
-<p class="lede">Plans scored before they run: episodes collected, win-lose pairs mined without labels, a Bradley-Terry reward model trained on them, then used to pick among sampled plans (Best-of-N) and to train the orchestrator (GRPO), each against its baselines.</p>
+<p class="lede">Plans scored before they run: episodes collected, win-lose pairs mined from them (by label-free sources, and by sources that read grades), a Bradley-Terry reward model trained on them, then used to pick among sampled plans (Best-of-N) and to train the orchestrator (GRPO), each against its baselines.</p>
 <ul class="meta">${meta.map(([label, value]) => `<li>${escapeHtml(label as string)}: <strong>${escapeHtml(value as string)}</strong></li>`).join('')}</ul>
+${quickRunBanner(results)}
 <nav class="toc" aria-label="Sections"><ol>${sections.map((entry) => `<li><a href="#${escapeHtml(entry.id)}">${escapeHtml(entry.title)}</a></li>`).join('')}</ol></nav>
 </header>
 <main>
@@ -99,6 +103,18 @@ export async function renderReport(results: DemoResults, options: RenderReportOp
   const path = join(options.outDir, 'report.html');
   await writeFile(path, html);
   return { path };
+}
+
+/**
+ * Says, above everything, that a quick run (`orchrm demo --quick`) is a first look: its sample
+ * sizes, and that verdicts on samples this small read "too few to judge".
+ */
+function quickRunBanner(results: DemoResults): string {
+  if (results.config.quick !== true) return '';
+  const pairs = results.rm.outcomePairs?.validVsValid.total;
+  return `<p class="banner" id="quick-run"><strong>Quick run</strong> (orchrm demo --quick): sizes chosen to finish in seconds, not to judge. ${escapeHtml(
+    `${results.rm.heldOut.tasks} held-out tasks${pairs === undefined ? '' : ` (${pairs.toLocaleString('en-US')} valid-vs-valid outcome pairs)`} and ${results.bon.tasks} Best-of-N test tasks`,
+  )}: read every figure with its interval; results on fewer than ${MIN_VERDICT_TASKS} tasks or ${MIN_VERDICT_PAIRS} pairs are marked ${escapeHtml(TOO_FEW_TO_JUDGE)}. Run the full demo for conclusions.</p>`;
 }
 
 function configSection(results: DemoResults): string {

@@ -31,6 +31,9 @@ nav.toc ol { display: flex; flex-wrap: wrap; gap: 0.25rem 1.1rem; list-style: no
 .card-label { font-size: 0.82rem; color: var(--muted); text-transform: uppercase; letter-spacing: 0.04em; }
 .card-value { font-size: 1.7rem; font-weight: 650; margin: 0.15rem 0; font-variant-numeric: tabular-nums; }
 .card-detail { font-size: 0.88rem; color: var(--muted); }
+.card.small-sample { border-color: #d97706; border-style: dashed; }
+.card-too-few { font-size: 0.84rem; font-weight: 600; color: #92400e; margin-top: 0.35rem; }
+.banner { border: 1px dashed #d97706; background: #fffbeb; color: #78350f; border-radius: 6px; padding: 0.5rem 0.8rem; margin: 0.75rem 0 0; max-width: none; }
 ul.findings { list-style: none; padding: 0; margin: 0.5rem 0; max-width: none; }
 li.finding { display: flex; gap: 0.75rem; align-items: baseline; padding: 0.5rem 0.75rem; border-radius: 6px; margin: 0.35rem 0; }
 li.finding.good { background: var(--good-bg); }

@@ -11,8 +11,9 @@ import { summarizeBestOfN } from '../select/summarize-best-of-n.js';
 import type { GrpoResult } from '../train/grpo-trainer.js';
 import { parseGrpoConfig } from '../train/grpo-config.js';
 import { parseResults } from './read-results.js';
-import { bonResultsFromTables, grpoRunFromResult, pairSourcesFromStats, rmResultsFromReport } from './results-from-stages.js';
-import { BonResultsSchema, DemoResultsSchema, GrpoRunSchema, RmResultsSchema } from './results-schema.js';
+import { summarizeSwitching } from '../select/summarize-switching.js';
+import { bonPicksFromRun, bonResultsFromTables, grpoRunFromResult, pairSourcesFromStats, rmResultsFromReport, switchingRowsOf } from './results-from-stages.js';
+import { BonResultsSchema, FamilyRowSchema, TaskPicksSchema, DemoResultsSchema, GrpoRunSchema, RmResultsSchema } from './results-schema.js';
 
 /** A reward model that scores a plan by how many times it mentions `word`. */
 function countingModel(name: string, word: string): RewardModel {
@@ -71,6 +72,30 @@ describe('adapters from stage outputs to results.json', () => {
     expect(bon.strategies.rm).toMatchObject({ accuracy: 0.7, tokens: { orchestrator: 400, execution: 1000, verification: 40, total: 1440 } });
     expect(Object.keys(bon.paired)).toContain('rm-vs-single');
     expect(() => bonResultsFromTables([], 8)).toThrowError('Best-of-N was not run at N = 8');
+  });
+
+  test('bon picks and switching: each task keeps every strategy pick and every template outcome', () => {
+    const tokens = { orchestrator: 0, execution: 0, verification: 0 };
+    const outcomes: TaskOutcome[] = [
+      { taskId: 't1', suite: 'arith', n: 8, strategy: 'fixed:cot', correct: false, executions: 1, tokens, pick: { index: 8, source: 'template', kind: 'cot' } },
+      { taskId: 't1', suite: 'arith', n: 8, strategy: 'fixed:search', correct: true, executions: 1, tokens, pick: { index: 9, source: 'template', kind: 'search' } },
+      { taskId: 't1', suite: 'arith', n: 8, strategy: 'rm+templates', correct: false, executions: 1, tokens, pick: { index: 3, source: 'sample', kind: 'sample:cot(temperature=1)', score: 1.5, uncertainty: 0.25 } },
+      { taskId: 't1', suite: 'arith', n: 8, strategy: 'oracle', correct: false, executions: 8, tokens },
+      { taskId: 't1', suite: 'arith', n: 4, strategy: 'rm', correct: true, executions: 1, tokens, pick: { index: 0, source: 'sample', kind: 'cot', score: 2 } },
+    ];
+    const picks = bonPicksFromRun({ outcomes }, 8);
+    expect(picks).toEqual([
+      {
+        taskId: 't1',
+        suite: 'arith',
+        strategies: { 'rm+templates': { correct: false, pick: { index: 3, source: 'sample', kind: 'sample:cot(temperature=1)', score: 1.5, uncertainty: 0.25 } }, oracle: { correct: false } },
+        fixed: { cot: false, search: true },
+      },
+    ]);
+    expect(picks.map((entry) => TaskPicksSchema.parse(entry))).toEqual(picks);
+    const switching = switchingRowsOf(summarizeSwitching({ outcomes }, 8), 'arith', 8);
+    expect(switching).toEqual([{ strategy: 'rm+templates', bestFixed: 'search', tasks: 1, switched: 1, wins: 0, losses: 1, kinds: { 'sample:cot(temperature=1)': 1 } }]);
+    expect(FamilyRowSchema.parse({ family: 'arith', tasks: 1, accuracy: {}, switching }).switching).toEqual(switching);
   });
 
   test('grpo and pairs: a run and pair stats become their sections', () => {

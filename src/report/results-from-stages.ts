@@ -1,9 +1,9 @@
 import type { PairStats } from '../pairs/index.js';
 import type { AccuracyEstimate, BaselineComparison, BaselineReport, ModelEvaluation } from '../rm/index.js';
-import type { BonTable } from '../select/index.js';
+import type { BestOfNRun, BonTable, SwitchingSummary } from '../select/index.js';
 import type { GrpoResult } from '../train/index.js';
 import { UserError } from '../core/index.js';
-import type { BonTableResult, DemoResults, GrpoRunResult, IntervalTuple, RmResults } from './results-schema.js';
+import type { BonTableResult, DemoResults, GrpoRunResult, IntervalTuple, RmResults, SwitchingRow, TaskPicks } from './results-schema.js';
 
 /**
  * Adapters from what each stage returns to the sections of results.json, so `orchrm demo`
@@ -118,4 +118,27 @@ function bonTable(table: BonTable): BonTableResult {
   const strategies: BonTableResult['strategies'] = {};
   for (const [name, summary] of Object.entries(table.strategies)) if (summary !== undefined) strategies[name] = { ...summary, tokens: { ...summary.tokens } };
   return { n: table.n, tasks: table.tasks, strategies, paired: { ...table.paired }, ...(table.bestFixed !== undefined && { bestFixed: table.bestFixed }) };
+}
+
+/**
+ * `bon.picks`: per task at N = `n`, what each strategy picked and whether it was right, and each
+ * fixed template's outcome, in task order of the run.
+ */
+export function bonPicksFromRun(run: Pick<BestOfNRun, 'outcomes'>, n: number): TaskPicks[] {
+  const byTask = new Map<string, TaskPicks>();
+  for (const outcome of run.outcomes) {
+    if (outcome.n !== n) continue;
+    let entry = byTask.get(outcome.taskId);
+    if (entry === undefined) byTask.set(outcome.taskId, (entry = { taskId: outcome.taskId, suite: outcome.suite, strategies: {}, fixed: {} }));
+    if (outcome.strategy.startsWith('fixed:')) entry.fixed[outcome.strategy.slice('fixed:'.length)] = outcome.correct;
+    else entry.strategies[outcome.strategy] = { correct: outcome.correct, ...(outcome.pick !== undefined && { pick: { ...outcome.pick } }) };
+  }
+  return [...byTask.values()];
+}
+
+/** The switching rows of one family at N = `n`, in results.json's form. */
+export function switchingRowsOf(switching: readonly SwitchingSummary[], suite: string, n: number): SwitchingRow[] {
+  return switching
+    .filter((row) => row.suite === suite && row.n === n)
+    .map(({ strategy, bestFixed, tasks, switched, wins, losses, kinds }) => ({ strategy, bestFixed, tasks, switched, wins, losses, kinds: { ...kinds } }));
 }

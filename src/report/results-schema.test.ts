@@ -49,7 +49,7 @@ describe('DemoResultsSchema', () => {
           value.bon.perN[2].strategies.rm.ci = [0.6, 0.4];
           value.grpo.execution.curve[1].accuracy = 1.5;
           value.pairs.process.count = -1;
-          value.schemaVersion = 3;
+          value.schemaVersion = 99;
         }),
       ),
     ).toMatchInlineSnapshot(`

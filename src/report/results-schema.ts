@@ -15,10 +15,12 @@ import { z } from 'zod';
 /**
  * Version of this schema; bumped on any change a reader must know about. Version 2 added the
  * outcome-pair split, the structure-only baseline, source reliability, the label-free and
- * outcome-only models, the template pool and per-family paired differences; version 1 files
- * (without them) are still read.
+ * outcome-only models, the template pool and per-family paired differences. Version 3 (issue 21)
+ * added each strategy's pick per task (`bon.picks`), the switching table per family
+ * (`families[].switching`), GRPO over several seeds (`grpo.seeds`) and the sample-size verdicts;
+ * version 1 and 2 files (without them) are still read.
  */
-export const RESULTS_SCHEMA_VERSION = 2;
+export const RESULTS_SCHEMA_VERSION = 3;
 
 const fraction = z.number().min(0).max(1);
 const count = z.number().int().min(0);
@@ -185,10 +187,36 @@ export const BonTableSchema = z.object({
   bestFixed: z.object({ overall: z.string(), perSuite: z.record(z.string(), z.string()) }).optional(),
 });
 
+/** The candidate a strategy settled on for one task (`CandidatePick`, src/select). */
+export const CandidatePickSchema = z.object({
+  /** Pool index: 0..max(N)-1 are the sampled plans in sample order, then the templates in library order. */
+  index: count,
+  source: z.enum(['sample', 'template']),
+  /** A template's name; for a sample, the template whose canonical plan it equals, else `sample:<shape>`. */
+  kind: z.string(),
+  /** The reward model's score, for the strategies that rank by it. */
+  score: z.number().optional(),
+  /** `rm+templates`: sd over the model's bootstrap heads of the pick's score minus the best template's. */
+  uncertainty: z.number().min(0).optional(),
+});
+
+/** What every strategy and every template did on one test task at the headline N (version 3). */
+export const TaskPicksSchema = z.object({
+  taskId: z.string(),
+  /** The task's family (suite). */
+  suite: z.string(),
+  /** Keyed by strategy: whether it was right, and the candidate it settled on (absent when none, e.g. oracle with no correct plan). */
+  strategies: z.record(z.string(), z.object({ correct: z.boolean(), pick: CandidatePickSchema.optional() })),
+  /** Keyed by template name: whether that template, executed on this task as a fixed plan, was right. */
+  fixed: z.record(z.string(), z.boolean()),
+});
+
 /** Best-of-N: the table at the headline N (the issue-6 JSON) plus the same table at every N run. */
 export const BonResultsSchema = BonTableSchema.extend({
   /** One table per N (e.g. 1, 2, 4, 8, 16): the accuracy-vs-tokens curves. Empty = headline only. */
   perN: z.array(BonTableSchema),
+  /** Per test task, at the headline N: each strategy's pick and each template's outcome (version 3). */
+  picks: z.array(TaskPicksSchema).optional(),
 });
 
 /** Held-out accuracy of the policy after some training (`EvaluationPoint`). */
@@ -216,6 +244,18 @@ export const GrpoRunSchema = z.object({
   curve: z.array(GrpoCurvePointSchema),
 });
 
+/** One reward's GRPO runs over several seeds (version 3). */
+export const GrpoSeedRunsSchema = z.object({
+  /** Final held-out accuracy of each seed's run, in the order of `seeds`. */
+  accuracies: z.array(fraction).min(1),
+  /** Their mean. */
+  mean: fraction,
+  /** 95% interval of the mean (Student's t over seeds), clipped to [0, 1]. */
+  ci: IntervalSchema,
+  /** Mean training tokens per run. */
+  trainingTokens: TokenSplitSchema,
+});
+
 /** Reward-guided training (issue 7): `rm` vs `execution` reward from the same start, same steps. */
 export const GrpoResultsSchema = z.object({
   /** Held-out accuracy of the starting checkpoint. */
@@ -226,6 +266,11 @@ export const GrpoResultsSchema = z.object({
   execution: GrpoRunSchema,
   judge: GrpoRunSchema.optional(),
   hybrid: GrpoRunSchema.optional(),
+  /**
+   * Each reward run with several seeds, same start, tasks and held-out draws (version 3); `rm` and
+   * `execution` above are the first seed's runs (their curves are charted).
+   */
+  seeds: z.object({ seeds: z.array(z.number().int()).min(1), rm: GrpoSeedRunsSchema, execution: GrpoSeedRunsSchema }).optional(),
 });
 
 /** One pair source (`PairStats`, summarised). */
@@ -244,6 +289,23 @@ export const PairSourceSchema = z.object({
   atLeastAsGood: fraction.nullable().optional(),
 });
 
+/**
+ * One strategy's switching in one family at the headline N (`SwitchingSummary`): how often its pick
+ * is of another kind than the family's best fixed plan, and on those tasks whether it was right
+ * where that plan, executed on the same task, was wrong (a win) or the reverse (a loss).
+ */
+export const SwitchingRowSchema = z.object({
+  strategy: z.string(),
+  /** The template best on the family's tasks (chosen after the fact). */
+  bestFixed: z.string(),
+  tasks: count,
+  switched: count,
+  wins: count,
+  losses: count,
+  /** Kinds picked instead of `bestFixed`, with task counts, most frequent first. */
+  kinds: z.record(z.string(), count),
+});
+
 /** One task family's accuracy under each method. */
 export const FamilyRowSchema = z.object({
   /** Family (task suite), e.g. `arith`, `multihop`. */
@@ -256,6 +318,8 @@ export const FamilyRowSchema = z.object({
   paired: z.record(z.string(), PairedDifferenceSchema).optional(),
   /** The template best on the family's tasks (the `best-fixed` row of this family). */
   bestFixed: z.string().optional(),
+  /** How the rm strategies' picks switch away from `bestFixed`, and with what result (version 3). */
+  switching: z.array(SwitchingRowSchema).optional(),
 });
 
 /** The scenario calibration of src/sim/calibrate (`CalibrationReport`), the fields the report shows. */
@@ -294,7 +358,7 @@ export const LoopRoundSchema = z.object({
 
 /** `<out>/results.json` of `orchrm demo` (and `orchrm loop`). */
 export const DemoResultsSchema = z.object({
-  schemaVersion: z.union([z.literal(1), z.literal(RESULTS_SCHEMA_VERSION)]),
+  schemaVersion: z.union([z.literal(1), z.literal(2), z.literal(RESULTS_SCHEMA_VERSION)]),
   /** Scenario name or file. */
   scenario: z.string().min(1),
   seed: z.number().int(),
@@ -336,3 +400,5 @@ export type IntervalTuple = z.infer<typeof IntervalSchema>;
 export type BonTableResult = z.infer<typeof BonTableSchema>;
 export type GrpoRunResult = z.infer<typeof GrpoRunSchema>;
 export type RmResults = z.infer<typeof RmResultsSchema>;
+export type TaskPicks = z.infer<typeof TaskPicksSchema>;
+export type SwitchingRow = z.infer<typeof SwitchingRowSchema>;

@@ -62,6 +62,13 @@ export const BtConfigSchema = z.strictObject({
    * given values are used (the model's provenance says so). @default the default grid
    */
   tune: z.union([z.literal(false), BtTuningSchema]).default(() => BtTuningSchema.parse({})),
+  /**
+   * Heads trained besides the model's own, each on a bootstrap resample of the training tasks
+   * with the chosen hyperparameters (`trainBootstrapHeads`), stored in the same model file: their
+   * disagreement is the model's uncertainty, which `rm+templates` reads (issue 21). 0 trains
+   * none. @default 5
+   */
+  ensembleSize: z.number().int().min(0).max(32).default(5).meta({ flag: 'ensemble', description: 'bootstrap heads trained besides the model, for its uncertainty (0: none)' }),
   /** Seeds the minibatch order and the MLP initialisation. @default 0 */
   seed: z.number().int().min(0).max(0xffffffff).default(0).meta({ description: 'seed of minibatch order and initialisation' }),
 });

@@ -135,7 +135,7 @@ describe('trainRewardModel on synthetic plans', () => {
   it('separates separable pairs completely (linear and MLP)', async () => {
     const pairs = syntheticPairs({ pairs: 400, seed: 3, validationShare: 0 });
     for (const head of [{ kind: 'linear' as const }, { kind: 'mlp' as const, hidden: 8 }]) {
-      const { training } = await trainRewardModel(pairs, { head, maxEpochs: 15, learningRate: 0.05, batchSize: 16, encoder: 'words:1-2,structure,task-stats,cross,bits:16' });
+      const { training } = await trainRewardModel(pairs, { head, maxEpochs: 15, learningRate: 0.05, batchSize: 16, encoder: 'words:1-2,structure,task-stats,cross,bits:16', ensembleSize: 0 });
       expect(training.history.at(-1)!.train.accuracy, head.kind).toBe(1);
     }
   });

@@ -4,6 +4,8 @@ export { Adam, type AdamSettings } from './adam.js';
 export { BtConfigSchema, parseBtConfig, type BtConfig, type BtConfigInput } from './bt-config.js';
 export { btTrainingKey, loadBtTrainingState, removeBtTrainingState, saveBtTrainingState, type BtTrainingState } from './bt-training-state.js';
 export { accumulateBatchGradient, evaluatePairTotals, PairTotals, softplus, trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochEndEvent, type EpochLog, type PairMetrics } from './bt-trainer.js';
+export { compareExplanations, explainScore, type ExplanationComparison, type FeatureContribution, type ScoreExplanation } from './explain-score.js';
+export { explanationMethodNote, formatExplanationComparison, formatScoreExplanation } from './format-explanation.js';
 export { loadRewardModel, MODEL_FORMAT, MODEL_FORMAT_VERSION, saveRewardModel, type LoadRewardModelOptions, type SaveRewardModelOptions } from './model-file.js';
 export { encodePairs, FeatureMatrixBuilder, SPLIT_CODES, splitIndices, type EncodePairsOptions, type FeatureMatrix, type PairDataset } from './pair-dataset.js';
 export { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';

@@ -49,6 +49,9 @@ describe('model files', () => {
       const loaded = await loadRewardModel(path);
       const question = pairs[0]!.question;
       expect(await loaded.score(question, probes)).toEqual(await model.score(question, probes));
+      // The bootstrap heads (5 by default) travel in the same file.
+      expect(loaded.ensembleSize).toBe(5);
+      expect(await loaded.scoreMembers(question, probes)).toEqual(await model.scoreMembers(question, probes));
       expect(await loaded.scorePrefix(question, probes[0]!, 1)).toBe(await model.scorePrefix(question, probes[0]!, 1));
       expect(loaded.provenance.trainingDataHash).toBe(dataset.dataHash);
       expect(loaded.provenance.seed).toBe(5);
@@ -77,12 +80,25 @@ describe('model files', () => {
       return loadRewardModel(join(directory, name));
     };
     await expect(rewrite({ ...file.metadata, format_version: String(MODEL_FORMAT_VERSION + 1) }, 'newer.safetensors')).rejects.toThrow(
-      `has format version ${MODEL_FORMAT_VERSION + 1}, but this orchrm reads version ${MODEL_FORMAT_VERSION}; upgrade orchrm to read it`,
+      `has format version ${MODEL_FORMAT_VERSION + 1}, but this orchrm reads versions 1 and 2; upgrade orchrm to read it`,
     );
     await expect(rewrite({ ...file.metadata, format_version: '0' }, 'older.safetensors')).rejects.toThrow(/retrain it with `orchrm rm train`/);
     await expect(rewrite({ format: 'pt' }, 'foreign.safetensors')).rejects.toThrow(/not an orchrm reward model/);
     const head = JSON.parse(file.metadata.head_config!) as Record<string, unknown>;
     await expect(rewrite({ ...file.metadata, head_config: JSON.stringify({ ...head, kind: 'mlp', hidden: 2 }) }, 'mismatch.safetensors')).rejects.toThrow(/does not match its config, retrain it/);
+    // Fewer heads declared than stored, or an absurd count, is refused before anything is allocated for them.
+    await expect(rewrite({ ...file.metadata, ensemble_size: '4' }, 'fewer.safetensors')).rejects.toThrow(/unexpected tensor "ensemble\.4\.linear\.weight" .* with 4 bootstrap heads/);
+    await expect(rewrite({ ...file.metadata, ensemble_size: '1000000' }, 'many.safetensors')).rejects.toThrow(/ensemble_size "1000000", not an integer from 0 to 32/);
+  });
+
+  it('reads a version 1 file (no bootstrap heads) and scores as it did', async () => {
+    // Written by orchrm before issue 21 (src/rm/test-fixtures/model-v1.safetensors): encoder shape, 2^10 features, linear head.
+    const model = await loadRewardModel(new URL('./test-fixtures/model-v1.safetensors', import.meta.url).pathname);
+    const plan = (agent: string) => JSON.stringify({ dom: 'low', nodes: [{ id: 'A', agent, input: '', params: {} }], edges: [], answer: 'A' });
+    expect(await model.score('What is 3 times 4?', [plan('sc'), plan('cot'), plan('search')])).toEqual([-0.030906379858921383, -0.2990650631091363, -0.11963552395927485]);
+    expect(model.ensembleSize).toBe(0);
+    expect(await model.scoreMembers('What is 3 times 4?', [plan('sc')])).toEqual([[]]);
+    model.close();
   });
 
   it('registers the model in the store', async () => {

@@ -13,8 +13,21 @@ import { TrainedRewardModel, TrainingSourceSchema, type RewardModelProvenance, t
 
 /** `format` metadata of our model files. */
 export const MODEL_FORMAT = 'orchrm.bt-reward-model';
-/** Bumped whenever the layout or the meaning of a tensor or feature changes. */
-export const MODEL_FORMAT_VERSION = 1;
+/**
+ * Bumped whenever the layout or the meaning of a tensor or feature changes. Version 2 (issue 21)
+ * added the bootstrap heads: tensors `ensemble.<k>.<name>` beside the model head's, and metadata
+ * `ensemble_size`. Version 1 files (no heads) are still read, and score as they did.
+ */
+export const MODEL_FORMAT_VERSION = 2;
+
+/** Format versions this orchrm reads. */
+const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2]);
+
+/** Most bootstrap heads a file may hold (BtConfig allows at most 32), checked before anything is allocated. */
+const MAX_ENSEMBLE_SIZE = 32;
+
+/** The stored name of tensor `name` of ensemble head `member`. */
+const ensembleTensorName = (member: number, name: string) => `ensemble.${member}.${name}`;
 
 export interface SaveRewardModelOptions {
   /** Metrics to store, merged over the model's own (e.g. an evaluation run after training). */
@@ -26,7 +39,8 @@ const dtypeOf = (values: ParameterArray): SafetensorsDtype => (values instanceof
 
 /**
  * Writes a trained model as `.safetensors`: its head tensors (F64, or F32 for a float32 layer) and metadata strings
- * `format`, `format_version`, `orchrm_version`, `name`, `encoder_spec`, `head_config` (JSON),
+ * `format`, `format_version`, `orchrm_version`, `name`, `encoder_spec`, `head_config` (JSON), `ensemble_size`
+ * (bootstrap heads, stored as tensors `ensemble.<k>.<name>`),
  * `training_data_hash`, `seed`, `training_config`, `metrics`, `trained_on` (JSON, optional: the
  * pair dataset and the scenarios or task files it came from) and `tensors_sha256` (of
  * the data section, checked on load). Written to a temporary file and renamed, so a crash
@@ -37,7 +51,10 @@ const dtypeOf = (values: ParameterArray): SafetensorsDtype => (values instanceof
  */
 export async function saveRewardModel(model: TrainedRewardModel, path: string, options: SaveRewardModelOptions = {}): Promise<void> {
   const { provenance } = model;
-  const tensors = model.head.tensors.map((tensor): [string, SafetensorsTensor] => [tensor.name, { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }]);
+  const tensors = [
+    ...model.head.tensors.map((tensor): [string, SafetensorsTensor] => [tensor.name, { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }]),
+    ...model.ensemble.flatMap((head, member) => head.tensors.map((tensor): [string, SafetensorsTensor] => [ensembleTensorName(member, tensor.name), { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }])),
+  ];
   const metadata: Record<string, string> = {
     format: MODEL_FORMAT,
     format_version: String(MODEL_FORMAT_VERSION),
@@ -45,6 +62,7 @@ export async function saveRewardModel(model: TrainedRewardModel, path: string, o
     name: model.name,
     encoder_spec: stableStringify(model.pipeline.spec),
     head_config: stableStringify(model.head.config),
+    ensemble_size: String(model.ensemble.length),
     training_data_hash: provenance.trainingDataHash ?? '',
     seed: provenance.seed === undefined ? '' : String(provenance.seed),
     training_config: stableStringify(provenance.trainingConfig ?? {}),
@@ -86,14 +104,25 @@ function trainedOnField(path: string, metadata: Record<string, string>): { train
   return { trainedOn: parsed.data };
 }
 
+/** Bootstrap heads in the file: `ensemble_size` (version 2), none in version 1 files. */
+function ensembleSizeField(path: string, metadata: Record<string, string>): number {
+  const text = metadata.ensemble_size;
+  if (text === undefined || text === '') return 0;
+  const size = Number(text);
+  if (!Number.isInteger(size) || size < 0 || size > MAX_ENSEMBLE_SIZE) {
+    throw new UserError(`model file ${path} has ensemble_size ${JSON.stringify(text.slice(0, 40))}, not an integer from 0 to ${MAX_ENSEMBLE_SIZE}; the file is corrupted, retrain or restore it`);
+  }
+  return size;
+}
+
 function checkFormat(path: string, metadata: Record<string, string>): void {
   if (metadata.format !== MODEL_FORMAT) {
     throw new UserError(`${path} is a safetensors file but not an orchrm reward model (format ${JSON.stringify(metadata.format ?? null).slice(0, 80)}); for a model trained elsewhere, serve it and use a remote reward model`);
   }
   const version = Number(metadata.format_version);
-  if (version !== MODEL_FORMAT_VERSION) {
+  if (!READABLE_VERSIONS.has(version)) {
     const hint = version > MODEL_FORMAT_VERSION ? 'upgrade orchrm to read it' : 'retrain it with `orchrm rm train`';
-    throw new UserError(`model file ${path} has format version ${(metadata.format_version ?? '(none)').slice(0, 40).replace(/[\p{Cc}\p{Cf}]/gu, '?')}, but this orchrm reads version ${MODEL_FORMAT_VERSION}; ${hint}`);
+    throw new UserError(`model file ${path} has format version ${(metadata.format_version ?? '(none)').slice(0, 40).replace(/[\p{Cc}\p{Cf}]/gu, '?')}, but this orchrm reads versions ${[...READABLE_VERSIONS].join(' and ')}; ${hint}`);
   }
   // The name is printed by serve and rm score: no control characters (terminal escapes) from a file.
   if (metadata.name !== undefined && (metadata.name.length > 200 || /[\p{Cc}\p{Cf}]/u.test(metadata.name))) {
@@ -125,15 +154,22 @@ function readConfigs(path: string, metadata: Record<string, string>): { spec: En
 }
 
 /**
- * Checks the header's tensors against the tensors the configs need (names, shapes, dtypes),
- * before any of them is allocated: a file can then only make orchrm allocate what its own data
- * section holds. Returns the entries in the head's order.
+ * Checks the header's tensors against the tensors the configs need (names, shapes, dtypes) for the
+ * model head and `ensembleSize` bootstrap heads, before any of them is allocated: a file can then
+ * only make orchrm allocate what its own data section holds. Returns the entries in the order of
+ * the heads' tensors (the model head's, then each bootstrap head's).
  */
-function matchTensors(path: string, header: SafetensorsHeader, headConfig: HeadConfig, inputDimension: number): SafetensorsEntry[] {
-  const expected = headTensorLayout(headConfig, inputDimension);
+function matchTensors(path: string, header: SafetensorsHeader, headConfig: HeadConfig, inputDimension: number, ensembleSize: number): SafetensorsEntry[] {
+  const layout = headTensorLayout(headConfig, inputDimension);
+  const expected = [
+    ...layout,
+    ...Array.from({ length: ensembleSize }, (_, member) => layout.map((tensor) => ({ ...tensor, name: ensembleTensorName(member, tensor.name) }))).flat(),
+  ];
   const names = new Set(expected.map((tensor) => tensor.name));
   for (const { name } of header.entries) {
-    if (!names.has(name)) throw new UserError(`model file ${path} has an unexpected tensor ${JSON.stringify(name.slice(0, 80))} for a ${headConfig.kind} head; the file does not match its config, retrain it`);
+    if (!names.has(name)) {
+      throw new UserError(`model file ${path} has an unexpected tensor ${JSON.stringify(name.slice(0, 80))} for a ${headConfig.kind} head${ensembleSize > 0 ? ` with ${ensembleSize} bootstrap heads` : ''}; the file does not match its config, retrain it`);
+    }
   }
   const byName = new Map(header.entries.map((entry) => [entry.name, entry]));
   return expected.map((tensor) => {
@@ -189,7 +225,8 @@ async function readModel(path: string, handle: FileHandle, options: LoadRewardMo
   checkFormat(path, metadata);
   const { spec, headConfig } = readConfigs(path, metadata);
   const dimension = featureDimension(spec);
-  const entries = matchTensors(path, header, headConfig, dimension);
+  const ensembleSize = ensembleSizeField(path, metadata);
+  const entries = matchTensors(path, header, headConfig, dimension, ensembleSize);
   checkHeadSize(headConfig, dimension);
   const provenance: RewardModelProvenance = {
     ...(metadata.training_data_hash ? { trainingDataHash: metadata.training_data_hash } : {}),
@@ -201,8 +238,10 @@ async function readModel(path: string, handle: FileHandle, options: LoadRewardMo
   // Everything the header claims is now checked against the file: build, then read the tensors into place.
   const seed = metadata.seed === '' || metadata.seed === undefined ? 0 : Number(metadata.seed);
   const head = createHead(headConfig, dimension, seed);
+  const ensemble = Array.from({ length: ensembleSize }, () => createHead(headConfig, dimension, seed));
+  const tensors = [head, ...ensemble].flatMap((member) => member.tensors);
   const hash = createHash('sha256');
-  const inFileOrder = head.tensors.map((tensor, index) => ({ tensor, entry: entries[index]! })).sort((a, b) => a.entry.begin - b.entry.begin);
+  const inFileOrder = tensors.map((tensor, index) => ({ tensor, entry: entries[index]! })).sort((a, b) => a.entry.begin - b.entry.begin);
   for (const { tensor, entry } of inFileOrder) {
     const bytes = new Uint8Array(tensor.values.buffer, tensor.values.byteOffset, tensor.values.byteLength);
     await readExactly(handle, bytes, header.dataOffset + entry.begin);
@@ -214,12 +253,12 @@ async function readModel(path: string, handle: FileHandle, options: LoadRewardMo
   if (metadata.tensors_sha256 !== actual) {
     throw new UserError(`model file ${path} failed its integrity check (tensor bytes hash to ${actual.slice(0, 12)}..., the file records ${(metadata.tensors_sha256 ?? '(none)').slice(0, 12)}...); the file is corrupted or was edited, restore or retrain it`);
   }
-  for (const tensor of head.tensors) {
+  for (const tensor of tensors) {
     const bad = tensor.values.findIndex((value) => !Number.isFinite(value));
     if (bad !== -1) {
       throw new UserError(`model file ${path}: tensor ${tensor.name} holds ${tensor.values[bad]} at index ${bad}; a model with NaN or infinite weights scores nothing, retrain it (a lower learning rate keeps training finite)`);
     }
   }
   const pipeline = new FeaturePipeline(spec, options.features);
-  return new TrainedRewardModel(pipeline, head, { name: metadata.name ?? `orchrm-bt-${headConfig.kind}`, provenance, ...(options.catalog ? { catalog: options.catalog } : {}) });
+  return new TrainedRewardModel(pipeline, head, { name: metadata.name ?? `orchrm-bt-${headConfig.kind}`, provenance, ensemble, ...(options.catalog ? { catalog: options.catalog } : {}) });
 }

@@ -25,6 +25,8 @@ export interface PairDataset {
   readonly split: Uint8Array;
   readonly pairIds: readonly string[];
   readonly sources: readonly string[];
+  /** The task of each pair (bootstrap resamples draw whole tasks); absent in datasets built by hand. */
+  readonly taskIds?: readonly string[];
   /** sha256 over every pair's id, question, plan texts, weight, margin and split, in order. */
   readonly dataHash: string;
 }
@@ -64,6 +66,7 @@ export async function encodePairs(pairs: readonly Pair[], pipeline: FeaturePipel
   const split = new Uint8Array(count);
   const pairIds: string[] = [];
   const sources: string[] = [];
+  const taskIds: string[] = [];
   const dataHash = createHash('sha256');
   const builder = new FeatureMatrixBuilder(pipeline.dimension);
   const rowByRawKey = new Map<string, number>();
@@ -81,6 +84,7 @@ export async function encodePairs(pairs: readonly Pair[], pipeline: FeaturePipel
       const pair = parsed.data;
       pairIds.push(pair.id);
       sources.push(pair.source);
+      taskIds.push(pair.taskId);
       weight[index] = pair.weight;
       margin[index] = pair.margin ?? 0;
       split[index] = SPLIT_CODES[pair.split ?? 'train'];
@@ -123,7 +127,7 @@ export async function encodePairs(pairs: readonly Pair[], pipeline: FeaturePipel
     pipeline.release();
     events?.({ type: 'progress', stage: 'encoding pairs', done: chunkEnd, total: count, detail: `${builder.rowCount} distinct rows` });
   }
-  return { matrix: builder.finish(), winner, loser, weight, margin, split, pairIds, sources, dataHash: dataHash.digest('hex') };
+  return { matrix: builder.finish(), winner, loser, weight, margin, split, pairIds, sources, taskIds, dataHash: dataHash.digest('hex') };
 }
 
 // The feature matrix the pairs refer to.

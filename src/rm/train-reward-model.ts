@@ -2,6 +2,7 @@ import type { EventSink, Pair, ProgressEvent } from '../core/index.js';
 import type { BlockCatalog } from '../plan/index.js';
 import { parseBtConfig, type BtConfig, type BtConfigInput } from './bt-config.js';
 import { trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochEndEvent } from './bt-trainer.js';
+import { trainBootstrapHeads } from './bootstrap-heads.js';
 import { btTrainingKey, loadBtTrainingState, saveBtTrainingState } from './bt-training-state.js';
 import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';
 import { createHead } from './heads/create-head.js';
@@ -60,7 +61,8 @@ export interface TrainRewardModelResult {
  * Encodes the pairs and trains a Bradley-Terry reward model on their `train` split, with early
  * stopping on `validation` (`test` pairs are encoded but never trained on). With `config.tune`
  * (the default) it trains one head per hyperparameter combination and keeps the one with the
- * lowest validation loss.
+ * lowest validation loss. With `config.ensembleSize` it then trains that many bootstrap heads with
+ * the chosen hyperparameters (`trainBootstrapHeads`): the model's uncertainty.
  *
  * @example
  * const { model, training } = await trainRewardModel(pairs, { head: { kind: 'mlp' }, seed: 1 }, { events: printEpoch });
@@ -121,7 +123,10 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
     chosen = best!;
   }
   const { encoder: _encoder, head: _head, ...trainingConfig } = chosen.config;
+  options.signal?.throwIfAborted();
+  const ensemble = config.ensembleSize > 0 ? trainBootstrapHeads(chosen.dataset, chosen.config, config.ensembleSize) : [];
   const model = new TrainedRewardModel(chosen.pipeline, chosen.head, {
+    ensemble: ensemble.map((member) => member.head),
     ...(options.name ? { name: options.name } : {}),
     ...(options.catalog ? { catalog: options.catalog } : {}),
     provenance: {
@@ -133,6 +138,7 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
         bestEpoch: chosen.training.bestEpoch,
         stoppedEarly: chosen.training.stoppedEarly,
         tuning: tuning === undefined ? (config.tune === false ? 'off' : 'no validation pairs: trained once with the given l2 and learning rate') : trials,
+        ...(ensemble.length > 0 && { ensemble: ensemble.map((member) => ({ bestEpoch: member.training.bestEpoch, tasksDrawn: member.tasksDrawn, validationLoss: member.training.history[member.training.bestEpoch - 1]?.validation?.loss ?? null })) }),
       },
     },
   });

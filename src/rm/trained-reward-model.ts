@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import type { Plan, RewardModel } from '../core/index.js';
+import type { Plan, UncertainRewardModel } from '../core/index.js';
 import { defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 import type { FeaturePipeline } from './features/feature-pipeline.js';
 import { analyzePlan, planPrefix, type PlanAnalysis } from './features/plan-analysis.js';
@@ -45,6 +45,8 @@ export interface TrainedRewardModelOptions {
   /** Blocks plans are parsed against. @default the built-in blocks */
   catalog?: BlockCatalog;
   provenance?: RewardModelProvenance;
+  /** Heads trained on bootstrap resamples of the training tasks (`trainBootstrapHeads`), over the same features. @default none */
+  ensemble?: readonly RewardHead[];
 }
 
 /**
@@ -56,8 +58,10 @@ export interface TrainedRewardModelOptions {
  * @example
  * const [a, b] = await model.score(task.question, [planTextA, planTextB]);
  */
-export class TrainedRewardModel implements RewardModel {
+export class TrainedRewardModel implements UncertainRewardModel {
   readonly name: string;
+  /** Bootstrap heads over the same features (empty when trained without them). */
+  readonly ensemble: readonly RewardHead[];
   readonly catalog: BlockCatalog;
   readonly provenance: RewardModelProvenance;
   // lru-cache, not a Map trimmed by deleting its first key: V8 keeps a Map's deleted entries
@@ -72,6 +76,20 @@ export class TrainedRewardModel implements RewardModel {
     this.name = options.name ?? `orchrm-bt-${head.config.kind}`;
     this.catalog = options.catalog ?? defaultBlockCatalog();
     this.provenance = options.provenance ?? {};
+    this.ensemble = options.ensemble ?? [];
+    for (const member of this.ensemble) {
+      if (member.inputDimension !== head.inputDimension) throw new RangeError(`an ensemble head reads ${member.inputDimension} features, the model's head ${head.inputDimension}`);
+    }
+  }
+
+  get ensembleSize(): number {
+    return this.ensemble.length;
+  }
+
+  /** Per plan, the score of each bootstrap head (empty arrays without an ensemble). */
+  async scoreMembers(task: string, plans: readonly (string | Plan)[], options: { signal?: AbortSignal } = {}): Promise<number[][]> {
+    const analyses = plans.map((plan) => this.analyze(plan));
+    return this.scoreAnalysesWith(this.ensemble, task, analyses, options.signal);
   }
 
   async score(task: string, plans: readonly (string | Plan)[], options: { signal?: AbortSignal } = {}): Promise<number[]> {
@@ -99,6 +117,23 @@ export class TrainedRewardModel implements RewardModel {
       for (let index = 0; index < analyses.length; index++) {
         const count = pipeline.encode(taskAnalysis, analyses[index]!);
         scores[index] = this.head.score(pipeline.indices, pipeline.values, 0, count);
+      }
+      return scores;
+    } finally {
+      if (pipeline.needsPreparation) pipeline.release();
+    }
+  }
+
+  /** Per plan, the score of each of `heads`: every plan is encoded once. */
+  private async scoreAnalysesWith(heads: readonly RewardHead[], task: string, analyses: readonly PlanAnalysis[], signal?: AbortSignal): Promise<number[][]> {
+    const pipeline = this.pipeline;
+    if (pipeline.needsPreparation) await pipeline.prepare([task], analyses, signal);
+    try {
+      const taskAnalysis = pipeline.analyzeTask(task);
+      const scores = new Array<number[]>(analyses.length);
+      for (let index = 0; index < analyses.length; index++) {
+        const count = pipeline.encode(taskAnalysis, analyses[index]!);
+        scores[index] = heads.map((head) => head.score(pipeline.indices, pipeline.values, 0, count));
       }
       return scores;
     } finally {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserError } from '../core/index.js';
-import { STRATEGY_NAMES, type StrategyName } from './selection-strategy.js';
+import { STRATEGY_NAMES, TEMPLATE_STRATEGIES, type StrategyName } from './selection-strategy.js';
 
 /** The N values of the issue's curve. */
 export const DEFAULT_NS = [1, 2, 4, 8, 16] as const;
@@ -18,8 +18,8 @@ export const BonConfigSchema = z.strictObject({
     .default([...DEFAULT_NS])
     .transform((ns) => [...new Set(ns)].sort((a, b) => a - b)),
   /**
-   * Strategies run. @default all; `rm+templates` only with the template pool (asking for it
-   * without the pool is an error)
+   * Strategies run. @default all; `rm+templates` and `rm-templates-only` only with the template
+   * pool (asking for them without the pool is an error)
    */
   strategies: z
     .array(z.enum(STRATEGY_NAMES))
@@ -47,6 +47,13 @@ export const BonConfigSchema = z.strictObject({
    * beating the next. @default 1
    */
   adaptiveMargin: z.number().min(0).default(1).meta({ placeholder: 'logits', description: 'rm-adaptive executes more while best - next score is below this' }),
+  /**
+   * `rm+templates` prefers the best template (a plan whose outcomes the model has seen) and takes
+   * a sampled plan instead only when its score is higher by more than this many standard
+   * deviations of the score difference over the model's bootstrap heads; a model without heads
+   * takes a sample only when it scores strictly higher. @default 1
+   */
+  templateMargin: z.number().min(0).default(1).meta({ placeholder: 'sds', description: 'rm+templates takes a sample over the best template only when better by more than this many sds of the model heads' }),
   /** Seed of plan sampling, execution, judge calls and the bootstrap. @default 0 */
   seed: z.number().int().default(0).meta({ description: 'seed of sampling, execution, judging and bootstrap' }),
   /** Paired-bootstrap resamples per comparison. @default 2000 */
@@ -61,7 +68,8 @@ export type BonConfigInput = z.input<typeof BonConfigSchema>;
 export function parseBonConfig(input: BonConfigInput = {}): BonConfig {
   const parsed = BonConfigSchema.parse(input);
   const withTemplates = parsed.pool === 'sampled+templates';
-  if (parsed.strategies?.includes('rm+templates') && !withTemplates) throw new UserError('strategy rm+templates needs the template pool: set pool to sampled+templates (bon --pool sampled+templates)');
-  const strategies = parsed.strategies ?? STRATEGY_NAMES.filter((name) => withTemplates || name !== 'rm+templates');
+  const needPool = parsed.strategies?.filter((name) => TEMPLATE_STRATEGIES.has(name)) ?? [];
+  if (needPool.length > 0 && !withTemplates) throw new UserError(`strategy ${needPool.join(' and ')} needs the template pool: set pool to sampled+templates (bon --pool sampled+templates)`);
+  const strategies = parsed.strategies ?? STRATEGY_NAMES.filter((name) => withTemplates || !TEMPLATE_STRATEGIES.has(name));
   return { ...parsed, strategies };
 }

@@ -1,6 +1,7 @@
-import { addUsage, deriveSeed, emptyUsage, type Episode, ModelBehaviorError, type RewardModel, type Task, type TemplatePlan, type Usage, type UsageByRole, UserError } from '../core/index.js';
+import { addUsage, deriveSeed, emptyUsage, type Episode, hasEnsemble, ModelBehaviorError, type RewardModel, type Task, type TemplatePlan, type Usage, type UsageByRole, UserError } from '../core/index.js';
 import { type ChatProvider, countTokens } from '../llm/index.js';
 import { type BlockCatalog, parsePlan, renderParseResult } from '../plan/index.js';
+import { sampleKind, type CandidatePick } from './candidate-pick.js';
 import type { Selection, SelectionContext } from './selection-strategy.js';
 
 /** The plans sampled for one task (the largest N), before anything executes. */
@@ -28,6 +29,8 @@ export interface CandidatePoolOptions extends SampledPlans {
   topK?: number;
   /** @default 1 */
   adaptiveMargin?: number;
+  /** `rm+templates`: a sample replaces the best template only when better by more than this many standard deviations of the model's heads. @default 1 */
+  templateMargin?: number;
   /** Counts the tokens a reward model reads. @default countTokens (o200k) */
   countTokens?: (text: string) => number;
 }
@@ -47,9 +50,11 @@ export class CandidatePool {
   private readonly executions = new Map<number, Promise<Episode>>();
   private readonly settled = new Map<number, Episode>();
   private allScores: Promise<number[]> | undefined;
+  private allMemberScores: Promise<number[][] | undefined> | undefined;
   private readonly poolTexts: readonly string[];
   private readonly canonicalTexts: string[];
   private readonly valid: boolean[];
+  private readonly kinds: string[];
   private readonly scoreTokenCounts: number[];
   private readonly templates: readonly TemplatePlan[];
 
@@ -61,6 +66,15 @@ export class CandidatePool {
     const parsed = this.poolTexts.map((text) => parsePlan(text, { catalog }));
     this.canonicalTexts = parsed.map((result) => renderParseResult(result, catalog));
     this.valid = parsed.map((result) => result.ok);
+    // A sample whose canonical plan is a template's is that template's kind (the same plan).
+    const templateOfCanonical = new Map<string, string>();
+    this.templates.forEach((template, position) => {
+      const canonical = this.canonicalTexts[planTexts.length + position]!;
+      if (!templateOfCanonical.has(canonical)) templateOfCanonical.set(canonical, template.name);
+    });
+    this.kinds = parsed.map((result, index) =>
+      index >= planTexts.length ? this.templates[index - planTexts.length]!.name : (templateOfCanonical.get(this.canonicalTexts[index]!) ?? sampleKind(result)),
+    );
     const questionTokens = count(task.question);
     this.scoreTokenCounts = this.canonicalTexts.map((text) => questionTokens + count(text));
   }
@@ -78,6 +92,19 @@ export class CandidatePool {
   /** Template plans in the pool, with their pool indices (after the sampled plans). */
   get templateIndices(): { name: string; index: number }[] {
     return this.templates.map((template, position) => ({ name: template.name, index: this.size + position }));
+  }
+
+  /**
+   * The record of a pick (`CandidatePick`): where candidate `index` came from and its kind, with
+   * its reward-model score when `withScore` (the scores are computed once for the pool).
+   */
+  async pickOf(index: number, options: { withScore?: boolean; uncertainty?: number } = {}): Promise<CandidatePick> {
+    const kind = this.kinds[index];
+    if (kind === undefined) throw new RangeError(`candidate ${index} is outside 0..${this.poolTexts.length - 1}`);
+    const pick: CandidatePick = { index, source: index < this.size ? 'sample' : 'template', kind };
+    if (options.withScore === true) pick.score = (await this.scores())[index]!;
+    if (options.uncertainty !== undefined) pick.uncertainty = options.uncertainty;
+    return pick;
   }
 
   /** Executes pool candidate `index` once; concurrent and later calls share the same episode. */
@@ -112,10 +139,25 @@ export class CandidatePool {
     return this.allScores;
   }
 
+  /**
+   * Per pool candidate, the scores of the reward model's ensemble heads (one call for the whole
+   * pool), or undefined when the model has no ensemble.
+   */
+  memberScores(): Promise<number[][] | undefined> {
+    const { rewardModel, task } = this.options;
+    if (rewardModel === undefined || !hasEnsemble(rewardModel)) return Promise.resolve(undefined);
+    const texts = this.poolTexts;
+    this.allMemberScores ??= rewardModel.scoreMembers(task.question, texts).then((members) => {
+      if (members.length !== texts.length) throw new ModelBehaviorError(`reward model ${rewardModel.name} returned head scores for ${members.length} plans, not ${texts.length}; it must return one list per plan`);
+      return members;
+    });
+    return this.allMemberScores;
+  }
+
   /** The context a strategy sees at N = n. */
   contextFor(n: number): SelectionContext {
     if (!Number.isInteger(n) || n < 1 || n > this.size) throw new RangeError(`N must be in 1..${this.size}, got ${n}`);
-    const { task, judge, seed = 0, topK = 3, adaptiveMargin = 1 } = this.options;
+    const { task, judge, seed = 0, topK = 3, adaptiveMargin = 1, templateMargin = 1 } = this.options;
     const templates = this.templateIndices;
     return {
       task,
@@ -129,11 +171,13 @@ export class CandidatePool {
         return this.execute(index);
       },
       scores: () => this.scores(),
+      memberScores: () => this.memberScores(),
       scoreTokens: (index) => this.scoreTokenCounts[index] ?? 0,
       judge,
       seed: deriveSeed(seed, `judge:${task.id}:${n}`),
       topK,
       adaptiveMargin,
+      templateMargin,
     };
   }
 

@@ -12,10 +12,12 @@ export {
   parseJudgeChoice,
   PLAN_JUDGE_HEADER,
   TRAJECTORY_JUDGE_HEADER,
-} from './judge-prompts.js';
+} from '../prompts/index.js';
 export { recordBestOfN, type RecordedBestOfN } from './record-best-of-n.js';
 export { runBestOfN, type BestOfNOptions, type BestOfNRun, type TaskOutcome } from './run-best-of-n.js';
-export { STRATEGY_NAMES, type FixedStrategyName, type OutcomeName, type Selection, type SelectionContext, type SelectionStrategy, type StrategyName } from './selection-strategy.js';
+export { sampleKind, type CandidatePick } from './candidate-pick.js';
+export { RANKING_STRATEGIES, STRATEGY_NAMES, TEMPLATE_STRATEGIES, type FixedStrategyName, type OutcomeName, type Selection, type SelectionContext, type SelectionStrategy, type StrategyName } from './selection-strategy.js';
 export { fixedPlanTemplates, GENERIC_TEMPLATES, genericPlanTemplates, loadPlanTemplates, PlanTemplateFileSchema, type PlanTemplateFile } from './plan-templates.js';
 export { STRATEGIES } from './strategies/index.js';
+export { summarizeSwitching, SWITCHING_STRATEGIES, type SwitchingSummary } from './summarize-switching.js';
 export { comparisons, outcomeOrder, summarizeBestOfN, type BonTable, type PairedDifference, type StrategySummary, type SummarizeOptions } from './summarize-best-of-n.js';

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RewardModel } from '../core/reward-model.js';
 import { createSimEnvironment, loadScenario } from '../sim/index.js';
-import { genericPlanTemplates } from './plan-templates.js';
+import { GENERIC_TEMPLATES, genericPlanTemplates } from './plan-templates.js';
 import { runBestOfN } from './run-best-of-n.js';
+
+/** The generic cot template's plan text length (its score under `shortest`). */
+const PLAN_TEXT_LENGTH = { cot: JSON.stringify(GENERIC_TEMPLATES[0]!.plan).length };
 
 /** Prefers shorter plan texts: a stand-in reward model with real, varied scores. */
 const shortest: RewardModel = { name: 'shortest', score: async (_task, plans) => plans.map((plan) => -String(plan).length) };
@@ -21,7 +24,7 @@ async function experiment(seed: number, concurrency = 3) {
 describe('runBestOfN over the simulated environment', () => {
   it('runs every strategy at every N, executing each sampled plan at most once', async () => {
     const run = await experiment(4);
-    // Nine strategies (rm+templates needs the template pool) at three N on five tasks.
+    // Nine strategies (rm+templates and rm-templates-only need the template pool) at three N on five tasks.
     expect(run.outcomes).toHaveLength(5 * 3 * 9);
     expect(run.distinctExecutions).toBeLessThanOrEqual(5 * 4);
     expect(run.requestedExecutions).toBeGreaterThan(run.distinctExecutions);
@@ -55,7 +58,19 @@ describe('runBestOfN over the simulated environment', () => {
       // It read and scored 2 sampled plans and 4 templates; the sampled plans cost orchestrator tokens, the fixed templates none.
       expect(outcome.tokens.verification).toBeGreaterThan(0);
     }
-    for (const outcome of run.outcomes.filter((entry) => entry.strategy.startsWith('fixed:'))) expect(outcome.tokens.orchestrator).toBe(0);
+    for (const outcome of run.outcomes.filter((entry) => entry.strategy.startsWith('fixed:'))) {
+      expect(outcome.tokens.orchestrator).toBe(0);
+      // A fixed plan's pick is its template, by name, at the pool index after the 2 samples.
+      expect(outcome.pick).toMatchObject({ source: 'template', kind: outcome.strategy.slice('fixed:'.length) });
+      expect(outcome.pick!.index).toBeGreaterThanOrEqual(2);
+    }
+    // Every pick is stored with its outcome: rm's are samples, with the score it ranked them by; rm+templates's here the cot template.
+    for (const outcome of run.outcomes.filter((entry) => entry.strategy === 'rm')) {
+      expect(outcome.pick).toMatchObject({ source: 'sample', score: expect.any(Number) });
+      expect(outcome.pick!.kind).toMatch(/^(sample:|cot$|sc-5$|reflexion-3$|debate-3x3$)/);
+    }
+    for (const outcome of run.outcomes.filter((entry) => entry.strategy === 'rm+templates')) expect(outcome.pick).toEqual({ index: 2, source: 'template', kind: 'cot', score: -PLAN_TEXT_LENGTH.cot });
+    expect(run.outcomes.filter((entry) => entry.strategy === 'single').every((entry) => entry.pick?.index === 0 && entry.pick.score === undefined)).toBe(true);
     // An environment with no fixed plans of its own, and no templates given.
     const { templates: _simulatorTemplates, ...withoutTemplates } = environment;
     await expect(runBestOfN({ environment: withoutTemplates, tasks: [], config: { pool: 'sampled+templates' } })).rejects.toThrow(/needs template plans/);

@@ -4,8 +4,9 @@ import type { Environment } from '../environment/index.js';
 import { runEpisode } from '../exec/index.js';
 import type { Orchestrator } from '../orchestrator/index.js';
 import { parseBonConfig, type BonConfig, type BonConfigInput } from './bon-config.js';
+import type { CandidatePick } from './candidate-pick.js';
 import { CandidatePool, type SampledPlans } from './candidate-pool.js';
-import type { OutcomeName } from './selection-strategy.js';
+import { RANKING_STRATEGIES, type OutcomeName } from './selection-strategy.js';
 import { STRATEGIES } from './strategies/index.js';
 
 export interface BestOfNOptions {
@@ -46,6 +47,12 @@ export interface TaskOutcome {
   executions: number;
   tokens: { orchestrator: number; execution: number; verification: number };
   judgeFailed?: boolean;
+  /**
+   * The candidate whose answer the strategy settled on (the template itself for `fixed:<name>`);
+   * absent when it settled on none (`oracle` with no correct plan, a vote nobody answered).
+   * Strategies that rank by the reward model record its score.
+   */
+  pick?: CandidatePick;
 }
 
 export interface BestOfNRun {
@@ -97,11 +104,13 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
           seed: config.seed,
           topK: config.topK,
           adaptiveMargin: config.adaptiveMargin,
+          templateMargin: config.templateMargin,
           ...(options.rewardModel !== undefined && { rewardModel: options.rewardModel }),
           judge: environment.provider,
         });
         const outcomes: TaskOutcome[] = [];
         const fixed = await Promise.all(taskTemplates.map((_, position) => pool.fixedTokens(position)));
+        const fixedPicks = await Promise.all(taskTemplates.map((_, position) => pool.pickOf(maxN + position)));
         for (const n of config.ns) {
           fixed.forEach(({ episode, usage }, position) => {
             requestedExecutions += 1;
@@ -113,11 +122,16 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
               correct: episode.grade?.correct === true,
               executions: 1,
               tokens: { orchestrator: usage.orchestrator.totalTokens, execution: usage.execution.totalTokens, verification: 0 },
+              pick: fixedPicks[position]!,
             });
           });
           for (const name of config.strategies) {
             const selection = await STRATEGIES[name].select(pool.contextFor(n));
             const tokens = pool.tokensOf(selection);
+            const pick =
+              selection.chosen === undefined
+                ? undefined
+                : await pool.pickOf(selection.chosen, { withScore: RANKING_STRATEGIES.has(name) && n > 1, ...(selection.uncertainty !== undefined && { uncertainty: selection.uncertainty }) });
             requestedExecutions += selection.executed.length;
             outcomes.push({
               taskId: task.id,
@@ -128,6 +142,7 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
               executions: selection.executed.length,
               tokens: { orchestrator: tokens.orchestrator.totalTokens, execution: tokens.execution.totalTokens, verification: tokens.verification.totalTokens },
               ...(selection.judgeFailed === true && { judgeFailed: true }),
+              ...(pick !== undefined && { pick }),
             });
           }
         }

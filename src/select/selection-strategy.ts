@@ -2,11 +2,18 @@ import type { Episode, Task, Usage } from '../core/index.js';
 import type { ChatProvider } from '../llm/index.js';
 
 /**
- * The Best-of-N strategies, in the order reports list them. `rm+templates` needs the template
- * pool (`pool: 'sampled+templates'`); the others choose among the N sampled plans only.
+ * The Best-of-N strategies, in the order reports list them. `rm+templates` and
+ * `rm-templates-only` need the template pool (`pool: 'sampled+templates'`); the others choose
+ * among the N sampled plans only.
  */
-export const STRATEGY_NAMES = ['single', 'first-valid', 'rm', 'rm+templates', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle'] as const;
+export const STRATEGY_NAMES = ['single', 'first-valid', 'rm', 'rm+templates', 'rm-templates-only', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle'] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+/** Strategies that need the template pool (`pool: 'sampled+templates'`). */
+export const TEMPLATE_STRATEGIES: ReadonlySet<StrategyName> = new Set(['rm+templates', 'rm-templates-only']);
+
+/** Strategies that rank candidates by the reward model's score (their picks record it). */
+export const RANKING_STRATEGIES: ReadonlySet<StrategyName> = new Set(['rm', 'rm+templates', 'rm-templates-only', 'rm-topk-vote', 'rm-adaptive']);
 
 /** A fixed-plan baseline: one template plan executed on every task (`fixed:<template name>`). */
 export type FixedStrategyName = `fixed:${string}`;
@@ -39,6 +46,8 @@ export interface SelectionContext {
   execute(index: number): Promise<Episode>;
   /** Reward-model scores of every pool candidate, by pool index (sampled plans, then templates); throws when no reward model is set. */
   scores(): Promise<readonly number[]>;
+  /** Per pool candidate, the scores of the reward model's bootstrap heads; undefined when it has none. */
+  memberScores(): Promise<readonly (readonly number[])[] | undefined>;
   /** Tokens the reward model reads to score candidate `index` (task text + canonical plan). */
   scoreTokens(index: number): number;
   /** Answers slot-`judge` calls: the environment's provider, which routes them to its judge model. */
@@ -49,6 +58,8 @@ export interface SelectionContext {
   topK: number;
   /** `rm-adaptive`: keep executing while best score minus next score is below this (logit units). */
   adaptiveMargin: number;
+  /** `rm+templates`: a sample replaces the best template only when better by more than this many standard deviations of the model's heads. */
+  templateMargin: number;
 }
 
 /** What a strategy did for one task at one N. */
@@ -67,6 +78,8 @@ export interface Selection {
   verification: Usage;
   /** The judge's reply could not be read and the strategy fell back to candidate 0. */
   judgeFailed?: boolean;
+  /** How uncertain the reward model was about the pick against the best template (`CandidatePick.uncertainty`). */
+  uncertainty?: number;
 }
 
 /** One Best-of-N strategy (issue 6). Strategies are stateless; all caching lives in the context. */

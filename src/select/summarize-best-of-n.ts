@@ -145,7 +145,8 @@ function summarizeStrategy(outcomes: readonly TaskOutcome[]): StrategySummary {
 /**
  * The comparisons reports show, among the rows present: every strategy against `single`; `rm`
  * and `rm+templates` against every baseline a sceptic would name (first-valid, the best fixed
- * plans, majority, the judges, oracle); the voting rm strategies against `majority`.
+ * plans, majority, the judges, oracle); `rm-templates-only` against the best fixed plans; the
+ * voting rm strategies against `majority`.
  */
 export function comparisons(present: readonly OutcomeName[]): [OutcomeName, OutcomeName][] {
   const has = new Set(present);
@@ -158,7 +159,10 @@ export function comparisons(present: readonly OutcomeName[]): [OutcomeName, Outc
     add('rm', baseline);
     add('rm+templates', baseline);
   }
+  add('rm-templates-only', 'best-fixed');
+  add('rm-templates-only', 'best-fixed-per-family');
   add('rm+templates', 'rm');
+  add('rm+templates', 'rm-templates-only');
   add('rm-topk-vote', 'majority');
   add('rm-adaptive', 'majority');
   return pairs;

@@ -3,6 +3,7 @@ import { UserError, type PlanTemplateLibrary, type Retriever, type Task, type Ta
 import type { Environment, EnvironmentOrchestratorOptions } from '../environment/index.js';
 import type { ChatProvider } from '../llm/index.js';
 import { createLlmOrchestrator, type Orchestrator } from '../orchestrator/index.js';
+import { isJudgePrompt } from '../prompts/index.js';
 import { createBm25Retriever, exactMatchGrader } from '../tasks/index.js';
 import { simPlanTemplates } from './calibrate/fixed-plan-kinds.js';
 import { createArithFamily } from './families/arith/arith-family.js';
@@ -10,7 +11,7 @@ import type { SimFamily } from './families/family.js';
 import { loadHotpotFamily } from './families/hotpot/load-hotpot-family.js';
 import { createMultihopFamily } from './families/multihop/index.js';
 import { createSimTrainableOrchestrator, type SimTrainableOrchestrator } from './grpo/index.js';
-import { createSimJudge, isJudgePrompt } from './judge/index.js';
+import { createSimJudge } from './judge/index.js';
 import { baseCheckpoint, createSimOrchestratorProvider, SIM_ORCHESTRATOR_MODEL_PREFIX, simOrchestratorRef, type AnswerDirectly, type PolicyCheckpoint } from './policy/index.js';
 import type { Scenario } from './scenario/scenario-schema.js';
 import { generateScenarioTasks } from './scenario-tasks.js';
@@ -61,7 +62,7 @@ export interface SimEnvironmentOptions {
 /**
  * Builds the simulated environment of a scenario: its families, the simulated worker, the
  * simulated orchestrator (one model per checkpoint), and BM25 over the scenario's corpus.
- * Requests for the `judge` slot that carry a judge prompt (src/select/judge-prompts.ts) are
+ * Requests for the `judge` slot that carry a judge prompt (src/prompts/judge-prompts.ts) are
  * answered by the simulated judge (src/sim/judge/); any other request is answered by the worker.
  */
 export async function createSimEnvironment(scenario: Scenario, options: SimEnvironmentOptions = {}): Promise<SimEnvironment> {

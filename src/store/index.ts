@@ -16,3 +16,4 @@ export { PairDatasetInputSchema, type PairDatasetInput, type PairDatasetRecord, 
 export { ResultInputSchema, type ResultInput, type ResultRecord } from './result-store.js';
 export type { EpisodeOutline, NodeOutline } from './episode-outline.js';
 export { insertModel, listModels, ModelInputSchema, type ModelInput, type ModelRecord } from './model-store.js';
+export { TASK_LISTING_QUESTION_CHARS, TaskIndex, TaskListQuerySchema, TaskOutcomeSchema, type TaskFacets, type TaskListing, type TaskListQuery, type TaskOutcome } from './task-index.js';

@@ -11,6 +11,7 @@ import { PairStore, type PairDatasetInput, type PairDatasetRecord, type PairGrou
 import type { PairFilter } from './pair-filter.js';
 import { ResultStore, type ResultInput, type ResultRecord } from './result-store.js';
 import { RunStore, type RunInput, type RunRecord, type RunStatus } from './run-store.js';
+import { getTask, TaskIndex } from './task-index.js';
 import { TaskWriter } from './task-writer.js';
 
 /** The resume key: at most one episode per run, task, sample and orchestrator checkpoint. */
@@ -35,6 +36,7 @@ export class Store {
   private readonly pairs: PairStore;
   private readonly selectByKey: SqliteStatement<[Record<string, unknown>]>;
   private readonly selectById: SqliteStatement<[string]>;
+  private tasksIndexed: TaskIndex | undefined;
 
   /** @internal Use `openStore`. */
   constructor(
@@ -145,6 +147,21 @@ export class Store {
     });
     this.requireWriter();
     this.db.transaction(() => parsed.forEach((task) => this.tasks.upsert(task))).immediate();
+  }
+
+  /** A stored task by id, or undefined. */
+  getTask(id: string): Task | undefined {
+    return getTask(this.db, id);
+  }
+
+  /**
+   * The stored tasks with how their episodes fared, to list a page at a time by family, split,
+   * outcome and text (`TaskIndex`). Built on the first call (one pass over the episodes), then
+   * kept: its counts are those of that moment.
+   * @example store.taskIndex().list({ outcome: 'none-correct', limit: 20 })
+   */
+  taskIndex(): TaskIndex {
+    return (this.tasksIndexed ??= new TaskIndex(this.db));
   }
 
   /** Validates and writes pairs in one transaction; returns how many were written. */

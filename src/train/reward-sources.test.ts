@@ -12,7 +12,7 @@ import { createFunctionProvider, type RecordingProvider } from '../testing/index
 import { createExecutionReward } from './execution-reward.js';
 import { createHybridReward } from './hybrid-reward.js';
 import { createJudgeReward } from './judge-reward.js';
-import { buildPlanJudgeMessages } from '../select/judge-prompts.js';
+import { buildPlanJudgeMessages } from '../prompts/judge-prompts.js';
 import { createSimEnvironment, generateScenarioTasks, loadScenario } from '../sim/index.js';
 import type { RewardGroup, RewardSource } from './reward-source.js';
 import { createRmReward } from './rm-reward.js';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../core/index.js';
 import { loadRewardModel, type TrainedRewardModel, trainingMismatch, worldOfRun } from '../../rm/index.js';
-import { BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, recordBestOfN, runBestOfN, STRATEGY_NAMES, type StrategyName } from '../../select/index.js';
+import { BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, RANKING_STRATEGIES, recordBestOfN, runBestOfN, STRATEGY_NAMES, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
@@ -44,6 +44,7 @@ const BonFlagsSchema = z.object({
   }),
   topK: bonConfig.topK,
   adaptiveMargin: bonConfig.adaptiveMargin,
+  templateMargin: bonConfig.templateMargin,
   // The command has always refused negative seeds.
   seed: bonConfig.seed.check(z.nonnegative()),
   concurrency: bonConfig.concurrency,
@@ -53,8 +54,6 @@ const BonFlagsSchema = z.object({
 });
 type BonFlags = z.output<typeof BonFlagsSchema>;
 const bonFlags = optionsFromSchema(BonFlagsSchema);
-
-const RM_STRATEGIES: ReadonlySet<StrategyName> = new Set(['rm', 'rm+templates', 'rm-topk-vote', 'rm-adaptive']);
 
 /** `orchrm bon`: Best-of-N plan selection against every baseline, with full token accounting (issue 6). */
 export function registerBonCommand(program: Command): void {
@@ -104,7 +103,7 @@ async function bon(flags: BonFlags): Promise<void> {
       orchestrator: setup.orchestrator,
       ...(rewardModel !== undefined && { rewardModel }),
       ...(flags.pool === 'sampled+templates' && { templates: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates) }),
-      config: { ns, strategies, pool: flags.pool as 'sampled' | 'sampled+templates', topK: flags.topK, adaptiveMargin: flags.adaptiveMargin, seed: flags.seed, concurrency: flags.concurrency },
+      config: { ns, strategies, pool: flags.pool as 'sampled' | 'sampled+templates', topK: flags.topK, adaptiveMargin: flags.adaptiveMargin, templateMargin: flags.templateMargin, seed: flags.seed, concurrency: flags.concurrency },
       events: progress.sink,
     });
     progress.close();
@@ -125,16 +124,16 @@ async function bon(flags: BonFlags): Promise<void> {
 /** The strategies asked for; without --rm the rm ones are dropped from the default list (and refused when named). */
 function chooseStrategies(flags: BonFlags): StrategyName[] {
   if (flags.strategies === undefined) {
-    const pooled = STRATEGY_NAMES.filter((name) => flags.pool === 'sampled+templates' || name !== 'rm+templates');
+    const pooled = STRATEGY_NAMES.filter((name) => flags.pool === 'sampled+templates' || !TEMPLATE_STRATEGIES.has(name));
     if (flags.rm !== undefined) return pooled;
     process.stderr.write('orchrm: no --rm given; running the strategies that need no reward model\n');
-    return pooled.filter((name) => !RM_STRATEGIES.has(name));
+    return pooled.filter((name) => !RANKING_STRATEGIES.has(name));
   }
   const names = flags.strategies.split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !(STRATEGY_NAMES as readonly string[]).includes(name));
   if (unknown.length > 0) throw new UserError(`--strategies: unknown ${unknown.join(', ')}; choose from ${STRATEGY_NAMES.join(', ')}`);
   const chosen = names as StrategyName[];
-  const needRm = chosen.filter((name) => RM_STRATEGIES.has(name));
+  const needRm = chosen.filter((name) => RANKING_STRATEGIES.has(name));
   if (needRm.length > 0 && flags.rm === undefined) throw new UserError(`--strategies ${needRm.join(', ')} need a reward model: pass --rm <model.safetensors> (orchrm rm train)`);
   if (chosen.length === 0) throw new UserError('--strategies is empty; name at least one strategy');
   return chosen;

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { collectEpisodes, CollectStoppedError, type CollectEvent, type CollectProgress, type CollectResult, type CollectSummary } from '../../collect/index.js';
+import { loadPlanTemplates } from '../../select/index.js';
 import { fanOutEvents, ignoreEvents, UserError } from '../../core/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { createCliEvents, formatDuration, formatTokens } from '../progress.js';
@@ -38,6 +39,14 @@ const CollectFlagsSchema = z.object({
   corpus: z.string().optional().meta({
     placeholder: 'file.jsonl',
     description: 'corpus ({"id","title","text"} per line) for search blocks, BM25-indexed; without one (or a scenario corpus) the search block is not offered',
+  }),
+  templateShare: z.number().min(0).max(1).default(0).meta({
+    placeholder: 'share',
+    description: 'also execute every template plan on this share of the tasks (0 to 1; seeded by task), so a reward model sees their outcomes',
+  }),
+  templates: z.string().optional().meta({
+    placeholder: 'file.json',
+    description: 'template plans for --template-share: [{"name", "plan"}] (default: the scenario\'s plan kinds, else cot, sc-5, reflexion-3, debate-3x3 and, with a corpus, search)',
   }),
   tokenBudget: z.number().int().min(1).optional().meta({ description: 'execution tokens one episode may spend' }),
   timeoutMs: z.number().int().min(1).optional().meta({ description: 'wall time one episode may take, in milliseconds' }),
@@ -89,6 +98,7 @@ function commandLine(command: Command): string[] {
 async function collect(flags: CollectFlags, args: readonly string[]): Promise<void> {
   if (flags.json && flags.events) throw new UserError('--json and --events both write to stdout; choose one');
   if (flags.resume !== undefined && flags.newRun) throw new UserError('--resume continues a run and --new-run starts one; choose one');
+  if (flags.templates !== undefined && flags.templateShare === 0) throw new UserError('--templates names the plans --template-share runs; give --template-share (e.g. 0.25) too');
   const setup = await environmentFromFlags(flags);
   const { environment } = setup;
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
@@ -102,7 +112,7 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
   process.on('SIGINT', onSigint);
   try {
     const resumeRunId = flags.resume === undefined ? undefined : resolveResumeRun(store, flags.resume);
-    const total = setup.tasks.length * flags.plansPerTask;
+    const templates = flags.templateShare > 0 ? { library: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates), share: flags.templateShare } : undefined;
     const concurrency = flags.concurrency ?? setup.providerConfig?.concurrency ?? DEFAULT_CONCURRENCY;
     const progress = createCliEvents({ stderr: process.stderr, bars: { collect: { barEta: false } } });
     const printJsonLine = (event: CollectEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
@@ -110,7 +120,7 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
       if (event.type === 'collect-start' && event.continued && event.done < event.total) {
         progress.sink({ type: 'log', level: 'warn', source: 'collect', message: `continuing run ${event.runId}: ${event.done} of ${event.total} episodes were committed earlier` });
       }
-      if (event.type !== 'collect-end') progress.sink({ type: 'progress', stage: 'collect', done: event.done, total, detail: progressDetail(event) });
+      if (event.type !== 'collect-end') progress.sink({ type: 'progress', stage: 'collect', done: event.done, total: event.total, detail: progressDetail(event) });
     };
     const events = fanOutEvents<CollectEvent>(flags.events ? printJsonLine : ignoreEvents, drawProgress);
     let summary: CollectResult;
@@ -129,6 +139,7 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
         ...(resumeRunId !== undefined && { resumeRunId }),
         sameFingerprint: flags.newRun ? 'new-run' : 'continue',
         stopAfterRepeatedFailures: flags.stopAfterFailures,
+        ...(templates !== undefined && { templates }),
         events,
         signal: interrupt.signal,
       });
@@ -216,6 +227,12 @@ function formatSummary(summary: CollectSummary, db: string): string {
     `  tokens     orchestrator ${summary.tokens.orchestrator.totalTokens}, execution ${summary.tokens.execution.totalTokens}, verification ${summary.tokens.verification.totalTokens} (mean ${summary.meanTokensPerEpisode.toFixed(0)} per episode)`,
     `  calls      ${summary.calls.total} (${summary.calls.failed} failed, ${summary.calls.retries} retries, ${summary.calls.cached} from cache)`,
   ];
+  if (summary.templates !== undefined) {
+    const all = summary.tokens.orchestrator.totalTokens + summary.tokens.execution.totalTokens + summary.tokens.verification.totalTokens;
+    const { orchestrator, execution, verification } = summary.templates.tokens;
+    const share = all > 0 ? (orchestrator.totalTokens + execution.totalTokens + verification.totalTokens) / all : 0;
+    lines.push(`  templates  ${summary.templates.episodes} episodes on ${summary.templates.tasks} tasks, ${(share * 100).toFixed(1)}% of the run's tokens`);
+  }
   for (const failure of summary.failures) lines.push(`  failed     ${failure.episodes} episode(s): ${failure.message}`);
   lines.push(`  inspect    npx orchrm inspect <episode-id> --db ${db}`, '');
   return lines.join('\n');

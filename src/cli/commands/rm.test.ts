@@ -115,6 +115,35 @@ describe('orchrm rm', () => {
     const again = await run(['rm', 'score', '--model', linear, '--task', readFileSync(taskFile, 'utf8').trim(), '--plans', jsonl]);
     expect(again.stdout.trim().split('\n')).toHaveLength(3);
     expect(again.stdout).toContain(`${scores[2]?.toFixed(6)}  plan 3: not a plan`);
+
+    // rm explain: the same score, taken apart; contributions and the bias sum to it.
+    const planFile = join(directory, 'plan-1.txt');
+    writeFileSync(planFile, planTexts[0]!);
+    const explained = JSON.parse((await run(['rm', 'explain', '--model', linear, '--task', `@${taskFile}`, '--plan', `@${planFile}`, '--json'])).stdout) as {
+      score: number;
+      baseline: number;
+      method: string;
+      contributions: { encoder: string; feature: string; contribution: number }[];
+    };
+    expect(explained.method).toBe('exact');
+    expect(explained.score).toBeCloseTo(scores[0]!, 12);
+    expect(explained.baseline + explained.contributions.reduce((sum, entry) => sum + entry.contribution, 0)).toBeCloseTo(scores[0]!, 9);
+    // Task-only features (task-stats) cancel in every pair, so Bradley-Terry training leaves their weights at zero and they contribute nothing.
+    expect(new Set(explained.contributions.map((entry) => entry.encoder))).toEqual(new Set(['words:1-1@plan', 'structure', 'cross']));
+    const text = await run(['rm', 'explain', '--model', linear, '--task', `@${taskFile}`, '--plan', `@${planFile}`, '--top', '3']);
+    expect(text.stdout).toMatch(/^model orchrm-bt-linear \(linear head: exact.*\)\nscore -?\d+\.\d{6} = bias -?\d+\.\d{6} [+-]\d+\.\d{6} from \d+ features\nby encoder: .*\nlargest contributions:\n( +[+-]\d+\.\d{4} {2}\S+ {2}.*\n){3} +[+-]\d+\.\d{4} {2}\(\d+ other features\)\n$/);
+    const stored = openStore(db, { readonly: true });
+    const [first, second] = stored.listEpisodes({ limit: 2 });
+    stored.close();
+    const compared = JSON.parse((await run(['rm', 'explain', '--model', linear, '--db', db, '--plan', first!.id, '--against', second!.id, '--json'])).stdout) as {
+      plan: { score: number };
+      against: { score: number };
+      comparison: { scoreDifference: number; differences: { difference: number }[] };
+    };
+    expect(compared.comparison.scoreDifference).toBeCloseTo(compared.plan.score - compared.against.score, 12);
+    expect(compared.comparison.differences.reduce((sum, entry) => sum + entry.difference, 0)).toBeCloseTo(compared.comparison.scoreDifference, 9);
+    const comparedText = await run(['rm', 'explain', '--model', linear, '--db', db, '--plan', first!.id, '--against', second!.id]);
+    expect(comparedText.stdout).toMatch(/\nplan score -?\d+\.\d{6}, against -?\d+\.\d{6}: difference [+-]\d+\.\d{6}\nwhat separates them/);
   });
 
   it('trains and scores embed features against the endpoint of --embeddings-url, which the model file never records (issue 23)', { timeout: 120_000 }, async () => {
@@ -142,10 +171,14 @@ describe('orchrm rm', () => {
     expect(process.exitCode).toBe(2);
     await run(['rm', 'train', '--db', db, '--encoder', 'words:9']);
     await run(['rm', 'train', '--db', db, '--dataset', 'nope']);
+    await run(['rm', 'explain', '--model', join(directory, 'missing.safetensors'), '--plan', 'x']);
+    await run(['rm', 'explain', '--model', join(directory, 'missing.safetensors'), '--db', db, '--plan', 'ep-none']);
     const written = errors.mock.calls.map(([chunk]) => String(chunk)).join('');
     expect(written).toMatch(/cannot read model file .*missing\.safetensors \(ENOENT\)/);
     expect(written).toMatch(/encoder item "words:9"/);
     expect(written).toMatch(/no pair dataset "nope"/);
+    expect(written).toMatch(/rm explain needs --task/);
+    expect(written).toMatch(/--plan ep-none: no such episode in /);
   });
 });
 

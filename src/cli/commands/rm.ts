@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InvalidUtf8Error, type Pair, readTextFile, UserError } from '../../core/index.js';
-import { ablateSources, type BaselineEpochEndEvent, BtConfigSchema, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel } from '../../rm/index.js';
+import { ablateSources, type BaselineEpochEndEvent, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel } from '../../rm/index.js';
 import { createCliEvents } from '../progress.js';
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
@@ -24,6 +24,7 @@ const TrainFlagsSchema = z.object({
   seed: btConfig.seed,
   maxEpochs: btConfig.maxEpochs,
   tune: z.boolean().default(true).meta({ description: 'train once with L2 1e-6 and learning rate 0.01 instead of choosing L2 and learning rate on the validation split' }),
+  ensembleSize: btConfig.ensembleSize,
   resume: z.boolean().default(false).meta({ description: 'continue from the resume state <out>.training.safetensors of an interrupted run' }),
   ...embeddingFlags,
   json: json('print the training summary as JSON on stdout'),
@@ -57,7 +58,18 @@ const ScoreFlagsSchema = z.object({
   json: json('print the scores as JSON on stdout'),
 });
 
+const ExplainFlagsSchema = z.object({
+  model: z.string().min(1).meta({ placeholder: 'file', description: 'model file written by orchrm rm train' }),
+  plan: z.string().min(1).meta({ placeholder: 'text|@file|id', description: 'the plan: its text, @path of a file holding it, or with --db the id of a stored episode' }),
+  against: z.string().min(1).optional().meta({ placeholder: 'text|@file|id', description: 'a second plan (as --plan): show what separates the two scores' }),
+  task: z.string().min(1).optional().meta({ placeholder: 'text|@file|id', description: 'the task: its text or @path; with --db a stored task id (default there: the task of the --plan episode)' }),
+  db: z.string().min(1).optional().meta({ placeholder: 'path', description: 'SQLite store: --plan and --against name episodes, --task a task' }),
+  top: z.number().int().min(1).default(12).meta({ description: 'largest contributions to list' }),
+  json: json('print the explanation (and comparison) as JSON on stdout, every feature included'),
+});
+
 const trainFlags = optionsFromSchema(TrainFlagsSchema);
+const explainFlags = optionsFromSchema(ExplainFlagsSchema);
 const ablateFlags = optionsFromSchema(AblateFlagsSchema);
 const evalFlags = optionsFromSchema(EvalFlagsSchema);
 const scoreFlags = optionsFromSchema(ScoreFlagsSchema);
@@ -131,11 +143,11 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
     rm.command('train').description('Train a reward model on the train split of a pair dataset (early stopping on validation) and register it in the store.'),
     trainFlags,
   )
-    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
+    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nUncertainty:\n  Then --ensemble (default 5) more heads are trained with the chosen hyperparameters, each on a\n  bootstrap resample of the training tasks, and stored in the same file; where they disagree the\n  model has seen too little (bon's rm+templates reads them). They are retrained on --resume.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
     .action(
       runAction(async (rawFlags: Record<string, unknown>) => {
         const flags = trainFlags.parse(rawFlags);
-        const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, maxEpochs: flags.maxEpochs, ...(!flags.tune && { tune: false as const }) });
+        const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, maxEpochs: flags.maxEpochs, ensembleSize: flags.ensembleSize, ...(!flags.tune && { tune: false as const }) });
         const out = flags.out ?? `rm-${flags.head}.safetensors`;
         const store = openStore(flags.db);
         try {
@@ -226,6 +238,32 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
       }),
     );
 
+  addOptions(rm.command('explain').description("A plan's score taken apart by named feature (exact for the linear head), and with --against what separates two plans."), explainFlags)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  orchrm rm explain --model rm.safetensors --task @task.txt --plan @plan.json --against @other.json\n  orchrm rm explain --model rm.safetensors --db runs.db --plan ep_3f2a9c0d11e4b6a7 --json\n' +
+        "\nLinear head: contributions are weight x value and sum with the bias to the score. MLP head: integrated gradients from the empty input in closed form; they sum with the empty input's score to the score, but share interactions out between features.",
+    )
+    .action(
+      runAction(async (rawFlags: Record<string, unknown>) => {
+        const flags = explainFlags.parse(rawFlags);
+        const inputs = explainInputs(flags);
+        const model = await loadRewardModel(flags.model);
+        try {
+          const explanation = await explainScore(model, inputs.task, inputs.plan);
+          if (inputs.against === undefined) {
+            streams.stdout.write(flags.json ? `${JSON.stringify(explanation, null, 2)}\n` : formatScoreExplanation(explanation, flags.top));
+            return;
+          }
+          const against = await explainScore(model, inputs.task, inputs.against);
+          const comparison = compareExplanations(explanation, against);
+          streams.stdout.write(flags.json ? `${JSON.stringify({ plan: explanation, against, comparison }, null, 2)}\n` : formatExplanationComparison(explanation, against, comparison, flags.top));
+        } finally {
+          model.close();
+        }
+      }),
+    );
+
   addOptions(rm.command('score').description('Score plans for one task with a model file (higher is better).'), scoreFlags)
     .action(
       runAction(async (rawFlags: Record<string, unknown>) => {
@@ -242,6 +280,33 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
         }
       }),
     );
+}
+
+/** The task and plan texts `rm explain` names: texts or @files, or with --db stored episodes and tasks. */
+function explainInputs(flags: z.output<typeof ExplainFlagsSchema>): { task: string; plan: string; against: string | undefined } {
+  const text = (value: string, flag: string) => (value.startsWith('@') ? readText(value.slice(1), flag).trim() : value);
+  if (flags.db === undefined) {
+    if (flags.task === undefined) throw new UserError('rm explain needs --task (the task text or @file), or --db with --plan naming a stored episode');
+    return { task: text(flags.task, '--task'), plan: text(flags.plan, '--plan'), against: flags.against === undefined ? undefined : text(flags.against, '--against') };
+  }
+  const store = openStore(flags.db, { readonly: true });
+  try {
+    const episode = (id: string, flag: string) => {
+      const found = store.getEpisode(id);
+      if (found === undefined) throw new UserError(`${flag} ${id}: no such episode in ${flags.db}; give an episode id (orchrm view --db ${flags.db} shows them), or drop --db to pass plan texts`);
+      return found;
+    };
+    const plan = episode(flags.plan, '--plan');
+    let task = plan.task.question;
+    if (flags.task !== undefined) {
+      const row = store.db.prepare<[string], { question: string }>('SELECT question FROM tasks WHERE id = ?').get(flags.task);
+      if (row === undefined) throw new UserError(`--task ${flags.task}: no such task in ${flags.db}; give a task id, or leave --task out to use the --plan episode's task`);
+      task = row.question;
+    }
+    return { task, plan: plan.planText, against: flags.against === undefined ? undefined : episode(flags.against, '--against').planText };
+  } finally {
+    store.close();
+  }
 }
 
 function firstLine(text: string, maxChars = 60): string {

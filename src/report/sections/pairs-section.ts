@@ -16,9 +16,9 @@ export async function pairsSection(pairs: DemoResults['pairs']): Promise<string>
     stats.differing === undefined ? '' : stats.differing.toLocaleString('en-US'),
     stats.atLeastAsGood === undefined || stats.atLeastAsGood === null ? '' : percent(stats.atLeastAsGood),
   ]);
-  return section('pairs', 'Pairs mined without labels', [
+  return section('pairs', 'Pairs mined from the episodes', [
     paragraph(
-      `${total.toLocaleString('en-US')} win-lose pairs were mined from the collected episodes. Label-free sources (checkpoint, process) never look at the grade; their agreement with the outcome, measured afterwards, says how much outcome signal they carry. It is reported, never used to filter them.`,
+      `${total.toLocaleString('en-US')} win-lose pairs were mined from the collected episodes. Outcome and efficiency pairs are decided by reading the grades; the label-free sources (checkpoint, process) never look at them, and their agreement with the outcome, measured afterwards, says how much outcome signal they carry (reported, never used to filter them). How each source's pairs were weighted, and which model was trained on pairs mined with no grade read anywhere, is in the sources section.`,
     ),
     '<div class="figure-row">',
     await renderChartFigure(pairCountChart(pairs)),

@@ -62,7 +62,8 @@ export async function ablateSources(pairs: readonly Pair[], data: EvaluationData
   for (const subset of subsets) {
     options.signal?.throwIfAborted();
     const chosen = pairs.filter((pair) => subset.includes(pair.source));
-    const { model } = await trainRewardModel(chosen, options.config ?? {}, {
+    // Judged on their scores alone: no bootstrap heads.
+    const { model } = await trainRewardModel(chosen, { ...options.config, ensembleSize: 0 }, {
       name: `sources:${subset.join('+')}`,
       ...(options.features && { features: options.features }),
       ...(options.signal && { signal: options.signal }),

@@ -53,7 +53,8 @@ export async function evaluateWithBaselines(models: readonly RewardModel[], data
   for (const kind of BASELINE_KINDS) {
     const { model } = await trainRewardModel(
       trainingPairs,
-      { ...config, encoder: baselineEncoder(kind, config.encoder) },
+      // A baseline is compared on its scores alone: no bootstrap heads.
+      { ...config, encoder: baselineEncoder(kind, config.encoder), ensembleSize: 0 },
       {
         name: `${kind}-baseline`,
         ...(features ? { features } : {}),

@@ -24,4 +24,6 @@ export { formatBaselineReport } from './format-baseline-report.js';
 export { loadEvaluationData, loadPairs, loadTrainingPairs, resolvePairDataset } from './load-evaluation-data.js';
 export { pairwiseAccuracy, rankedCorrectly, type AccuracyEstimate, type PairwiseAccuracy, type ScoredPair } from './pairwise-accuracy.js';
 export { groupedAuc, rocAuc } from './roc-auc.js';
+export { meanInterval } from './mean-interval.js';
+export { MIN_VERDICT_PAIRS, MIN_VERDICT_TASKS, TOO_FEW_TO_JUDGE, tooFewToJudge } from './verdict-sample-size.js';
 export { wilsonInterval, Z_95, type Interval } from './wilson-interval.js';

@@ -2,6 +2,7 @@ import { SystemError } from '../../core/index.js';
 import type { EmbeddingSource } from './embedding-source.js';
 import type { FeatureAccumulator } from './feature-accumulator.js';
 import type { FeatureEncoder } from './feature-encoder.js';
+import type { NamedFeatureSink } from './named-features.js';
 import type { PlanAnalysis } from './plan-analysis.js';
 import type { TaskAnalysis } from './task-analysis.js';
 
@@ -18,6 +19,12 @@ export function createEmbeddingEncoder(side: 'task' | 'plan', source: EmbeddingS
       const vector = source.vector(text);
       if (vector === undefined) throw new SystemError(`embedding of a ${side} text was not prepared before encoding; call pipeline.prepare first`);
       for (let index = 0; index < vector.length; index++) out.add(offset + index, vector[index]!);
+    },
+    explain(task: TaskAnalysis, plan: PlanAnalysis, out: NamedFeatureSink) {
+      const text = side === 'task' ? task.text : plan.text;
+      const vector = source.vector(text);
+      if (vector === undefined) throw new SystemError(`embedding of a ${side} text was not prepared before explaining; call pipeline.prepare first`);
+      for (let index = 0; index < vector.length; index++) out.add(`${side} embedding[${index}]`, offset + index, vector[index]!);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { FeatureAccumulator } from './feature-accumulator.js';
+import type { NamedFeatureSink } from './named-features.js';
 import type { PlanAnalysis } from './plan-analysis.js';
 import type { TaskAnalysis } from './task-analysis.js';
 
@@ -12,4 +13,9 @@ export interface FeatureEncoder {
   readonly name: string;
   readonly taskOnly: boolean;
   encode(task: TaskAnalysis, plan: PlanAnalysis, out: FeatureAccumulator): void;
+  /**
+   * The same features as `encode`, each with a readable name (slower: names are built as
+   * strings). Used to explain a score, never while training or scoring.
+   */
+  explain(task: TaskAnalysis, plan: PlanAnalysis, out: NamedFeatureSink): void;
 }

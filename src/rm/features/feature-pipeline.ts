@@ -5,6 +5,7 @@ import { createEmbeddingEncoder } from './embedding-encoder.js';
 import { EmbeddingSource } from './embedding-source.js';
 import { FeatureAccumulator } from './feature-accumulator.js';
 import type { FeatureEncoder } from './feature-encoder.js';
+import { NamedFeatureCollector, type NamedFeature } from './named-features.js';
 import { createCharNgramEncoder, createWordNgramEncoder } from './ngram-encoders.js';
 import type { PlanAnalysis } from './plan-analysis.js';
 import { createLengthEncoder, createStructureEncoder } from './structure-encoder.js';
@@ -143,6 +144,20 @@ export class FeaturePipeline {
     for (const encoder of this.planEncoders) encoder.encode(task, plan, accumulator);
     this.ensureCapacity(accumulator.size);
     return accumulator.finish(this.indices, this.values, 0);
+  }
+
+  /**
+   * The features `encode` would write for this example, each named, task-only encoders first
+   * (their coordinates and signed values sum, per coordinate, to what `encode` writes). Slow
+   * (names are strings): for explaining a score.
+   */
+  explainFeatures(task: TaskAnalysis, plan: PlanAnalysis): NamedFeature[] {
+    const collector = new NamedFeatureCollector();
+    for (const encoder of [...this.taskEncoders, ...this.planEncoders]) {
+      collector.startEncoder(encoder.name);
+      encoder.explain(task, plan, collector);
+    }
+    return collector.features();
   }
 
   private encodeTaskOnly(entry: TaskEntry): void {

@@ -23,6 +23,7 @@ export { FeatureAccumulator, MAX_FEATURES_PER_EXAMPLE } from './feature-accumula
 export type { FeatureEncoder } from './feature-encoder.js';
 export { FeaturePipeline, TASK_CACHE_SIZE, type FeaturePipelineOptions } from './feature-pipeline.js';
 export { murmur3String } from './murmur3.js';
+export { NamedFeatureCollector, type NamedFeature, type NamedFeatureSink } from './named-features.js';
 export { analyzeCanonicalPlan, analyzeInvalidPlan, analyzePlan, planPrefix, type PlanAnalysis } from './plan-analysis.js';
 export { structureFeatures } from './structure-encoder.js';
 export { analyzeTask, type TaskAnalysis } from './task-analysis.js';

@@ -46,7 +46,8 @@ function hashText(text: string): Uint32Array {
   return scratch.slice(0, hashWords(text, scratch));
 }
 
-function kindNames(plan: Plan | undefined): string[] {
+/** The names behind `PlanAnalysis.kindHashes`, in the same order. */
+export function kindNames(plan: Plan | undefined): string[] {
   if (plan === undefined) return ['plan=invalid'];
   const names = new Set<string>([`dom=${plan.dom}`]);
   if (plan.nodes.length === 0) names.add('plan=direct');

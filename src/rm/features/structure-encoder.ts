@@ -3,6 +3,7 @@ import { extractReferences } from '../../plan/index.js';
 import type { FeatureAccumulator } from './feature-accumulator.js';
 import type { FeatureEncoder } from './feature-encoder.js';
 import { murmur3String } from './murmur3.js';
+import type { NamedFeatureSink } from './named-features.js';
 import type { PlanAnalysis } from './plan-analysis.js';
 import { log2Bucket } from './task-analysis.js';
 
@@ -83,7 +84,21 @@ export function createStructureEncoder(mask: number): FeatureEncoder {
     encode(_task, plan: PlanAnalysis, out: FeatureAccumulator) {
       for (const [name, value] of structureFeatures(plan)) out.addHashed(murmur3String(name, seed), mask, value);
     },
+    explain(_task, plan: PlanAnalysis, out: NamedFeatureSink) {
+      for (const [name, value] of structureFeatures(plan)) out.addHashed(`plan ${name}`, murmur3String(name, seed), mask, value);
+    },
   };
+}
+
+/** Half-octave buckets of the plan's length plus a smooth log term, so a head can fit any shape; the same for its node count. */
+function lengthFeatures(plan: PlanAnalysis): [name: string, value: number][] {
+  const nodes = plan.plan?.nodes.length ?? 0;
+  return [
+    [`chars=${Math.floor(2 * Math.log2(plan.text.length + 1))}`, 1],
+    ['chars_log', Math.log1p(plan.text.length) / 8],
+    [`nodes=${Math.min(nodes, 12)}`, 1],
+    ['nodes_log', Math.log1p(nodes)],
+  ];
 }
 
 /** The `length` encoder (the length-only baseline): plan length in characters and node count. */
@@ -93,13 +108,10 @@ export function createLengthEncoder(mask: number): FeatureEncoder {
     name: 'length',
     taskOnly: false,
     encode(_task, plan: PlanAnalysis, out: FeatureAccumulator) {
-      const nodes = plan.plan?.nodes.length ?? 0;
-      const add = (name: string, value: number) => out.addHashed(murmur3String(name, seed), mask, value);
-      // Half-octave buckets of the length plus a smooth log term, so the head can fit any shape.
-      add(`chars=${Math.floor(2 * Math.log2(plan.text.length + 1))}`, 1);
-      add('chars_log', Math.log1p(plan.text.length) / 8);
-      add(`nodes=${Math.min(nodes, 12)}`, 1);
-      add('nodes_log', Math.log1p(nodes));
+      for (const [name, value] of lengthFeatures(plan)) out.addHashed(murmur3String(name, seed), mask, value);
+    },
+    explain(_task, plan: PlanAnalysis, out: NamedFeatureSink) {
+      for (const [name, value] of lengthFeatures(plan)) out.addHashed(`plan ${name}`, murmur3String(name, seed), mask, value);
     },
   };
 }

@@ -1,9 +1,12 @@
 import type { FeatureAccumulator } from './feature-accumulator.js';
 import type { FeatureEncoder } from './feature-encoder.js';
 import { murmur3Ints, murmur3String, murmurFinish, murmurMix } from './murmur3.js';
-import type { PlanAnalysis } from './plan-analysis.js';
+import type { NamedFeatureSink } from './named-features.js';
+import { kindNames, type PlanAnalysis } from './plan-analysis.js';
 import { planShape } from './plan-shape.js';
 import type { TaskAnalysis } from './task-analysis.js';
+import { taskShape } from './task-shape.js';
+import { splitWords } from './tokenize.js';
 
 /** The `task-stats` encoder: each task statistic (see `analyzeTask`) as an indicator. */
 export function createTaskStatsEncoder(mask: number): FeatureEncoder {
@@ -14,6 +17,10 @@ export function createTaskStatsEncoder(mask: number): FeatureEncoder {
     encode(task: TaskAnalysis, _plan, out: FeatureAccumulator) {
       const stats = task.statHashes;
       for (let index = 0; index < stats.length; index++) out.addHashed(murmur3Ints(seed, stats[index]!), mask, 1);
+    },
+    explain(task: TaskAnalysis, _plan, out: NamedFeatureSink) {
+      const stats = task.statHashes;
+      for (let index = 0; index < stats.length; index++) out.addHashed(`task ${task.statNames[index]!}`, murmur3Ints(seed, stats[index]!), mask, 1);
     },
   };
 }
@@ -40,6 +47,23 @@ export function createCrossEncoder(mask: number): FeatureEncoder {
         const kind = kinds[kindIndex]!;
         for (let index = 0; index < stats.length; index++) out.addHashed(murmur3Ints(statSeed, stats[index]!, kind), mask, statValue);
         for (let index = 0; index < words.length; index++) out.addHashed(murmur3Ints(wordSeed, words[index]!, kind), mask, wordValue);
+      }
+    },
+    explain(task: TaskAnalysis, plan: PlanAnalysis, out: NamedFeatureSink) {
+      const kinds = plan.kindHashes;
+      const kindLabels = kindNames(plan.plan);
+      const stats = task.statHashes;
+      const words = task.distinctWordHashes;
+      const wordOfHash = new Map(splitWords(task.text).map((word) => [murmur3String(word, 0), word]));
+      const statValue = 1 / Math.sqrt(Math.max(1, stats.length));
+      const wordValue = 1 / Math.sqrt(Math.max(1, words.length));
+      for (let kindIndex = 0; kindIndex < kinds.length; kindIndex++) {
+        const kind = kinds[kindIndex]!;
+        const kindLabel = kindLabels[kindIndex]!;
+        for (let index = 0; index < stats.length; index++) out.addHashed(`task ${task.statNames[index]!} x plan ${kindLabel}`, murmur3Ints(statSeed, stats[index]!, kind), mask, statValue);
+        for (let index = 0; index < words.length; index++) {
+          out.addHashed(`task word "${wordOfHash.get(words[index]!) ?? '?'}" x plan ${kindLabel}`, murmur3Ints(wordSeed, words[index]!, kind), mask, wordValue);
+        }
       }
     },
   };
@@ -90,6 +114,19 @@ export function createShapeEncoder(mask: number, cross: boolean): FeatureEncoder
       for (let planIndex = 0; planIndex < planCount; planIndex++) {
         const planHash = planHashes[planIndex]!;
         for (let index = 0; index < taskCount; index++) out.addHashed(murmurFinish(murmurMix(crossStates[index]!, planHash), 2), mask, crossValue);
+      }
+    },
+    explain(task: TaskAnalysis, plan: PlanAnalysis, out: NamedFeatureSink) {
+      const planNames = planShape(plan);
+      const planValue = 1 / Math.sqrt(planNames.length);
+      for (const name of planNames) out.addHashed(`plan ${name}`, murmur3Ints(planSeed, murmur3String(name, 0)), mask, planValue);
+      if (!cross) return;
+      const taskNames = taskShape(task.text);
+      const crossValue = 1 / Math.sqrt(planNames.length * taskNames.length);
+      for (const planName of planNames) {
+        for (const taskName of taskNames) {
+          out.addHashed(`task ${taskName} x plan ${planName}`, murmur3Ints(crossSeed, murmur3String(taskName, 0), murmur3String(planName, 0)), mask, crossValue);
+        }
       }
     },
   };

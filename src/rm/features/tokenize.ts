@@ -40,3 +40,23 @@ export function hashWords(text: string, out: Uint32Array): number {
   }
   return count;
 }
+
+/**
+ * The words `hashWords` hashes, as lower-cased strings in order (word i hashes to
+ * `murmur3String(words[i], 0)`, which is `hashWords`' hash i): for naming features, not for
+ * the hot path.
+ */
+export function splitWords(text: string): string[] {
+  const length = Math.min(text.length, MAX_TOKENIZED_CHARS);
+  const words: string[] = [];
+  let codes: number[] = [];
+  for (let index = 0; index <= length; index++) {
+    const code = index < length ? text.charCodeAt(index) : 32;
+    if (isWordCode(code)) codes.push(lowerCode(code));
+    else if (codes.length > 0) {
+      words.push(String.fromCharCode(...codes));
+      codes = [];
+    }
+  }
+  return words;
+}

@@ -42,6 +42,12 @@ export class LinearHead implements RewardHead {
     return sum;
   }
 
+  /** Exact: each input contributes weight x value, and the bias is the baseline. */
+  attribute(indices: Uint32Array, _values: Float32Array, start: number, end: number, weights: Float64Array): number {
+    for (let position = start; position < end; position++) weights[position - start] = this.weights[indices[position]!]!;
+    return this.bias[0]!;
+  }
+
   forward(indices: Uint32Array, values: Float32Array, start: number, end: number): number {
     return this.score(indices, values, start, end);
   }

@@ -94,6 +94,44 @@ export class MlpHead implements RewardHead {
     return score;
   }
 
+  /**
+   * Integrated gradients (Sundararajan et al. 2017) from the all-zero input, exact rather than
+   * sampled: along x(t) = t x each hidden unit's pre-activation is b1 + t a (a = W1^T x), so the
+   * path average of its slope is the secant (act(b1 + a) - act(b1)) / a (act'(b1) when a = 0).
+   * Input j then gets weight sum_u W1[j, u] w2[u] secant[u], and the contributions of all
+   * inputs plus the baseline score(0) = b2 + w2 . act(b1) sum to the score exactly (the
+   * completeness of integrated gradients). An approximation of each input's role all the same:
+   * interactions between inputs are shared out along the path, not attributed to either.
+   */
+  attribute(indices: Uint32Array, values: Float32Array, start: number, end: number, weights: Float64Array): number {
+    const hidden = this.hidden;
+    const w1 = this.w1;
+    const pre = new Float64Array(hidden);
+    for (let position = start; position < end; position++) {
+      const row = indices[position]! * hidden;
+      const value = values[position]!;
+      for (let unit = 0; unit < hidden; unit++) pre[unit]! += value * w1[row + unit]!;
+    }
+    const act = (z: number) => (this.relu ? (z > 0 ? z : 0) : Math.tanh(z));
+    const slope = (z: number) => (this.relu ? (z > 0 ? 1 : 0) : 1 - Math.tanh(z) ** 2);
+    const unitWeight = new Float64Array(hidden);
+    let baseline = this.b2[0]!;
+    for (let unit = 0; unit < hidden; unit++) {
+      const bias = this.b1[unit]!;
+      const change = pre[unit]!;
+      baseline += this.w2[unit]! * act(bias);
+      const secant = change === 0 ? slope(bias) : (act(bias + change) - act(bias)) / change;
+      unitWeight[unit] = this.w2[unit]! * secant;
+    }
+    for (let position = start; position < end; position++) {
+      const row = indices[position]! * hidden;
+      let weight = 0;
+      for (let unit = 0; unit < hidden; unit++) weight += w1[row + unit]! * unitWeight[unit]!;
+      weights[position - start] = weight;
+    }
+    return baseline;
+  }
+
   backward(indices: Uint32Array, values: Float32Array, start: number, end: number, slot: 0 | 1, scoreGradient: number): void {
     const hidden = this.hidden;
     const base = slot * hidden;

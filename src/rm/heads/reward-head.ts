@@ -36,4 +36,12 @@ export interface RewardHead {
   backward(indices: Uint32Array, values: Float32Array, start: number, end: number, slot: 0 | 1, scoreGradient: number): void;
   /** Zeroes the gradients (only the touched rows of the sparse tensor) and the touched list. */
   clearGradients(): void;
+  /**
+   * Attribution of one example's score to its inputs: writes into `weights[position - start]`
+   * the weight that input's value is multiplied by, and returns the baseline, so that
+   * `baseline + sum(values[p] * weights[p - start])` equals `score(...)` up to rounding.
+   * Linear head: the weights themselves and the bias (exact). MLP head: integrated gradients
+   * from the all-zero input, in closed form (see `MlpHead.attribute`).
+   */
+  attribute(indices: Uint32Array, values: Float32Array, start: number, end: number, weights: Float64Array): number;
 }

@@ -1,5 +1,5 @@
 import { type ChatMessage, ModelBehaviorError, type Usage } from '../../core/index.js';
-import { parseJudgeChoice } from '../judge-prompts.js';
+import { parseJudgeChoice } from '../../prompts/index.js';
 import type { SelectionContext } from '../selection-strategy.js';
 
 export interface JudgeVerdict {

@@ -6,7 +6,7 @@ import { oracleStrategy } from './oracle.js';
 import { planJudgeStrategy } from './plan-judge.js';
 import { rmAdaptiveStrategy } from './rm-adaptive.js';
 import { rmTopKVoteStrategy } from './rm-topk-vote.js';
-import { rmWithTemplatesStrategy } from './rm-with-templates.js';
+import { rmTemplatesOnlyStrategy, rmWithTemplatesStrategy } from './rm-with-templates.js';
 import { rmStrategy } from './rm.js';
 import { singleStrategy } from './single.js';
 
@@ -16,6 +16,7 @@ export const STRATEGIES: Readonly<Record<StrategyName, SelectionStrategy>> = {
   'first-valid': firstValidStrategy,
   rm: rmStrategy,
   'rm+templates': rmWithTemplatesStrategy,
+  'rm-templates-only': rmTemplatesOnlyStrategy,
   'rm-topk-vote': rmTopKVoteStrategy,
   'rm-adaptive': rmAdaptiveStrategy,
   majority: majorityStrategy,
@@ -24,4 +25,4 @@ export const STRATEGIES: Readonly<Record<StrategyName, SelectionStrategy>> = {
   oracle: oracleStrategy,
 };
 
-export { firstValidStrategy, judgeStrategy, majorityStrategy, oracleStrategy, planJudgeStrategy, rmAdaptiveStrategy, rmStrategy, rmTopKVoteStrategy, rmWithTemplatesStrategy, singleStrategy };
+export { firstValidStrategy, judgeStrategy, majorityStrategy, oracleStrategy, planJudgeStrategy, rmAdaptiveStrategy, rmStrategy, rmTemplatesOnlyStrategy, rmTopKVoteStrategy, rmWithTemplatesStrategy, singleStrategy };

@@ -1,5 +1,5 @@
 import { emptyUsage } from '../../core/index.js';
-import { buildTrajectoryJudgeMessages } from '../judge-prompts.js';
+import { buildTrajectoryJudgeMessages } from '../../prompts/index.js';
 import type { SelectionStrategy } from '../selection-strategy.js';
 import { isCorrect } from '../vote-executed.js';
 import { askJudge } from './ask-judge.js';

@@ -1,26 +1,82 @@
-import type { SelectionStrategy } from '../selection-strategy.js';
+import type { SelectionContext, SelectionStrategy } from '../selection-strategy.js';
 import { isCorrect, rankCandidates } from '../vote-executed.js';
 import { sampledIndices, scoreVerification } from './score-verification.js';
 
+/** The template with the highest score, the first in library order on a tie; undefined without templates. */
+export function bestTemplate(scores: readonly number[], context: SelectionContext): number | undefined {
+  return rankCandidates(
+    scores,
+    context.templates.map((template) => template.index),
+  )[0];
+}
+
+/** Standard deviation (n - 1) of `a[k] - b[k]` over the heads. */
+function differenceSpread(a: readonly number[], b: readonly number[]): number {
+  const count = Math.min(a.length, b.length);
+  if (count < 2) return 0;
+  let mean = 0;
+  for (let head = 0; head < count; head++) mean += a[head]! - b[head]!;
+  mean /= count;
+  let squares = 0;
+  for (let head = 0; head < count; head++) squares += (a[head]! - b[head]! - mean) ** 2;
+  return Math.sqrt(squares / (count - 1));
+}
+
 /**
- * `rm+templates`: the reward model as a router. It scores the N sampled plans together with the
- * template plans of the pool (a small library of fixed plans) and executes the best one, so
- * Best-of-N is never worse than the best template the model recognises. Ties go to the earliest
- * sampled plan, then the first template.
+ * `rm+templates`: the reward model as a router over the N sampled plans and the template pool (a
+ * small library of plans whose outcome statistics the model has seen in training). It takes the
+ * best-scored template, and a sampled plan instead only when the sample scores higher by more
+ * than `templateMargin` standard deviations of the score difference over the model's bootstrap
+ * heads: a sample the model knows little about has a wide spread and must win by more. Without
+ * heads a sample must score strictly higher. So ties (a sample of a template's shape scores the
+ * same as the template) go to the template, and among samples to the earliest.
  */
 export const rmWithTemplatesStrategy: SelectionStrategy = {
   name: 'rm+templates',
   async select(context) {
-    const candidates = [...sampledIndices(context.n), ...context.templates.map((template) => template.index)];
-    const best = rankCandidates(await context.scores(), candidates)[0] ?? 0;
-    const episode = await context.execute(best);
+    const samples = sampledIndices(context.n);
+    const candidates = [...samples, ...context.templates.map((template) => template.index)];
+    const scores = await context.scores();
+    const template = bestTemplate(scores, context);
+    let best = template;
+    let uncertainty: number | undefined;
+    if (template === undefined) best = rankCandidates(scores, samples)[0] ?? 0;
+    else {
+      const members = await context.memberScores();
+      let bestLowerBound = 0;
+      for (const sample of samples) {
+        const spread = members === undefined ? 0 : differenceSpread(members[sample] ?? [], members[template] ?? []);
+        const lowerBound = (scores[sample] ?? Number.NEGATIVE_INFINITY) - scores[template]! - context.templateMargin * spread;
+        // Strictly above the template (and above earlier samples): ties keep the template.
+        if (lowerBound > bestLowerBound) [best, bestLowerBound, uncertainty] = [sample, lowerBound, members === undefined ? undefined : spread];
+      }
+    }
+    const chosen = best ?? 0;
+    const episode = await context.execute(chosen);
     return {
       correct: isCorrect(episode),
-      chosen: best,
-      executed: [best],
+      chosen,
+      executed: [chosen],
       plansWritten: context.n,
       usedTemplates: true,
       verification: scoreVerification(context, candidates),
+      ...(uncertainty !== undefined && { uncertainty }),
     };
+  },
+};
+
+/**
+ * `rm-templates-only`: the reward model as a router among the template plans alone (no sampled
+ * plan is written): it executes the best-scored template, the first in library order on a tie.
+ * Against the family's best fixed template it shows whether the model's choice of plan depends
+ * on the task, and whether that choice wins.
+ */
+export const rmTemplatesOnlyStrategy: SelectionStrategy = {
+  name: 'rm-templates-only',
+  async select(context) {
+    const templates = context.templates.map((template) => template.index);
+    const chosen = bestTemplate(await context.scores(), context) ?? 0;
+    const episode = await context.execute(chosen);
+    return { correct: isCorrect(episode), chosen, executed: [chosen], plansWritten: 0, usedTemplates: true, verification: scoreVerification(context, templates) };
   },
 };

@@ -7,7 +7,7 @@ import type { Task } from '../../core/task.js';
 import type { Usage } from '../../core/usage.js';
 import { createScriptedProvider } from '../../testing/index.js';
 import { CandidatePool } from '../candidate-pool.js';
-import { PLAN_JUDGE_HEADER, TRAJECTORY_JUDGE_HEADER } from '../judge-prompts.js';
+import { PLAN_JUDGE_HEADER, TRAJECTORY_JUDGE_HEADER } from '../../prompts/judge-prompts.js';
 import type { StrategyName } from '../selection-strategy.js';
 import { STRATEGIES } from './index.js';
 
@@ -241,5 +241,81 @@ describe('Best-of-N strategies on hand-built candidates', () => {
     expect(majority.tokens.execution.totalTokens).toBe(260);
     expect(single.tokens.execution.totalTokens).toBe(10);
     expect(rm.tokens.execution.totalTokens).toBe(250);
+  });
+});
+
+describe('the template pool: rm+templates and rm-templates-only', () => {
+  const PLAN = (agent: string, params: Record<string, unknown> = {}) => JSON.stringify({ dom: 'low', nodes: [{ id: 'A', agent, input: '', params }], edges: [], answer: 'A' });
+  const TEMPLATES = [
+    { name: 'cot', planText: PLAN('cot'), orchestratorUsage: usage(0) },
+    { name: 'reflexion-3', planText: PLAN('reflexion', { maxRounds: 3 }), orchestratorUsage: usage(0) },
+  ];
+
+  /** Two samples, then the two templates; `scores` and `members` by pool index; answers: sample 0 wrong, sample 1 right, cot wrong, reflexion-3 right. */
+  function templatePool(scores: number[], members?: number[][], templateMargin = 1) {
+    const planTexts = [PLAN('sc', { samples: 7 }), PLAN('cot')];
+    const answers = ['41', '42', '41', '42'];
+    const rewardModel = {
+      name: 'fake',
+      ensembleSize: members?.[0]?.length ?? 0,
+      score: async () => scores,
+      scoreMembers: async () => members ?? scores.map(() => []),
+    };
+    const candidatePool = new CandidatePool({
+      task,
+      planTexts,
+      templates: TEMPLATES,
+      orchestratorUsage: planTexts.map(() => usage(100)),
+      executePlan: async (index) => episode(index, answers[index], 10),
+      rewardModel,
+      judge: createScriptedProvider([]),
+      catalog,
+      templateMargin,
+    });
+    const run = async (name: StrategyName) => {
+      const selection = await STRATEGIES[name].select(candidatePool.contextFor(2));
+      return { selection, pick: selection.chosen === undefined ? undefined : await candidatePool.pickOf(selection.chosen, { withScore: true }) };
+    };
+    return { pool: candidatePool, run };
+  }
+
+  it('a tie between a sample and a template goes to the template, and a sample of a template plan is of its kind', async () => {
+    // Sample 1 is the cot template's plan, written by the orchestrator: same canonical text, same score.
+    const { run, pool: candidates } = templatePool([0, 2, 2, 1]);
+    expect((await run('rm+templates')).selection).toMatchObject({ chosen: 2, correct: false, usedTemplates: true });
+    expect(await candidates.pickOf(1)).toEqual({ index: 1, source: 'sample', kind: 'cot' });
+    expect(await candidates.pickOf(0)).toEqual({ index: 0, source: 'sample', kind: 'sample:sc(samples=7)' });
+    expect(await candidates.pickOf(3, { withScore: true })).toEqual({ index: 3, source: 'template', kind: 'reflexion-3', score: 1 });
+  });
+
+  it('without heads a sample must score strictly higher than the best template', async () => {
+    expect((await templatePool([3, 0, 2.5, 1]).run('rm+templates')).selection).toMatchObject({ chosen: 0, correct: false });
+    expect((await templatePool([2.5, 0, 2.5, 1]).run('rm+templates')).selection).toMatchObject({ chosen: 2 });
+  });
+
+  it('with heads a sample must beat the best template by more than the margin times their spread', async () => {
+    // Sample 0 is 0.5 above the best template (cot); its heads disagree (differences 1.5 and -0.5: sd 1.41).
+    const unsure = [[2, 0], [0, 0], [0.5, 0.5], [0, 0]];
+    const { run } = templatePool([3, 0, 2.5, 1], unsure);
+    const kept = (await run('rm+templates')).selection;
+    expect(kept.chosen).toBe(2);
+    expect(kept.uncertainty).toBeUndefined();
+    // Heads that agree (differences 0.6 and 0.4: sd 0.14): the sample is taken, and the spread is recorded.
+    const sure = [[1.1, 0.9], [0, 0], [0.5, 0.5], [0, 0]];
+    const taken = (await templatePool([3, 0, 2.5, 1], sure).run('rm+templates')).selection;
+    expect(taken.chosen).toBe(0);
+    expect(taken.uncertainty).toBeCloseTo(Math.SQRT2 / 10, 10);
+    // A margin of 0 takes the sample whatever the heads say.
+    expect((await templatePool([3, 0, 2.5, 1], unsure, 0).run('rm+templates')).selection.chosen).toBe(0);
+  });
+
+  it('rm-templates-only picks the best template and writes no sampled plan', async () => {
+    const { run, pool: candidates } = templatePool([9, 9, 1, 2]);
+    const { selection, pick } = await run('rm-templates-only');
+    expect(selection).toMatchObject({ chosen: 3, correct: true, plansWritten: 0, usedTemplates: true });
+    expect(pick).toEqual({ index: 3, source: 'template', kind: 'reflexion-3', score: 2 });
+    const tokens = candidates.tokensOf(selection);
+    expect(tokens.orchestrator.totalTokens).toBe(0);
+    expect(tokens.verification.totalTokens).toBeGreaterThan(0);
   });
 });

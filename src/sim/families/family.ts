@@ -1,4 +1,5 @@
 import type { Rng, Task } from '../../core/index.js';
+import type { BlockPromptView } from '../../prompts/index.js';
 
 /**
  * Contract between the task families, the simulated worker and the simulated orchestrator.
@@ -12,15 +13,8 @@ import type { Rng, Task } from '../../core/index.js';
  */
 export type FamilyName = 'arith' | 'multihop' | 'hotpot';
 
-/** What the worker has parsed out of one prompt (see the headers in src/agents/prompts.ts). */
-export interface PromptView {
-  /** The node's input (`Sub-task:`), after `${id}` substitution. */
-  subTask: string;
-  /** The task's question (`Original question:`), or the sub-task when the prompt has none. */
-  originalQuestion: string;
-  /** Documents shown to the model in this conversation (search results), newest last. */
-  documents: readonly { id: string; title: string; text: string }[];
-}
+/** What the worker has read out of one prompt (the block prompt codec's `readBlockPrompt`, src/prompts/). */
+export type PromptView = BlockPromptView;
 
 /** One reasoning step a model must get right to answer. */
 export interface SimStep {

@@ -2,13 +2,13 @@ import { createBlockRegistry } from '../../agents/index.js';
 import { deriveSeed, fnv1a32, type Retriever, Rng } from '../../core/index.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from '../../llm/index.js';
 import { parsePlan } from '../../plan/index.js';
+import { choiceTag, type ParsedJudgePrompt, readJudgePrompt } from '../../prompts/index.js';
 import type { SimFamily } from '../families/family.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { countMessageTokensFast, countTokensFast } from '../worker/count-tokens-fast.js';
 import { createSimWorker } from '../worker/create-sim-worker.js';
 import { readProblem } from '../worker/respond-to-prompt.js';
 import { imaginedLogit, PlanSuccessEstimator } from './estimate-plan-success.js';
-import { parseJudgePrompt, type ParsedJudgePrompt } from './parse-judge-prompt.js';
 import { pickTrajectory } from './pick-trajectory.js';
 
 export interface SimJudgeOptions {
@@ -22,7 +22,7 @@ export interface SimJudgeOptions {
 
 /**
  * The simulated judge models of Best-of-N (issue 6; docs/select.md): a ChatProvider answering
- * the prompts of src/select/judge-prompts.ts with `<choice>k</choice>`.
+ * the judge prompts (src/prompts/judge-prompts.ts, read with `readJudgePrompt`) with `<choice>k</choice>`.
  *
  * - Trajectory judge (`Judge: trajectories`): recognises the task through the families (which
  *   give its correct answer) and picks a correct candidate with probability
@@ -50,7 +50,7 @@ export function createSimJudge(options: SimJudgeOptions): ChatProvider {
     name: 'sim-judge',
     async chat(request: ChatRequest): Promise<ChatResponse> {
       request.signal?.throwIfAborted();
-      const prompt = parseJudgePrompt(request.messages);
+      const prompt = readJudgePrompt(request.messages);
       const text = prompt === undefined || prompt.candidates.length === 0 ? 'There is no candidate to choose from.' : await decide(prompt, request.seed ?? 0);
       const promptTokens = countMessageTokensFast(request.messages);
       const completionTokens = countTokensFast(text) + scenario.judge.reasoningTokensPerCandidate * (prompt?.candidates.length ?? 0);
@@ -73,7 +73,7 @@ export function createSimJudge(options: SimJudgeOptions): ChatProvider {
     if (prompt.kind === 'trajectories') {
       const answers = prompt.candidates.map((candidate) => candidate.finalAnswer);
       const choice = pickTrajectory(answers, problem?.correctAnswer, scenario.judge, rng);
-      return `Candidate ${choice + 1}'s reasoning holds up best and its answer ${answers[choice] || '(none)'} follows from it.\n<choice>${choice + 1}</choice>`;
+      return `Candidate ${choice + 1}'s reasoning holds up best and its answer ${answers[choice] || '(none)'} follows from it.\n${choiceTag(choice)}`;
     }
     const runs = scenario.judge.imaginedRuns;
     const logits = await Promise.all(
@@ -89,6 +89,6 @@ export function createSimJudge(options: SimJudgeOptions): ChatProvider {
       const score = logit + scenario.judge.planNoise * rng.normal();
       if (score > bestScore) [best, bestScore] = [index, score];
     });
-    return `Plan ${best + 1} looks the most likely to work out for this question.\n<choice>${best + 1}</choice>`;
+    return `Plan ${best + 1} looks the most likely to work out for this question.\n${choiceTag(best)}`;
   }
 }

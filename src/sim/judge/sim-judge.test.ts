@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { answerPrompt } from '../../agents/prompts.js';
+import { answerPrompt } from '../../prompts/block-prompts.js';
 import { EPISODE_SCHEMA_VERSION, type Episode } from '../../core/episode.js';
 import { Rng } from '../../core/rng.js';
 import type { Task } from '../../core/task.js';
-import { buildPlanJudgeMessages, buildTrajectoryJudgeMessages, parseJudgeChoice } from '../../select/judge-prompts.js';
+import { buildPlanJudgeMessages, buildTrajectoryJudgeMessages, parseJudgeChoice } from '../../prompts/judge-prompts.js';
 import { createSimEnvironment } from '../environment.js';
 import { ScenarioSchema, type ScenarioInput } from '../scenario/scenario-schema.js';
 import { generateScenarioTasks } from '../scenario-tasks.js';
-import { parseJudgePrompt } from './parse-judge-prompt.js';
 import { pickTrajectory, trajectoryPickRate } from './pick-trajectory.js';
 
 const scenarioInput = (judge: ScenarioInput['judge'] = {}): ScenarioInput => ({ name: 'judge-test', seed: 3, families: { arith: { weight: 1 } }, judge });
@@ -44,24 +43,6 @@ function episode(task: Task, answer: string | undefined): Episode {
 }
 
 const COT = JSON.stringify({ dom: 'low', nodes: [{ id: 'A', agent: 'cot', input: '', params: {} }], edges: [], answer: 'A' });
-
-describe('parseJudgePrompt', () => {
-  it('reads back the question, plans and final answers the select prompts wrote', async () => {
-    const { task } = await setup();
-    const trajectories = parseJudgePrompt(buildTrajectoryJudgeMessages(task.question, [episode(task, '12'), episode(task, undefined)], ['<dom>low</dom>\n<answer>1</answer>', 'INVALID PLAN: cycle']));
-    expect(trajectories).toEqual({
-      kind: 'trajectories',
-      question: task.question,
-      candidates: [
-        { plan: '<dom>low</dom>\n<answer>1</answer>', finalAnswer: '12' },
-        { plan: 'INVALID PLAN: cycle', finalAnswer: '' },
-      ],
-    });
-    const plans = parseJudgePrompt(buildPlanJudgeMessages(task.question, ['<dom>low</dom>', 'INVALID PLAN']));
-    expect(plans?.candidates.map((candidate) => candidate.plan)).toEqual(['<dom>low</dom>', 'INVALID PLAN']);
-    expect(parseJudgePrompt(answerPrompt({ task, input: task.question }))).toBeUndefined();
-  });
-});
 
 describe('simulated trajectory judge', () => {
   it('picks the one correct candidate at sigmoid(skill - lengthPenalty ln N), through the environment', async () => {

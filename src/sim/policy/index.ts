@@ -19,7 +19,6 @@ export {
 } from './policy-checkpoint.js';
 export { choiceIndex, HEAD_NAMES, headSize, POLICY_HEADS, type HeadChoice, type HeadName } from './policy-heads.js';
 export { FEATURE_COUNT, FEATURE_NAMES, questionFeatures, type FeatureName } from './question-features.js';
-export { readOrchestratorPrompt, type OrchestratorPromptView } from './read-orchestrator-prompt.js';
 export { malformedRate, samplePlanText, type SamplePlanTextOptions, type SampledPlanText } from './sample-plan-text.js';
 export { samplePlan, type AnswerDirectly, type SamplePlanOptions, type SampledPlan } from './sample-plan.js';
 export {

@@ -5,7 +5,7 @@ import { createLlmOrchestrator } from '../../orchestrator/index.js';
 import { buildOrchestratorMessages, createBlockCatalog, parsePlan, planJsonSchema } from '../../plan/index.js';
 import { ScenarioSchema } from '../scenario/scenario-schema.js';
 import { baseCheckpoint, cloneCheckpoint } from './policy-checkpoint.js';
-import { readOrchestratorPrompt } from './read-orchestrator-prompt.js';
+import { readOrchestratorPrompt } from '../../prompts/read-orchestrator-prompt.js';
 import { createSimOrchestratorProvider } from './sim-orchestrator-provider.js';
 import { FAKE_FAMILIES, SAMPLE_QUESTIONS, fakeAnswerDirectly } from './test-fixtures/fake-families.js';
 

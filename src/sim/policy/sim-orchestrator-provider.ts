@@ -1,10 +1,10 @@
 import { deriveSeed, fnv1a32, type OrchestratorRef, Rng, UserError } from '../../core/index.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from '../../llm/index.js';
+import { readOrchestratorPrompt } from '../../prompts/index.js';
 import type { SimFamily } from '../families/family.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { countMessageTokensFast, countTokensFast } from '../worker/index.js';
 import type { PolicyCheckpoint } from './policy-checkpoint.js';
-import { readOrchestratorPrompt } from './read-orchestrator-prompt.js';
 import type { AnswerDirectly } from './sample-plan.js';
 import { createSimPolicy } from './sim-policy.js';
 

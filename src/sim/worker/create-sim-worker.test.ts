@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBlockRegistry } from '../../agents/registry.js';
-import { extractAnswer } from '../../agents/extract-answer.js';
+import { extractAnswer } from '../../prompts/extract-answer.js';
 import {
   answerPrompt,
   critiquePrompt,
@@ -10,7 +10,7 @@ import {
   searchFeedbackMessage,
   searchStartPrompt,
   type DebateTurnView,
-} from '../../agents/prompts.js';
+} from '../../prompts/block-prompts.js';
 import { UserError } from '../../core/errors.js';
 import type { ChatMessage } from '../../core/llm-call.js';
 import type { Plan } from '../../core/plan.js';

@@ -1,9 +1,9 @@
 import { UserError } from '../../core/index.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from '../../llm/index.js';
+import { readBlockPrompt } from '../../prompts/index.js';
 import type { SimFamily } from '../families/family.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { countMessageTokensFast, countTokensFast } from './count-tokens-fast.js';
-import { parsePrompt } from './parse-prompt.js';
 import { respondToPrompt } from './respond-to-prompt.js';
 
 /** Temperature of a request that sets none (a common server default for chat models). */
@@ -17,7 +17,7 @@ export interface SimWorkerOptions {
 }
 
 /**
- * The simulated worker model: a ChatProvider that parses block prompts by their headers, has
+ * The simulated worker model: a ChatProvider that reads block prompts (`readBlockPrompt`), has
  * the families read them, draws each step's success from the scenario's competence model and
  * replies as a model would (short reasoning, then `<answer>`, `<verdict>` or `<search>`).
  *
@@ -48,7 +48,7 @@ export function createSimWorker(options: SimWorkerOptions): ChatProvider {
       request.signal?.throwIfAborted();
       const model = request.model !== undefined && tiers[request.model] !== undefined ? request.model : defaultModel;
       const skill = tiers[model]?.skill ?? 0;
-      const reply = respondToPrompt(parsePrompt(request.messages), {
+      const reply = respondToPrompt(readBlockPrompt(request.messages), {
         scenario,
         families,
         skill,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeAnswer } from '../../agents/normalize-answer.js';
-import { answerPrompt, critiquePrompt, debateFinalPrompt, debateTurnPrompt, refinePrompt, searchStartPrompt } from '../../agents/prompts.js';
+import { answerPrompt, critiquePrompt, debateFinalPrompt, debateTurnPrompt, refinePrompt, searchStartPrompt } from '../../prompts/block-prompts.js';
 import { createBlockRegistry } from '../../agents/registry.js';
 import type { Plan } from '../../core/plan.js';
 import { Rng } from '../../core/rng.js';
@@ -14,7 +14,7 @@ import { createMultihopFamily } from '../families/multihop/index.js';
 import { ArithFamilySchema, MultihopFamilySchema, ScenarioSchema, type ScenarioInput } from '../scenario/scenario-schema.js';
 import { countMessageTokensFast } from './count-tokens-fast.js';
 import { createSimWorker } from './create-sim-worker.js';
-import { parsePrompt } from './parse-prompt.js';
+import { readBlockPrompt } from '../../prompts/read-block-prompt.js';
 import { readProblem } from './respond-to-prompt.js';
 
 const arith = createArithFamily(ArithFamilySchema.parse({}));
@@ -69,7 +69,7 @@ describe('sim worker with the real families', () => {
         searchStartPrompt(subject, 3),
       ];
       for (const messages of prompts) {
-        const problem = readProblem(parsePrompt(messages).view, families);
+        const problem = readProblem(readBlockPrompt(messages).view, families);
         expect(problem?.family).toBe(task.suite);
         expect(normalizeAnswer(problem?.correctAnswer ?? '')).toBe(normalizeAnswer(task.answer ?? ''));
       }

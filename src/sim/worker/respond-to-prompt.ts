@@ -1,9 +1,9 @@
-import { extractAnswer, majorityVote, normalizeAnswer } from '../../agents/index.js';
+import { majorityVote, normalizeAnswer } from '../../agents/index.js';
 import { deriveSeed, Rng } from '../../core/index.js';
 import type { PromptView, SimFamily, SimProblem } from '../families/family.js';
+import { type DebateAnswerLine, extractAnswer, type ParsedBlockPrompt, searchTag, verdictTag } from '../../prompts/index.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { genericGuess } from './generic-guess.js';
-import type { DebateAnswerLine, ParsedPrompt } from './parse-prompt.js';
 import { simulateAnswer, type SimulatedAnswer } from './simulate-answer.js';
 import { writeAnswerReply } from './write-reply.js';
 
@@ -37,7 +37,7 @@ export function readProblem(view: PromptView, families: readonly SimFamily[]): S
  * (with `refineBonus`), critiques, debate turns (with persuasion), debate decisions and search
  * turns. An unknown step is answered like `answer`.
  */
-export function respondToPrompt(parsed: ParsedPrompt, call: WorkerCall): StepReply {
+export function respondToPrompt(parsed: ParsedBlockPrompt, call: WorkerCall): StepReply {
   const problem = readProblem(parsed.view, call.families);
   switch (parsed.step) {
     case 'refine':
@@ -78,8 +78,8 @@ function critiqueReply(problem: SimProblem | undefined, previousText: string, ca
   const incorrect = new Rng(deriveSeed(call.seed, 'critic')).chance(wrong ? detect : falseAlarm);
   const shown = reviewed === '' ? '(no answer)' : reviewed;
   const text = incorrect
-    ? `Checking the previous answer ${shown} step by step, one of its steps does not follow from the sub-task.\n<verdict>incorrect</verdict>`
-    : `I checked each step of the previous answer ${shown}; it holds.\n<verdict>correct</verdict>`;
+    ? `Checking the previous answer ${shown} step by step, one of its steps does not follow from the sub-task.\n${verdictTag('incorrect')}`
+    : `I checked each step of the previous answer ${shown}; it holds.\n${verdictTag('correct')}`;
   return { text, stepsWorked: problem?.steps.length ?? 1 };
 }
 
@@ -87,7 +87,7 @@ function critiqueReply(problem: SimProblem | undefined, previousText: string, ca
  * A debate turn solves afresh; from round 2 on, with probability `persuasion` it adopts the
  * plurality of the other agents' answers (ties: first) when that differs from its own.
  */
-function debateTurnReply(problem: SimProblem | undefined, parsed: ParsedPrompt, call: WorkerCall): StepReply {
+function debateTurnReply(problem: SimProblem | undefined, parsed: ParsedBlockPrompt, call: WorkerCall): StepReply {
   const solved = solve(problem, parsed.view, call, 0);
   const others = parsed.otherAnswers;
   if ((parsed.round ?? 1) <= 1 || others.length === 0) return answerReply(solved);
@@ -103,7 +103,7 @@ function debateTurnReply(problem: SimProblem | undefined, parsed: ParsedPrompt, 
 }
 
 /** The final decision: plurality of the last round's answers (ties: first); solves when the debate shows none. */
-function debateFinalReply(problem: SimProblem | undefined, parsed: ParsedPrompt, call: WorkerCall): StepReply {
+function debateFinalReply(problem: SimProblem | undefined, parsed: ParsedBlockPrompt, call: WorkerCall): StepReply {
   let lastRound = 0;
   for (const line of parsed.debateAnswers) lastRound = Math.max(lastRound, line.round);
   const finalTurns = parsed.debateAnswers.filter((line) => line.round === lastRound);
@@ -116,10 +116,10 @@ function debateFinalReply(problem: SimProblem | undefined, parsed: ParsedPrompt,
 }
 
 /** A search turn asks for the first missing fact while searches are left, else answers from the context. */
-function searchReply(problem: SimProblem | undefined, parsed: ParsedPrompt, call: WorkerCall): StepReply {
+function searchReply(problem: SimProblem | undefined, parsed: ParsedBlockPrompt, call: WorkerCall): StepReply {
   const query = problem !== undefined && (parsed.iterationsLeft ?? 1) > 0 ? problem.nextQuery() : undefined;
   if (query === undefined) return answerReply(solve(problem, parsed.view, call, 0));
-  return { text: `I still need a fact that the context does not give.\n<search>${query}</search>`, stepsWorked: 1 };
+  return { text: `I still need a fact that the context does not give.\n${searchTag(query)}`, stepsWorked: 1 };
 }
 
 /** The first-seen answer (as written) of the largest group of equal normalised answers. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MAX_RESULT_CHARS } from '../../../agents/prompts.js';
+import { MAX_RESULT_CHARS } from '../../../prompts/block-prompts.js';
 import { generateKnowledgeBase, lookupEntity, valueName, type KnowledgeBase } from './knowledge-base.js';
 import { renderCorpus } from './render-corpus.js';
 import { RELATION_NAMES, RELATIONS } from './relations.js';

@@ -6,7 +6,7 @@ import {
   refinePrompt,
   searchFeedbackMessage,
   searchStartPrompt,
-} from '../../../agents/prompts.js';
+} from '../../../prompts/block-prompts.js';
 import type { ChatMessage } from '../../../core/llm-call.js';
 import { Rng } from '../../../core/rng.js';
 import { TaskSchema } from '../../../core/task.js';

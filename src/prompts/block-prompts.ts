@@ -1,8 +1,9 @@
 /**
- * The prompts of the built-in blocks.
+ * The prompts of the built-in blocks: the writer half of the block prompt codec. The reader half,
+ * `readBlockPrompt` (read-block-prompt.ts), is what the simulated worker model (`sim/`) uses to
+ * read these prompts back; block-prompts.test.ts checks that every field written is read back.
  *
- * Every word comes from the prompt template set (`prompts/`, BLOCK_PROMPTS), which the simulated
- * worker model (`sim/`) reads too, to recognise these prompts. A user message is a list of
+ * Every word comes from the prompt template set (BLOCK_PROMPTS). A user message is a list of
  * sections separated by one blank line; a section is either inline header lines
  * (`Role: Economist` / `Round: 2 of 5` share one section) or a block header line followed by its
  * content; every header sits on its own line.
@@ -36,13 +37,12 @@
  * feedback alternating); the Step of its last user message says what is asked now. Every other
  * call is a system message and one user message.
  *
- * Replies are read through tags: `<answer>...</answer>` everywhere, `<verdict>correct</verdict>`
- * or `<verdict>incorrect</verdict>` from the critic, `<search>query</search>` in the search loop.
+ * Replies are read through tags (block-replies.ts, the reply codec): `<answer>...</answer>`
+ * everywhere, `<verdict>correct</verdict>` or `<verdict>incorrect</verdict>` from the critic,
+ * `<search>query</search>` in the search loop.
  */
 import type { ChatMessage, RetrievedDocument, Task } from '../core/index.js';
-import { BLOCK_PROMPTS, type PromptStep } from '../prompts/index.js';
-
-export type { PromptStep } from '../prompts/index.js';
+import { BLOCK_PROMPTS, type PromptStep } from './prompt-templates.js';
 
 /** Bound on another agent's text quoted in a debate prompt, so prompts grow linearly with roles. */
 export const MAX_REASONING_CHARS = 2_000;

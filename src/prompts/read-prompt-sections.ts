@@ -1,6 +1,6 @@
-import { BLOCK_PROMPTS } from '../../prompts/index.js';
+import { BLOCK_PROMPTS } from './prompt-templates.js';
 
-/** The header-delimited sections of one user message (see src/agents/prompts.ts; the headers are BLOCK_PROMPTS'). */
+/** The header-delimited sections of one user message (as block-prompts.ts writes it; the headers are BLOCK_PROMPTS'). */
 export interface MessageSections {
   /** Inline headers by name without the colon (`Step`, `Role`, `Round`, `Query`, `Iterations left`); first occurrence wins. */
   inline: Map<string, string>;
@@ -22,7 +22,7 @@ const INLINE_HEADERS: readonly string[] = Object.values(BLOCK_PROMPTS.inlineHead
  * whole unless a blank line is followed by a header line. `Step:` counts only on the first
  * line, so a sub-task that happens to contain `Step: ...` cannot change the step kind.
  */
-export function parseSections(content: string): MessageSections {
+export function readPromptSections(content: string): MessageSections {
   const sections: MessageSections = { inline: new Map(), blocks: new Map(), searchResults: [] };
   const lines = content.split('\n');
   let header: string | undefined;

@@ -1,8 +1,17 @@
-import type { ChatMessage } from '../../core/index.js';
-import { BLOCK_PROMPTS, PROMPT_STEPS, type PromptStep } from '../../prompts/index.js';
-import type { PromptView } from '../families/family.js';
-import { parseSearchResults } from './parse-search-results.js';
-import { parseSections, type MessageSections } from './parse-sections.js';
+import type { ChatMessage } from '../core/index.js';
+import { BLOCK_PROMPTS, PROMPT_STEPS, type PromptStep } from './prompt-templates.js';
+import { readPromptSections, type MessageSections } from './read-prompt-sections.js';
+import { readSearchResults, type ShownDocument } from './read-search-results.js';
+
+/** What a block prompt shows about the problem: what the simulated task families read. */
+export interface BlockPromptView {
+  /** The node's input (`Sub-task:`), after `${id}` substitution. */
+  subTask: string;
+  /** The task's question (`Original question:`), or the sub-task when the prompt has none. */
+  originalQuestion: string;
+  /** Documents shown to the model in this conversation (search results), first-seen order. */
+  documents: readonly ShownDocument[];
+}
 
 /** A debate answer line: `- <role>: <answer>` or `- Round <r>, <role>: <answer>`. */
 export interface DebateAnswerLine {
@@ -13,11 +22,11 @@ export interface DebateAnswerLine {
 }
 
 /** Everything the simulated worker reads out of one block call's messages. */
-export interface ParsedPrompt {
+export interface ParsedBlockPrompt {
   /** From the `Step:` line of the last user message; `unknown` when it has none or an unknown kind. */
   step: PromptStep | 'unknown';
   /** What families read: sub-task, original question, every document shown so far. */
-  view: PromptView;
+  view: BlockPromptView;
   /** `Previous answer:` (critique, refine): the full text under review. */
   previousAnswer?: string;
   /** `Critique:` (refine). */
@@ -40,12 +49,12 @@ export interface ParsedPrompt {
 const STEPS: ReadonlySet<string> = new Set<PromptStep>(PROMPT_STEPS);
 const HEADERS = BLOCK_PROMPTS.blockHeaders;
 const INLINE = BLOCK_PROMPTS.inlineHeaders;
-/** `Step:` without its colon, as parseSections keys it. */
+/** `Step:` without its colon, as readPromptSections keys it. */
 const STEP = BLOCK_PROMPTS.stepHeader.slice(0, -1);
 
 /**
- * Parses the messages of a block call by the headers of the prompt template set (BLOCK_PROMPTS,
- * laid out as src/agents/prompts.ts documents). The
+ * The reader half of the block prompt codec: reads the messages of a block call, as the writers
+ * of block-prompts.ts lay them out, by the headers of the prompt template set (BLOCK_PROMPTS). The
  * step kind and the per-step sections come from the last user message; the sub-task and
  * original question from the last user message that has them (the search loop states them
  * only in its first message); documents from every `Search results:` section of the
@@ -54,18 +63,18 @@ const STEP = BLOCK_PROMPTS.stepHeader.slice(0, -1);
  * both sub-task and question, so an unexpected prompt still gets an answer.
  *
  * @example
- * parsePrompt(answerPrompt({task, input: task.question})).step; // 'answer'
+ * readBlockPrompt(answerPrompt({task, input: task.question})).step; // 'answer'
  */
-export function parsePrompt(messages: readonly ChatMessage[]): ParsedPrompt {
+export function readBlockPrompt(messages: readonly ChatMessage[]): ParsedBlockPrompt {
   let last: MessageSections | undefined;
   let lastContent = '';
   let subTask: string | undefined;
   let originalQuestion: string | undefined;
-  const documents: PromptView['documents'][number][] = [];
+  const documents: ShownDocument[] = [];
   const seenIds = new Set<string>();
   for (const message of messages) {
     if (message.role !== 'user') continue;
-    const sections = parseSections(message.content);
+    const sections = readPromptSections(message.content);
     last = sections;
     lastContent = message.content;
     const messageSubTask = sections.blocks.get(HEADERS.subTask);
@@ -74,7 +83,7 @@ export function parsePrompt(messages: readonly ChatMessage[]): ParsedPrompt {
       originalQuestion = sections.blocks.get(HEADERS.originalQuestion);
     }
     for (const results of sections.searchResults) {
-      for (const document of parseSearchResults(results)) {
+      for (const document of readSearchResults(results)) {
         if (seenIds.has(document.id)) continue;
         seenIds.add(document.id);
         documents.push(document);
@@ -85,7 +94,7 @@ export function parsePrompt(messages: readonly ChatMessage[]): ParsedPrompt {
   const resolvedSubTask = subTask ?? fallback;
   const stepValue = last?.inline.get(STEP);
   const step = stepValue !== undefined && STEPS.has(stepValue) && subTask !== undefined ? (stepValue as PromptStep) : 'unknown';
-  const parsed: ParsedPrompt = {
+  const parsed: ParsedBlockPrompt = {
     step,
     view: { subTask: resolvedSubTask, originalQuestion: originalQuestion ?? resolvedSubTask, documents },
     otherAnswers: parseAnswerLines(last?.blocks.get(HEADERS.otherAnswers)),
@@ -108,7 +117,7 @@ export function parsePrompt(messages: readonly ChatMessage[]): ParsedPrompt {
 }
 
 function assignDefined<K extends 'previousAnswer' | 'critique' | 'ownPreviousAnswer' | 'role'>(
-  target: ParsedPrompt,
+  target: ParsedBlockPrompt,
   key: K,
   value: string | undefined,
 ): void {

@@ -1,4 +1,4 @@
-import { BLOCK_PROMPTS } from '../../prompts/index.js';
+import { BLOCK_PROMPTS } from './prompt-templates.js';
 
 /** A document as the search loop showed it to the model. */
 export interface ShownDocument {
@@ -16,7 +16,7 @@ const TRUNCATION_MARK = BLOCK_PROMPTS.searchResults.cutEnd;
  * no documents. Lines are matched by hand (no backtracking regex), so this is linear even on
  * hostile text; the text loses the ` [...]` mark the prompt adds to cut documents.
  */
-export function parseSearchResults(content: string): ShownDocument[] {
+export function readSearchResults(content: string): ShownDocument[] {
   const documents: ShownDocument[] = [];
   let current: { id: string; title: string; lines: string[] } | undefined;
   const flush = (): void => {

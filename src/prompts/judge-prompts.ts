@@ -1,5 +1,8 @@
 /**
- * Prompts of the two judge baselines of Best-of-N (issue 6), and the reading of their replies.
+ * Prompts of the two judge baselines of Best-of-N (issue 6), and the reading of their replies:
+ * the writer half of the judge prompt codec. The reader half, `readJudgePrompt`
+ * (read-judge-prompt.ts), is what the simulated judge (`sim/judge/`) uses to read these prompts
+ * back; judge-prompts.test.ts checks that what is written is read back.
  *
  * Layout (one user message after a system message), every free text indented by two spaces so
  * that no line of a plan, an output or a question can be mistaken for a header:
@@ -27,11 +30,10 @@
  *   ... reply with <choice>k</choice>
  * ```
  *
- * The wording is the prompt template set's (`prompts/`, JUDGE_PROMPTS); the simulated judge
- * (src/sim/judge/) reads prompts by the same headers from there.
+ * The wording is the prompt template set's (JUDGE_PROMPTS).
  */
 import { type ChatMessage, type Episode, ModelBehaviorError } from '../core/index.js';
-import { BLOCK_PROMPTS, JUDGE_PROMPTS } from '../prompts/index.js';
+import { BLOCK_PROMPTS, JUDGE_PROMPTS } from './prompt-templates.js';
 
 export const TRAJECTORY_JUDGE_HEADER = JUDGE_PROMPTS.trajectoryHeader;
 export const PLAN_JUDGE_HEADER = JUDGE_PROMPTS.planHeader;
@@ -101,6 +103,11 @@ export function buildPlanJudgeMessages(question: string, canonicalPlans: readonl
     { role: 'system', content: JUDGE_PROMPTS.systems.plans },
     { role: 'user', content: [...header(PLAN_JUDGE_HEADER, question, canonicalPlans.length), ...blocks, instructions].join('\n\n') },
   ];
+}
+
+/** `<choice>k</choice>` for the 0-based candidate `index`: what `parseJudgeChoice` reads. */
+export function choiceTag(index: number): string {
+  return `<choice>${index + 1}</choice>`;
 }
 
 /**

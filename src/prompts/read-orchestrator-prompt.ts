@@ -1,18 +1,17 @@
-import type { ChatMessage, Dom } from '../../core/index.js';
-import { ORCHESTRATOR_PROMPTS } from '../../prompts/index.js';
-import type { PlanTextFormat } from './write-plan-text.js';
+import type { ChatMessage, Dom } from '../core/index.js';
+import { ORCHESTRATOR_PROMPTS } from './prompt-templates.js';
 
 /** What the simulated orchestrator reads from a plan request. */
 export interface OrchestratorPromptView {
   /** The task's question. */
   question: string;
   /** The format the instructions ask for, when they say. */
-  format?: PlanTextFormat;
+  format?: 'json' | 'xml';
   /** The DoM the instructions impose, when they do (`Degree of MAS: low.`). */
   dom?: Dom;
 }
 
-/** `buildOrchestratorMessages` writes the task as `Task:\n<question>\n\nWrite the plan.` (ORCHESTRATOR_PROMPTS). */
+/** `writeOrchestratorMessages` writes the task as `Task:\n<question>\n\nWrite the plan.` (ORCHESTRATOR_PROMPTS). */
 const TASK_PREFIX = ORCHESTRATOR_PROMPTS.taskHeader;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The closing line, its final `.` optional. */
@@ -21,8 +20,9 @@ const DOM_MARKER = ORCHESTRATOR_PROMPTS.domMarker;
 const FORMAT_MARKERS = ORCHESTRATOR_PROMPTS.formatMarkers;
 
 /**
- * Reads the question, requested format and DoM from orchestrator messages, as built by
- * `buildOrchestratorMessages` (src/plan/orchestrator-prompts.ts). Tolerant: without the
+ * The reader half of the orchestrator prompt codec: reads the question, requested format and DoM
+ * from orchestrator messages, as `writeOrchestratorMessages` (orchestrator-prompt.ts) lays them
+ * out. Tolerant: without the
  * `Task:` wrapper the whole last user message is the question, so prompts written by other
  * clients still work. String searches rather than regexes over the long developer prompt:
  * this runs once per simulated plan.

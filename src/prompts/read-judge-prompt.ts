@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../../core/index.js';
-import { JUDGE_PROMPTS } from '../../prompts/index.js';
+import type { ChatMessage } from '../core/index.js';
+import { JUDGE_PROMPTS } from './prompt-templates.js';
 
 const { trajectoryHeader: TRAJECTORY_JUDGE_HEADER, planHeader: PLAN_JUDGE_HEADER } = JUDGE_PROMPTS;
 
@@ -17,20 +17,20 @@ export interface ParsedJudgePrompt {
   candidates: JudgeCandidate[];
 }
 
-/** Whether the request is a judge prompt written by src/select/judge-prompts.ts. */
+/** Whether the request is a judge prompt written by judge-prompts.ts. */
 export function isJudgePrompt(messages: readonly ChatMessage[]): boolean {
   const content = lastUserContent(messages);
   return content.startsWith(TRAJECTORY_JUDGE_HEADER) || content.startsWith(PLAN_JUDGE_HEADER);
 }
 
 /**
- * Reads a judge prompt by the headers of the prompt template set (JUDGE_PROMPTS, laid out as
- * src/select/judge-prompts.ts documents): the question, and per
+ * The reader half of the judge prompt codec: reads a judge prompt, as the writers of
+ * judge-prompts.ts lay it out, by the headers of the prompt template set (JUDGE_PROMPTS): the question, and per
  * candidate its plan and (trajectory prompts) its final answer. Every free text there is
  * indented by two spaces, so a line at column 0 is always a header. Undefined when the last
  * user message is not a judge prompt.
  */
-export function parseJudgePrompt(messages: readonly ChatMessage[]): ParsedJudgePrompt | undefined {
+export function readJudgePrompt(messages: readonly ChatMessage[]): ParsedJudgePrompt | undefined {
   const content = lastUserContent(messages);
   const kind = content.startsWith(TRAJECTORY_JUDGE_HEADER) ? 'trajectories' : content.startsWith(PLAN_JUDGE_HEADER) ? 'plans' : undefined;
   if (kind === undefined) return undefined;
