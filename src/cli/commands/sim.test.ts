@@ -59,6 +59,25 @@ describe('orchrm sim scenarios', () => {
 });
 
 describe('orchrm sim serve', () => {
+  it('listens for SIGINT/SIGTERM before it prints the "listening on" line', async () => {
+    const { io, shutDown, ready } = testIo();
+    const order: string[] = [];
+    io.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().startsWith('listening on')) order.push('readiness line');
+    });
+    const running = program({
+      ...io,
+      untilShutdown: () => {
+        order.push('listening for signals');
+        return io.untilShutdown();
+      },
+    }).parseAsync(['sim', 'serve', '--port', '0'], { from: 'user' });
+    await ready;
+    shutDown('test over');
+    await running;
+    expect(order).toEqual(['listening for signals', 'readiness line']);
+  });
+
   it.each([
     [['--scenario', 'no-such-scenario'], /no scenario named "no-such-scenario"/],
     [['--scenario', 'constructor'], /no scenario named "constructor"/],

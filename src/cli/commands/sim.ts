@@ -104,6 +104,9 @@ function familyShares(scenario: Scenario): Record<string, number> {
 }
 
 async function serve(io: SimCommandIo, flags: ServeFlags): Promise<void> {
+  // Listen for SIGINT/SIGTERM before anything is printed, as `orchrm serve` does: a supervisor that
+  // sends SIGTERM as soon as it reads the "listening on" line must get a clean shutdown.
+  const shutdown = io.untilShutdown();
   const token = flags.tokenEnv === undefined ? undefined : (io.env ?? process.env)[flags.tokenEnv];
   if (flags.tokenEnv !== undefined && !token) {
     throw new UserError(`--token-env names ${flags.tokenEnv}, but that environment variable is not set or empty; export it (e.g. ${flags.tokenEnv}=$(openssl rand -hex 16)) or drop --token-env`);
@@ -159,7 +162,7 @@ async function serve(io: SimCommandIo, flags: ServeFlags): Promise<void> {
     ].join('\n'),
   );
   io.stdout.write(`listening on ${server.url}\n`);
-  const reason = await io.untilShutdown();
+  const reason = await shutdown;
   io.stderr.write(`orchrm sim: ${reason}; closing after in-flight requests finish\n`);
   await server.close();
   io.stderr.write(`orchrm sim: ${describeStats(server)}\n`);
