@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,18 @@ describe('model files', () => {
     writeFileSync(join(directory, 'truncated.safetensors'), bytes.subarray(0, bytes.length - 100));
     await expect(loadRewardModel(join(directory, 'truncated.safetensors'))).rejects.toThrow(/is not a valid safetensors file: .*truncated or corrupted/);
     await expect(loadRewardModel(join(directory, 'missing.safetensors'))).rejects.toThrow(/cannot read model file .*ENOENT.*orchrm rm train --out/);
+  });
+
+  it('refuses to save a model whose training diverged (a NaN or infinite weight), and writes nothing', async () => {
+    const { model } = await trainRewardModel(pairs.slice(0, 40), { maxEpochs: 1, encoder: 'structure,bits:8', seed: 3 });
+    try {
+      model.head.tensors[0]!.values[2] = Number.NaN;
+      const path = join(directory, 'diverged.safetensors');
+      await expect(saveRewardModel(model, path)).rejects.toThrow(/holds NaN in tensor linear\.weight at index 2: its training diverged, so nothing was written/);
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      model.close();
+    }
   });
 
   it('refuses another format version and a foreign safetensors file', async () => {

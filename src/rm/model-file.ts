@@ -55,6 +55,13 @@ export async function saveRewardModel(model: TrainedRewardModel, path: string, o
     ...model.head.tensors.map((tensor): [string, SafetensorsTensor] => [tensor.name, { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }]),
     ...model.ensemble.flatMap((head, member) => head.tensors.map((tensor): [string, SafetensorsTensor] => [ensembleTensorName(member, tensor.name), { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }])),
   ];
+  // A diverged training run is refused here rather than written as a file every loader refuses.
+  for (const [name, { data }] of tensors) {
+    const bad = data.findIndex((value) => !Number.isFinite(value));
+    if (bad !== -1) {
+      throw new UserError(`the model to save holds ${data[bad]} in tensor ${name} at index ${bad}: its training diverged, so nothing was written to ${path}; train again with a lower learning rate or more L2 (BtConfig learningRate, l2)`);
+    }
+  }
   const metadata: Record<string, string> = {
     format: MODEL_FORMAT,
     format_version: String(MODEL_FORMAT_VERSION),
