@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { saveRewardModel, syntheticPairs, syntheticPlan, trainRewardModel } from '../../rm/index.js';
+import { readSafetensors, writeSafetensors } from '../../rm/safetensors.js';
 import { Rng } from '../../core/rng.js';
 import { formatPlanXml } from '../../plan/index.js';
 import { createLengthRewardModel } from '../../serve/test-fixtures/fake-reward-models.js';
@@ -190,10 +192,16 @@ describe('orchrm serve', () => {
   it('refuses a model file with a NaN weight instead of serving it healthy and answering 500 (issue 23)', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'orchrm-serve-nan-'));
     try {
+      // saveRewardModel refuses a diverged model, so the file is made as a downloaded one would
+      // arrive: a valid model's tensors with one NaN, re-signed so that only the NaN is wrong.
       const { model } = await trainRewardModel(syntheticPairs({ pairs: 60, seed: 3 }), { seed: 3, maxEpochs: 1, tune: false });
-      model.head.tensors[0]!.values[0] = Number.NaN;
       const path = join(directory, 'nan.safetensors');
       await saveRewardModel(model, path);
+      const saved = readSafetensors(await readFile(path));
+      saved.tensors.get('linear.weight')!.data[0] = Number.NaN;
+      const unsigned = writeSafetensors([...saved.tensors], saved.metadata);
+      const dataHash = createHash('sha256').update(unsigned.subarray(8 + Number(unsigned.readBigUInt64LE(0)))).digest('hex');
+      await writeFile(path, writeSafetensors([...saved.tensors], { ...saved.metadata, tensors_sha256: dataHash }));
       const { io, text, ready, shutDown } = testIo();
       const { loadModel: _fake, ...realIo } = io;
       const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
