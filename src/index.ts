@@ -94,6 +94,7 @@ export {
   countTokens,
   createChatProvider,
   createOpenAiProvider,
+  isServerFailure,
   loadProviderConfig,
   parseProviderConfig,
   withConcurrencyLimit,

@@ -1,6 +1,6 @@
 import { deriveSeed, type LlmCallRecord } from '../core/index.js';
 import type { BlockChatRequest } from '../agents/index.js';
-import { type ChatProvider, type ChatRequest, type ChatResponse, requestHash, responseCallFields, type UsageMeter } from '../llm/index.js';
+import { type ChatProvider, type ChatRequest, type ChatResponse, isServerFailure, requestHash, responseCallFields, type UsageMeter } from '../llm/index.js';
 import type { EpisodeLimits } from './episode-limits.js';
 
 export interface NodeChatOptions {
@@ -73,6 +73,7 @@ export function createNodeChat(options: NodeChatOptions): (request: BlockChatReq
       if (attribution) meter?.meter.recordFailure(attribution, error);
       record.latencyMs = performance.now() - startedAt;
       record.error = limits.stoppedBy?.message ?? errorMessage(error);
+      if (limits.stoppedBy === undefined && isServerFailure(error)) limits.noteServerFailure(record.error);
       throw limits.stoppedBy ?? error;
     }
   };

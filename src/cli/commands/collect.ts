@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { collectEpisodes, CollectStoppedError, type CollectEvent, type CollectProgress, type CollectResult, type CollectSummary } from '../../collect/index.js';
+import { collectEpisodes, CollectStoppedError, DEFAULT_MAX_SERVER_FAILURE_SHARE, type CollectEvent, type CollectProgress, type CollectResult, type CollectSummary } from '../../collect/index.js';
 import { loadPlanTemplates } from '../../select/index.js';
 import { fanOutEvents, ignoreEvents, UserError } from '../../core/index.js';
 import { openStore, type Store } from '../../store/index.js';
@@ -57,6 +57,10 @@ const CollectFlagsSchema = z.object({
   newRun: z.boolean().default(false).meta({
     description: 'collect again under a new run id even when this database already holds a run with the same tasks, seed, plans per task and orchestrator (by default that run is continued)',
   }),
+  maxServerFailures: z.number().min(0).max(1).default(DEFAULT_MAX_SERVER_FAILURE_SHARE).meta({
+    placeholder: 'share',
+    description: 'exit 1 when more than this share of the episodes ended in a server failure (unreachable, 5xx, 429, timeout) after their retries; they are kept apart and redone by --resume',
+  }),
   stopAfterFailures: z.number().int().min(0).default(5).meta({ description: 'stop when this many episodes in a row fail with the same model-call error (0: never)' }),
   json: z.boolean().default(false).meta({ description: 'print the summary as JSON on stdout' }),
   events: z.boolean().default(false).meta({ description: 'print progress as JSON lines on stdout (collect-start, episode-end, collect-end with the summary) instead of the summary' }),
@@ -73,8 +77,10 @@ export function registerCollectCommand(program: Command): void {
         'Before anything is spent, the server is asked for its models (GET /v1/models): a server that is down,',
         'a rejected key or a model name it does not serve stops the command with what to fix.',
         'Running the same collection again on the same --db continues it (or says it is complete); Ctrl-C stops',
-        'it and prints the command that resumes it. Exit codes: 0 done, 1 the run stopped or every episode',
-        'failed, 2 a bad flag, file or server, 130 interrupted.',
+        'it and prints the command that resumes it. An episode that a server failure ended (unreachable, 5xx, 429,',
+        'timeout, after the retries) is stored apart as server_error, never mined, and redone by --resume.',
+        'Exit codes: 0 done, 1 the run stopped, every episode failed or more than --max-server-failures of them',
+        'ended in a server failure, 2 a bad flag, file or server, 130 interrupted.',
         '',
         'Examples:',
         '  orchrm collect --tasks gsm8k-test.jsonl --suite gsm8k --provider vllm.json --plans-per-task 8 --db runs.db --seed 1',
@@ -156,6 +162,7 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
       );
     }
     if (!flags.events) process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, flags.db));
+    reportServerFailures(summary, flags, args);
     const failed = summary.failures.reduce((sum, failure) => sum + failure.episodes, 0);
     if (summary.episodes > 0 && failed === summary.episodes) {
       process.stderr.write(`orchrm: every episode failed; the most frequent error: ${summary.failures[0]?.message}\n`);
@@ -174,6 +181,23 @@ function progressDetail(progress: CollectProgress): string {
   const rate = perMinute >= 10 ? perMinute.toFixed(0) : perMinute.toFixed(1);
   const eta = progress.etaMs === null ? 'eta -' : `eta ${formatDuration(progress.etaMs)}`;
   return `${rate} episodes/min, ${eta}, ${formatTokens(progress.tokens)} tokens, ${progress.failed} failed`;
+}
+
+/**
+ * Episodes a server failure ended are missing from the run until a resume redoes them: say how
+ * many and the command that does it; beyond --max-server-failures of the run, exit 1.
+ */
+function reportServerFailures(summary: CollectSummary, flags: CollectFlags, args: readonly string[]): void {
+  const lost = summary.byStatus.server_error ?? 0;
+  if (lost === 0) return;
+  const share = lost / summary.episodes;
+  const tooMany = share > flags.maxServerFailures;
+  process.stderr.write(
+    `orchrm: ${lost} of ${summary.episodes} episodes (${(share * 100).toFixed(1)}%) of run ${summary.runId} ended in a server failure after their retries` +
+      `${tooMany ? `, more than the ${(flags.maxServerFailures * 100).toFixed(1)}% a run may lose (--max-server-failures)` : ''}; ` +
+      `they are stored apart (status server_error) and never mined.\n  finish the run on a healthy server with: ${resumeCommand(summary.runId, args)}\n`,
+  );
+  if (tooMany) process.exitCode = RUN_FAILED_EXIT_CODE;
 }
 
 /** What a stopped run prints: the summary so far, why it stopped, and the command that continues it. */
