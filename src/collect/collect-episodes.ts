@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { deriveSeed, type Episode, type EventSink, ORCHRM_VERSION, type OrchestratorRef, type PlanTemplateLibrary, stableId, type Task, UserError } from '../core/index.js';
 import type { Environment } from '../environment/index.js';
@@ -163,6 +164,8 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
   const jobs = pending.map((sample) =>
     limit(async () => {
       const { task, sampleIndex } = sample;
+      // Between episodes, let timers and signal handlers (Ctrl-C) run, whatever the provider does.
+      await yieldToEventLoop();
       if (signal.aborted) return;
       let episode: Episode;
       try {
