@@ -7,8 +7,9 @@ import { openStore, type Store } from '../../store/index.js';
 import { createCliEvents, formatDuration, formatTokens } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
-import { environmentFromFlags, PlanFormatFlagSchema, sharedEnvironmentFlags as shared, SplitFlagSchema } from './environment-flags.js';
+import { environmentFromFlags, environmentInputs, PlanFormatFlagSchema, sharedEnvironmentFlags as shared, SplitFlagSchema } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
+import { refuseInputsAsOutputs } from '../output-guard.js';
 
 /** Episodes in flight when there is no provider config to take the number from. */
 const DEFAULT_CONCURRENCY = 4;
@@ -105,6 +106,7 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
   if (flags.json && flags.events) throw new UserError('--json and --events both write to stdout; choose one');
   if (flags.resume !== undefined && flags.newRun) throw new UserError('--resume continues a run and --new-run starts one; choose one');
   if (flags.templates !== undefined && flags.templateShare === 0) throw new UserError('--templates names the plans --template-share runs; give --template-share (e.g. 0.25) too');
+  refuseInputsAsOutputs(environmentInputs(flags), [{ flag: '--db', path: flags.db }]);
   const setup = await environmentFromFlags(flags);
   const { environment } = setup;
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });

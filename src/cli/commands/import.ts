@@ -5,6 +5,7 @@ import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { commandSummary } from '../command-catalog.js';
+import { refuseInputsAsOutputs } from '../output-guard.js';
 
 const ImportFlagsSchema = z.object({
   db: z.string().default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to write' }),
@@ -25,6 +26,7 @@ export function registerImportCommand(program: Command, streams: CommandStreams 
     .action(
       runAction(async (file: string, raw: Record<string, unknown>) => {
         const flags = importFlags.parse(raw);
+        refuseInputsAsOutputs([{ flag: '<file.jsonl>', path: file }], [{ flag: '--db', path: flags.db }]);
         let store: ReturnType<typeof openStore> | undefined;
         try {
           // The store is opened only once the file is valid: a refused file creates no database.

@@ -8,6 +8,7 @@ import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
+import { forceFlag, guardOutputs } from '../output-guard.js';
 import { embeddingFlags, featureOptionsFromFlags } from './embedding-flags.js';
 
 const btConfig = BtConfigSchema.shape;
@@ -27,6 +28,7 @@ const TrainFlagsSchema = z.object({
   ensembleSize: btConfig.ensembleSize,
   resume: z.boolean().default(false).meta({ description: 'continue from the resume state <out>.training.safetensors of an interrupted run' }),
   ...embeddingFlags,
+  ...forceFlag,
   json: json('print the training summary as JSON on stdout'),
 });
 
@@ -149,6 +151,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
         const flags = trainFlags.parse(rawFlags);
         const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, maxEpochs: flags.maxEpochs, ensembleSize: flags.ensembleSize, ...(!flags.tune && { tune: false as const }) });
         const out = flags.out ?? `rm-${flags.head}.safetensors`;
+        guardOutputs({ inputs: [{ flag: '--db', path: flags.db }], outputs: [{ flag: flags.out === undefined ? '--out (default rm-<head>.safetensors)' : '--out', path: out }], force: flags.force });
         const store = openStore(flags.db);
         try {
           const dataset = resolvePairDataset(store, flags.dataset);
