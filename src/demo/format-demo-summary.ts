@@ -1,4 +1,5 @@
 import { findings, type DemoResults } from '../report/index.js';
+import type { EncoderChoice } from '../rm/index.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}`;
@@ -52,6 +53,11 @@ function modelLines(results: DemoResults, lines: string[]): void {
   const validPairs = rm.outcomePairs?.validVsValid.total ?? 0;
   lines.push('', `Reward models on ${rm.heldOut.tasks} held-out tasks: pairwise accuracy on ${validPairs.toLocaleString('en-US')} valid-vs-valid outcome pairs [95% CI], and on valid-vs-invalid ones`);
   lines.push(`  ${`${rm.model} (every source)`.padEnd(36)} ${cell(rm.outcomePairs)}`);
+  const choice = results.config.encoderChoice as EncoderChoice | undefined;
+  if (choice !== undefined) {
+    const candidates = choice.candidates.map((candidate) => `${candidate.encoder}${candidate.validVsValidAccuracy === null ? '' : ` ${percent(candidate.validVsValidAccuracy)}`}`).join(', ');
+    lines.push(`      encoder ${choice.chosen}, chosen by ${choice.by}${choice.validVsValidPairs > 0 ? ` (${choice.validVsValidPairs} pairs)` : ''} among: ${candidates}`);
+  }
   for (const [kind, baseline] of Object.entries(rm.baselines)) {
     lines.push(`  ${`${kind} baseline`.padEnd(36)} ${cell(baseline.outcomePairs)}`, `      ${baseline.verdict}`);
   }

@@ -58,6 +58,13 @@ export interface DemoOutcome {
   modelPath: string;
 }
 
+/**
+ * The encoders the demo's reward model chooses among on its validation split (issue 21): the task's
+ * and plan's shapes alone, or with the task's words crossed with the plan's block kinds (which can
+ * tell a famous name from an obscure one, but can also memorise tasks).
+ */
+export const DEMO_ENCODER_CANDIDATES = ['shape', 'shape,cross'] as const;
+
 /** Best-of-N's headline N, as in the paper's figures. */
 const HEADLINE_N = 8;
 
@@ -113,16 +120,20 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     }
 
     stage(4, 'training the Bradley-Terry reward models (every source, label-free, outcome only) and three baselines, each tuned on its validation split');
-    const config = parseBtConfig({ seed, maxEpochs: sizes.rmEpochs });
+    const config = parseBtConfig({ seed, maxEpochs: sizes.rmEpochs, encoderCandidates: [...DEMO_ENCODER_CANDIDATES] });
     const modelPath = join(outDir, 'rm.safetensors');
-    const { model, config: chosenConfig, pairs: trainingPairs } = await trainStoredRewardModel(store, mined.datasetId, config, { out: modelPath, name: 'orchrm-bt-linear' });
+    const { model, config: chosenConfig, pairs: trainingPairs, encoderChoice } = await trainStoredRewardModel(store, mined.datasetId, config, { out: modelPath, name: 'orchrm-bt-linear' });
+    progress(`    encoder chosen by ${encoderChoice?.by}: ${encoderChoice?.candidates.map((candidate) => `${candidate.encoder} ${candidate.validVsValidAccuracy === null ? '' : percent(candidate.validVsValidAccuracy)}`).join(', ')}; kept ${encoderChoice?.chosen}`);
+    // The baselines and the outcome-only model read the chosen encoder (each tuned on its own validation split).
+    const { encoderCandidates: _candidates, ...chosenEncoderConfig } = { ...config, encoder: chosenConfig.encoder };
     const heldOut = loadEvaluationData(store, { datasetId: mined.datasetId });
-    const evaluation = await evaluateWithBaselines([model], heldOut, { trainingPairs, config, seed });
+    const evaluation = await evaluateWithBaselines([model], heldOut, { trainingPairs, config: chosenEncoderConfig, seed });
     const labelFreePairs = loadTrainingPairs(store, labelFreeMined.datasetId);
+    // Label-free chooses among the same candidates, by validation loss: its pairs read no grade, so it has no outcome pairs to choose on.
     const labelFree = (await trainRewardModel(labelFreePairs, config, { name: 'orchrm-bt-label-free' })).model;
     const outcomePairs = trainingPairs.filter((pair) => pair.source === 'outcome');
     // Compared on held-out pairs only, never used to choose: no bootstrap heads.
-    const outcomeOnly = (await trainRewardModel(outcomePairs, { ...config, ensembleSize: 0 }, { name: 'orchrm-bt-outcome-only' })).model;
+    const outcomeOnly = (await trainRewardModel(outcomePairs, { ...chosenEncoderConfig, ensembleSize: 0 }, { name: 'orchrm-bt-outcome-only' })).model;
     const alternatives = await compareAlternatives(heldOut, { model, labelFree, outcomeOnly }, { labelFree: labelFreePairs, outcomeOnly: outcomePairs }, seed);
 
     stage(5, `Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}: every strategy, the template pool and the fixed-plan baselines`);
@@ -173,6 +184,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         sizes,
         headlineN: HEADLINE_N,
         encoder: chosenConfig.encoder,
+        ...(encoderChoice !== undefined && { encoderChoice }),
         head: chosenConfig.head,
         tuned: { l2: chosenConfig.l2, learningRate: chosenConfig.learningRate, hashBits: chosenConfig.encoder.hashBits },
         datasetId: mined.datasetId,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InvalidUtf8Error, type Pair, readTextFile, UserError } from '../../core/index.js';
-import { ablateSources, type BaselineEpochEndEvent, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel } from '../../rm/index.js';
+import { ablateSources, type BaselineEpochEndEvent, type EncoderChoice, type EncoderSpec, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel } from '../../rm/index.js';
 import { createCliEvents } from '../progress.js';
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
@@ -19,6 +19,11 @@ const json = (description: string) => z.boolean().default(false).meta({ descript
 const TrainFlagsSchema = z.object({
   db: db.meta({ placeholder: 'path', description: 'SQLite store holding the pairs' }),
   encoder: z.string().min(1).default(DEFAULT_ENCODER_SPEC_TEXT).meta({ placeholder: 'spec', description: `features (${ENCODER_SPEC_GRAMMAR.split('\n')[0]}, see --help)` }),
+  encoders: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ placeholder: 'specs', description: "candidate encoders separated by ';' (e.g. 'shape;shape,cross'): each is trained and the one most accurate on the validation split's valid-vs-valid outcome pairs is kept (replaces --encoder)" }),
   head: z.enum([LinearHeadConfigSchema.shape.kind.value, MlpHeadConfigSchema.shape.kind.value]).default('linear').meta({ placeholder: 'kind', description: 'reward head' }),
   dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'pair dataset (default: the most recent)' }),
   out: z.string().min(1).optional().meta({ placeholder: 'file', description: 'model file to write (default: rm-<head>.safetensors)' }),
@@ -127,6 +132,23 @@ function parseJsonLine(line: string): unknown {
   }
 }
 
+/** `--encoders`: specs separated by `;` (a spec itself separates its items by commas). */
+export function parseEncoderCandidates(text: string): EncoderSpec[] {
+  const specs = text.split(';').map((item) => item.trim()).filter((item) => item !== '');
+  if (specs.length === 0) throw new UserError(`--encoders names no encoder; write specs separated by ';', e.g. 'shape;shape,cross'`);
+  return specs.map((spec) => parseEncoderSpec(spec));
+}
+
+/** One line per candidate encoder: its validation figures, the kept one marked. */
+function formatEncoderChoice(choice: EncoderChoice): string {
+  const lines = [`encoder chosen by ${choice.by}${choice.validVsValidPairs > 0 ? ` (${choice.validVsValidPairs} pairs)` : ''}:`];
+  for (const candidate of choice.candidates) {
+    const accuracy = candidate.validVsValidAccuracy === null ? '' : `valid-vs-valid ${(candidate.validVsValidAccuracy * 100).toFixed(1)}%, `;
+    lines.push(`  ${candidate.encoder === choice.chosen ? '*' : ' '} ${candidate.encoder}: ${accuracy}validation loss ${candidate.validationLoss.toFixed(4)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** One epoch's line, without its newline. */
 function epochLine(log: EpochLog, label = 'epoch'): string {
   const validation = log.validation ? `, validation loss ${log.validation.loss.toFixed(4)} accuracy ${(log.validation.accuracy * 100).toFixed(1)}%` : '';
@@ -145,18 +167,27 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
     rm.command('train').description('Train a reward model on the train split of a pair dataset (early stopping on validation) and register it in the store.'),
     trainFlags,
   )
-    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nUncertainty:\n  Then --ensemble (default 5) more heads are trained with the chosen hyperparameters, each on a\n  bootstrap resample of the training tasks, and stored in the same file; where they disagree the\n  model has seen too little (bon's rm+templates reads them). They are retrained on --resume.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
+    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nChoosing the encoder:\n  --encoders 'shape;shape,cross' trains a model (tuned as above) with each spec and keeps the\n  one that ranks the validation split's valid-vs-valid outcome pairs best (the first listed wins a\n  tie; test pairs never take part); every candidate's figures are recorded in the model file.\n\nUncertainty:\n  Then --ensemble (default 5) more heads are trained with the chosen hyperparameters, each on a\n  bootstrap resample of the training tasks, and stored in the same file; where they disagree the\n  model has seen too little (bon's rm+templates reads them). They are retrained on --resume.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
     .action(
       runAction(async (rawFlags: Record<string, unknown>) => {
         const flags = trainFlags.parse(rawFlags);
-        const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, maxEpochs: flags.maxEpochs, ensembleSize: flags.ensembleSize, ...(!flags.tune && { tune: false as const }) });
+        const encoderCandidates = flags.encoders === undefined ? undefined : parseEncoderCandidates(flags.encoders);
+        const config = parseBtConfig({
+          encoder: encoderCandidates?.[0] ?? parseEncoderSpec(flags.encoder),
+          ...(encoderCandidates !== undefined && { encoderCandidates }),
+          head: { kind: flags.head },
+          seed: flags.seed,
+          maxEpochs: flags.maxEpochs,
+          ensembleSize: flags.ensembleSize,
+          ...(!flags.tune && { tune: false as const }),
+        });
         const out = flags.out ?? `rm-${flags.head}.safetensors`;
         guardOutputs({ inputs: [{ flag: '--db', path: flags.db }], outputs: [{ flag: flags.out === undefined ? '--out (default rm-<head>.safetensors)' : '--out', path: out }], force: flags.force });
         const store = openStore(flags.db);
         try {
           const dataset = resolvePairDataset(store, flags.dataset);
           const stateFile = `${out}.training.safetensors`;
-          const { training, config: chosen, stateFiles, id } = await trainStoredRewardModel(store, dataset.id, config, {
+          const { training, config: chosen, stateFiles, id, encoderChoice } = await trainStoredRewardModel(store, dataset.id, config, {
             out,
             name: `orchrm-bt-${flags.head}`,
             stateFile,
@@ -174,8 +205,8 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
             }).sink,
           });
           for (const file of stateFiles) removeBtTrainingState(file);
-          const summary = { id, path: out, datasetId: dataset.id, trainPairs: training.trainPairs, validationPairs: training.validationPairs, bestEpoch: training.bestEpoch, stoppedEarly: training.stoppedEarly, l2: chosen.l2, learningRate: chosen.learningRate, last: training.history.at(-1) };
-          streams.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : `wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n`);
+          const summary = { id, path: out, datasetId: dataset.id, trainPairs: training.trainPairs, validationPairs: training.validationPairs, bestEpoch: training.bestEpoch, stoppedEarly: training.stoppedEarly, l2: chosen.l2, learningRate: chosen.learningRate, last: training.history.at(-1), ...(encoderChoice !== undefined && { encoderChoice }) };
+          streams.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : `${encoderChoice === undefined ? '' : formatEncoderChoice(encoderChoice)}wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n`);
         } finally {
           store.close();
         }
