@@ -12,6 +12,8 @@ export {
   FamilyRowSchema,
   TaskPicksSchema,
   RESULTS_SCHEMA_VERSION,
+  type Bill,
+  type BillStage,
   type BonTableResult,
   type DemoResults,
   type GrpoRunResult,
