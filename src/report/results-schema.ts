@@ -321,6 +321,33 @@ export const BillSchema = z.object({
   leavesOut: z.array(z.string()),
 });
 
+/** One point of a learning curve (version 4): a model trained on a share of a collection, judged on the common held-out set. */
+export const LearningCurvePointSchema = z.object({
+  /** `passive`: every sampled plan executed; `active`: plans chosen by the model in rounds. */
+  collection: z.enum(['passive', 'active']),
+  /** Share of the collection's training tasks trained on. */
+  share: z.number().min(0).max(1),
+  tasks: count,
+  pairs: count,
+  /** Tokens of every episode of those tasks (orchestrator, execution, verification): what collecting them cost. */
+  collectionTokens: tokenCount,
+  /** Accuracy on the held-out valid-vs-valid outcome pairs. */
+  validVsValid: AccuracyWithCiSchema,
+  /** Best-of-N selection accuracy on the held-out episodes at `learningCurve.n`. */
+  bestOfN: z.object({ accuracy: fraction, ci: IntervalSchema, randomAccuracy: fraction, oracleAccuracy: fraction, tasks: count }),
+});
+
+/** Learning curves of the reward model against collection tokens, every point on one held-out set (version 4). */
+export const LearningCurveSchema = z.object({
+  /** Candidates per held-out task of the Best-of-N points. */
+  n: z.number().int().min(1),
+  /** The held-out set every point is judged on. */
+  heldOut: z.object({ tasks: count, episodes: count, validPairs: count }),
+  /** Tokens the collection behind the curve spent beyond its points: the held-out tasks' episodes, and the stronger checkpoint's training. */
+  notInPoints: z.string(),
+  points: z.array(LearningCurvePointSchema),
+});
+
 /** One pair source (`PairStats`, summarised). */
 export const PairSourceSchema = z.object({
   /** Pairs in the dataset from this source. */
@@ -441,6 +468,8 @@ export const DemoResultsSchema = z.object({
   loop: z.array(LoopRoundSchema).optional(),
   /** The whole token bill of the reward-model route and the execution route (version 4). */
   bill: BillSchema.optional(),
+  /** The reward model's learning curves against collection tokens (version 4). */
+  learningCurve: LearningCurveSchema.optional(),
 });
 
 /** `<out>/results.json`, validated. */
@@ -453,4 +482,6 @@ export type RmResults = z.infer<typeof RmResultsSchema>;
 export type TaskPicks = z.infer<typeof TaskPicksSchema>;
 export type SwitchingRow = z.infer<typeof SwitchingRowSchema>;
 export type Bill = z.infer<typeof BillSchema>;
+export type LearningCurveResult = z.infer<typeof LearningCurveSchema>;
+export type LearningCurvePointResult = z.infer<typeof LearningCurvePointSchema>;
 export type BillStage = z.infer<typeof BillStageSchema>;
