@@ -149,5 +149,31 @@ export function grpoLines(results: DemoResults, lines: string[]): void {
   }
   const collection = results.config.templateCollection as { tasks: number; episodes: number; tokens: { total: number } } | undefined;
   const templateShare = collection && grpo.rmCollectionTokens.total > 0 ? `; the templates, run on ${collection.tasks} tasks (${collection.episodes} episodes), took ${percent(collection.tokens.total / grpo.rmCollectionTokens.total)} of it` : '';
-  lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens (its own line, not in the rm total above)${templateShare}`);
+  if (results.bill === undefined) {
+    lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens (its own line, not in the rm total above)${templateShare}`);
+    return;
+  }
+  lines.push(`  (GRPO training tokens only: the reward model's collection${templateShare} and stronger checkpoint are in the whole bill below)`);
+  billLines(results.bill, lines);
+}
+
+/** The whole bill of both routes, stage by stage, with the break-even and what it leaves out. */
+export function billLines(bill: NonNullable<DemoResults['bill']>, lines: string[]): void {
+  lines.push('', 'The whole bill: every token each route spends to train the orchestrator once (tokens by stage, from its own count)');
+  for (const [label, route] of [
+    ['reward model', bill.rewardModel],
+    ['execution', bill.execution],
+  ] as const) {
+    for (const stage of route.stages) {
+      lines.push(`  ${label.padEnd(13)} ${`${stage.stage}${stage.apart === undefined ? '' : ' (apart)'}`.padEnd(26)} ${tokens(stage.tokens.total).padStart(9)}  ${stage.paid === 'once' ? 'once' : 'per GRPO run'}`);
+    }
+    lines.push(`  ${label.padEnd(13)} ${'whole bill'.padEnd(26)} ${tokens(route.total.total).padStart(9)}${route.totalWithoutApart.total === route.total.total ? '' : `  (${tokens(route.totalWithoutApart.total)} without the stages listed apart)`}`);
+  }
+  const runs = (count: number | null) => (count === null ? 'never (a run saves nothing)' : `after ${count} GRPO run${count === 1 ? '' : 's'}`);
+  const apart = bill.rewardModel.stages.filter((stage) => stage.apart !== undefined);
+  lines.push(
+    `  one GRPO run saves ${tokens(bill.savingPerRun)} tokens on the reward-model route, which pays for itself ${runs(bill.breakEvenRuns)}${apart.length > 0 ? ` (${runs(bill.breakEvenRunsWithoutApart)} without ${apart.map((stage) => stage.stage).join(', ')})` : ''}`,
+  );
+  for (const stage of apart) lines.push(`  ${stage.stage} is listed apart: ${stage.apart}`);
+  lines.push(`  left out of both: ${bill.leavesOut.join('; ')}`);
 }

@@ -44,6 +44,17 @@ describe('runDemo --quick', () => {
     expect(seeds?.seeds).toEqual([3, 4, 5]);
     expect(seeds?.rm.accuracies[0]).toBe(results.grpo.rm.accuracy);
     expect(seeds!.execution.ci[0]).toBeLessThanOrEqual(seeds!.execution.mean);
+    // Issue 22: the whole bill adds up from the stages' own counts.
+    const { bill } = results;
+    const stage = (name: string) => bill?.rewardModel.stages.find((entry) => entry.stage === name)?.tokens;
+    expect(stage('strong checkpoint')).toEqual(results.config.strongCheckpoint && (results.config.strongCheckpoint as { trainingTokens: unknown }).trainingTokens);
+    expect(stage('strong checkpoint')?.execution).toBeGreaterThan(0);
+    expect(stage('strong checkpoint')?.orchestrator).toBeGreaterThan(0);
+    expect(stage('collection')).toEqual(results.grpo.rmCollectionTokens);
+    expect(stage('grpo')).toEqual(seeds?.rm.trainingTokens);
+    expect(bill?.execution.stages.map((entry) => entry.tokens)).toEqual([seeds?.execution.trainingTokens]);
+    expect(bill?.rewardModel.total.total).toBeCloseTo(stage('strong checkpoint')!.total + results.grpo.rmCollectionTokens.total + seeds!.rm.trainingTokens.total, 6);
+    expect(bill?.savingPerRun).toBeCloseTo(seeds!.execution.trainingTokens.total - seeds!.rm.trainingTokens.total, 6);
     expect(readFileSync(outcome.reportPath, 'utf8')).toContain('<svg');
     expect(existsSync(join(outDir, 'demo.db'))).toBe(true);
     const model = await loadRewardModel(outcome.modelPath);

@@ -8,6 +8,7 @@ import {
   bonResultsFromTables,
   DemoResultsSchema,
   grpoRunFromResult,
+  RESULTS_SCHEMA_VERSION,
   outcomePairsResult,
   pairSourcesFromStats,
   renderReport,
@@ -35,6 +36,7 @@ import { FULL_SIZES, mergeSizes, QUICK_SIZES, type DemoSizes, type DemoSizesInpu
 import { grpoSeedsSummary } from './grpo-seeds.js';
 import { familyRows } from './family-rows.js';
 import { addTokenSplits, tokenSplit } from './token-split.js';
+import { demoBill } from './bill.js';
 
 export interface DemoOptions {
   /** The simulated environment of the scenario the demo runs in. @default the `default` scenario's */
@@ -101,12 +103,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const store = openStore(dbPath);
   try {
     stage(2, `collecting episodes: ${sizes.collect.tasks} train tasks x ${sizes.collect.plansPerTask} plans from base and from strong, and the ${environment.templates.names.length} templates on ${percent(sizes.collect.templateShare)} of the tasks`);
-    const collectionTokens = [];
+    const collectionSplits = [];
     let templateCollection: { tasks: number; episodes: number; tokens: ReturnType<typeof tokenSplit> } | undefined;
     for (const [index, checkpoint] of [baseCheckpoint(), strong].entries()) {
       // The templates run once, beside the base checkpoint's plans.
       const summary = await collect(environment, store, checkpoint, sizes, seed + index, index === 0 ? sizes.collect.templateShare : 0);
-      collectionTokens.push(tokenSplit(summary.tokens));
+      collectionSplits.push(tokenSplit(summary.tokens));
       if (summary.templates !== undefined && summary.templates.episodes > 0) templateCollection = { tasks: summary.templates.tasks, episodes: summary.templates.episodes, tokens: tokenSplit(summary.templates.tokens) };
       progress(`    ${checkpoint.name}: ${summary.episodes} episodes${summary.templates?.episodes ? ` (${summary.templates.episodes} of them templates)` : ''}, accuracy ${percent(summary.accuracy ?? 0)}`);
     }
@@ -173,8 +175,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const [grpoRm, grpoExecution] = [grpoRuns.rm[0]!, grpoRuns.execution[0]!];
 
     stage(7, 'writing results.json and report.html');
+    const grpoSeedRuns = grpoSeedsSummary(grpoSeeds, { rm: grpoRuns.rm.map(grpoRunFromResult), execution: grpoRuns.execution.map(grpoRunFromResult) });
+    const baseAccuracy = grpoRm.evaluations[0]?.accuracy ?? 0;
+    const strongCheckpointTokens = {
+      orchestrator: improved.rounds.reduce((sum, round) => sum + round.orchestratorTokens, 0),
+      execution: improved.rounds.reduce((sum, round) => sum + round.executionTokens, 0),
+      verification: 0,
+    };
+    const collectionTokens = addTokenSplits(...collectionSplits);
     const results: DemoResults = DemoResultsSchema.parse({
-      schemaVersion: 3,
+      schemaVersion: RESULTS_SCHEMA_VERSION,
       scenario: scenario.name,
       seed,
       version: ORCHRM_VERSION,
@@ -190,7 +200,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         datasetId: mined.datasetId,
         labelFreeDatasetId: labelFreeMined.datasetId,
         mining: mined.config,
-        strongCheckpoint: { name: strong.name, step: strong.step, trainingTokens: improved.rounds.reduce((sum, round) => sum + round.executionTokens, 0) },
+        strongCheckpoint: { name: strong.name, step: strong.step, trainingTokens: { ...strongCheckpointTokens, total: strongCheckpointTokens.orchestrator + strongCheckpointTokens.execution } },
         bonPool: 'sampled+templates',
         templates: environment.templates.names,
         ...(templateCollection !== undefined && { templateCollection }),
@@ -206,13 +216,20 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       outcomeOnly: alternatives.outcomeOnly,
       bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N) },
       grpo: {
-        baseAccuracy: grpoRm.evaluations[0]?.accuracy ?? 0,
-        rmCollectionTokens: addTokenSplits(...collectionTokens),
+        baseAccuracy,
+        rmCollectionTokens: collectionTokens,
         rm: grpoRunFromResult(grpoRm),
         execution: grpoRunFromResult(grpoExecution),
-        seeds: grpoSeedsSummary(grpoSeeds, { rm: grpoRuns.rm.map(grpoRunFromResult), execution: grpoRuns.execution.map(grpoRunFromResult) }),
+        seeds: grpoSeedRuns,
       },
       families: familyRows(bon.bySuite, HEADLINE_N, bon.switching),
+      bill: demoBill({
+        strongCheckpoint: { ...strongCheckpointTokens, total: strongCheckpointTokens.orchestrator + strongCheckpointTokens.execution },
+        collection: collectionTokens,
+        rmGrpo: grpoSeedRuns.rm.trainingTokens,
+        executionGrpo: grpoSeedRuns.execution.trainingTokens,
+        gain: { rm: grpoSeedRuns.rm.mean - baseAccuracy, execution: grpoSeedRuns.execution.mean - baseAccuracy },
+      }),
     });
     const resultsPath = join(outDir, 'results.json');
     writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);

@@ -12,8 +12,12 @@ export {
   FamilyRowSchema,
   TaskPicksSchema,
   RESULTS_SCHEMA_VERSION,
+  type Bill,
+  type BillStage,
   type BonTableResult,
   type DemoResults,
+  type LearningCurvePointResult,
+  type LearningCurveResult,
   type GrpoRunResult,
   type IntervalTuple,
   type RmResults,
@@ -21,7 +25,7 @@ export {
   type TaskPicks,
   type TokenSplit,
 } from './results-schema.js';
-export { bonPicksFromRun, switchingRowsOf, bonResultsFromTables, grpoRunFromResult, intervalTuple, outcomePairsResult, pairSourcesFromStats, rmResultsFromReport } from './results-from-stages.js';
+export { bonPicksFromRun, switchingRowsOf, bonResultsFromTables, grpoRunFromResult, intervalTuple, learningCurvePointResult, outcomePairsResult, pairSourcesFromStats, rmResultsFromReport } from './results-from-stages.js';
 export {
   ViewerData,
   type DocumentLookup,

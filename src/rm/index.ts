@@ -26,3 +26,4 @@ export {
 } from './trained-reward-model.js';
 export * from './eval/index.js';
 export * from './remote/index.js';
+export { collectActively, type ActiveCollectOptions, type ActiveRound, type ActiveRoundEvent } from './active-collection.js';

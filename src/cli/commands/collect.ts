@@ -63,6 +63,12 @@ const CollectFlagsSchema = z.object({
     description: 'exit 1 when more than this share of the episodes ended in a server failure (unreachable, 5xx, 429, timeout) after their retries; they are kept apart and redone by --resume',
   }),
   stopAfterFailures: z.number().int().min(0).default(5).meta({ description: 'stop when this many episodes in a row fail with the same model-call error (0: never)' }),
+  activeRounds: z.number().int().min(0).default(0).meta({
+    placeholder: 'n',
+    description: 'collect actively in n rounds (at least 2; 0: every sampled plan executed): see below for what a round spends',
+  }),
+  candidatesPerTask: z.number().int().min(2).default(8).meta({ description: 'with --active-rounds: plans written per task after round 1, among which the model chooses' }),
+  activePlans: z.number().int().min(2).default(2).meta({ description: 'with --active-rounds: of those, plans executed per task' }),
   json: z.boolean().default(false).meta({ description: 'print the summary as JSON on stdout' }),
   events: z.boolean().default(false).meta({ description: 'print progress as JSON lines on stdout (collect-start, episode-end, collect-end with the summary) instead of the summary' }),
 });
@@ -83,9 +89,18 @@ export function registerCollectCommand(program: Command): void {
         'Exit codes: 0 done, 1 the run stopped, every episode failed or more than --max-server-failures of them',
         'ended in a server failure, 2 a bad flag, file or server, 130 interrupted.',
         '',
+        'Active collection (--active-rounds n) splits the tasks into n rounds. Round 1 spends what a passive collection',
+        'spends on its tasks: --plans-per-task plans written and executed each. Before each later round, a reward model',
+        'is trained on the earlier rounds\' pairs (CPU only, no tokens); then per task --candidates-per-task plans are',
+        'written (orchestrator tokens only) and --active-plans of them executed (orchestrator, execution and judge tokens):',
+        'the plan the model would pick and those its bootstrap heads disagree on most. Every plan written is billed in',
+        'the store. Use a --db of its own; running the command again continues it (candidates are written again: keep',
+        'the response cache on to get them for free).',
+        '',
         'Examples:',
         '  orchrm collect --tasks gsm8k-test.jsonl --suite gsm8k --provider vllm.json --plans-per-task 8 --db runs.db --seed 1',
         '  orchrm collect --scenario default --orchestrator sim:base --count 200 --plans-per-task 4 --db sim.db',
+        '  orchrm collect --scenario default --orchestrator sim:base --count 600 --plans-per-task 4 --active-rounds 3 --db active.db',
       ].join('\n'),
     )
     .action(runAction(async (raw: Record<string, unknown>, command: Command) => collect(collectFlags.parse(raw), commandLine(command))));
@@ -107,6 +122,7 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
   if (flags.resume !== undefined && flags.newRun) throw new UserError('--resume continues a run and --new-run starts one; choose one');
   if (flags.templates !== undefined && flags.templateShare === 0) throw new UserError('--templates names the plans --template-share runs; give --template-share (e.g. 0.25) too');
   refuseInputsAsOutputs(environmentInputs(flags), [{ flag: '--db', path: flags.db }]);
+  if (flags.activeRounds > 0) return collectActivelyFromFlags(flags);
   const setup = await environmentFromFlags(flags);
   const { environment } = setup;
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
@@ -175,6 +191,62 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
     environment.close();
     store.close();
   }
+}
+
+/** `collect --active-rounds n`: the rounds of `collectActively`, one summary line each. */
+async function collectActivelyFromFlags(flags: CollectFlags): Promise<void> {
+  if (flags.activeRounds < 2) throw new UserError(`--active-rounds needs at least 2 rounds (the first is passive), got ${flags.activeRounds}`);
+  for (const [set, flag] of [
+    [flags.templateShare > 0, '--template-share'],
+    [flags.resume !== undefined, '--resume'],
+    [flags.newRun, '--new-run'],
+    [flags.events, '--events'],
+  ] as const) {
+    if (set) throw new UserError(`${flag} is not supported with --active-rounds; an active collection continues by running the same command again`);
+  }
+  // Loaded here: a passive collection never pays for the reward-model code.
+  const { collectActively } = await import('../../rm/index.js');
+  const setup = await environmentFromFlags(flags);
+  const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    process.stderr.write('\norchrm: interrupted; run the same command again to continue\n');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const rounds = await collectActively({
+      environment: setup.environment,
+      tasks: setup.tasks,
+      orchestrator: setup.orchestrator,
+      store,
+      rounds: flags.activeRounds,
+      firstRoundPlans: flags.plansPerTask,
+      candidatesPerTask: flags.candidatesPerTask,
+      plansPerTask: flags.activePlans,
+      concurrency: flags.concurrency ?? setup.providerConfig?.concurrency ?? DEFAULT_CONCURRENCY,
+      seed: flags.seed,
+      config: { ...setup.config, keepPrompts: flags.keepPrompts },
+      signal: interrupt.signal,
+      events: (event) => {
+        if (event.type === 'active-round-end') process.stderr.write(`round ${event.round.round}/${event.rounds}: ${event.round.summary.episodes} episodes on ${event.round.tasks} tasks, ${formatTokens(tokensOf(event.round.summary))} tokens\n`);
+      },
+    });
+    if (flags.json) process.stdout.write(`${JSON.stringify(rounds, null, 2)}\n`);
+    else for (const round of rounds) process.stdout.write(`round ${round.round}: ${formatSummary(round.summary, flags.db)}`);
+  } catch (error) {
+    if (!(error instanceof CollectStoppedError) && !interrupt.signal.aborted) throw error;
+    process.stderr.write(`orchrm: stopped: ${error instanceof Error ? error.message : String(error)}; run the same command again to continue\n`);
+    process.exitCode = interrupt.signal.aborted ? INTERRUPTED_EXIT_CODE : RUN_FAILED_EXIT_CODE;
+  } finally {
+    process.off('SIGINT', onSigint);
+    setup.environment.close();
+    store.close();
+  }
+}
+
+function tokensOf(summary: CollectSummary): number {
+  return summary.tokens.orchestrator.totalTokens + summary.tokens.execution.totalTokens + summary.tokens.verification.totalTokens;
 }
 
 /** `57.3 episodes/min, eta 4m05s, 1.23M tokens, 2 failed` */

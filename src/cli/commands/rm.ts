@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InvalidUtf8Error, type Pair, readTextFile, UserError } from '../../core/index.js';
-import { ablateSources, type BaselineEpochEndEvent, type EncoderChoice, type EncoderSpec, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel } from '../../rm/index.js';
+import { ablateSources, type BaselineEpochEndEvent, type EncoderChoice, type EncoderSpec, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel, collectionTokensByTask, DEFAULT_CURVE_SHARES, formatLearningCurve, learningCurve } from '../../rm/index.js';
 import { createCliEvents } from '../progress.js';
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
@@ -47,6 +47,20 @@ const AblateFlagsSchema = z.object({
   json: json('print the report as JSON on stdout'),
 });
 
+const CurveFlagsSchema = z.object({
+  db: db.meta({ placeholder: 'path', description: 'SQLite store holding the pairs and the episodes they were mined from' }),
+  dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'pair dataset to draw the shares from (default: the most recent)' }),
+  shares: z.string().default(DEFAULT_CURVE_SHARES.join(',')).meta({ placeholder: 'list', description: 'shares of the training tasks, comma-separated, each in (0, 1]' }),
+  n: z.number().int().min(1).default(8).meta({ description: 'candidates per held-out task of Best-of-N' }),
+  heldOutDb: z.string().min(1).optional().meta({ placeholder: 'path', description: 'store of the held-out set every point is judged on (default: --db); give the passive collection\'s to put an active one on its curve' }),
+  heldOutDataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'pair dataset whose test split is the held-out set (default: --dataset, or the most recent of --held-out-db)' }),
+  collection: z.enum(['passive', 'active']).default('passive').meta({ placeholder: 'kind', description: 'how the collection was made, as the points record it' }),
+  seed: btConfig.seed.meta({ description: 'seed of the task order, training and intervals' }),
+  tune: z.boolean().default(false).meta({ description: 'tune L2 and learning rate on validation at every point (slower; off by default)' }),
+  maxEpochs: btConfig.maxEpochs,
+  json: json('print the points as JSON on stdout'),
+});
+
 const EvalFlagsSchema = z.object({
   model: z.array(z.string().min(1)).min(1).meta({ placeholder: 'files...', description: "model files written by orchrm rm train (several share the baselines, trained with the first one's config)" }),
   db: db.meta({ placeholder: 'path', description: 'SQLite store holding the pairs and episodes' }),
@@ -79,6 +93,7 @@ const trainFlags = optionsFromSchema(TrainFlagsSchema);
 const explainFlags = optionsFromSchema(ExplainFlagsSchema);
 const ablateFlags = optionsFromSchema(AblateFlagsSchema);
 const evalFlags = optionsFromSchema(EvalFlagsSchema);
+const curveFlags = optionsFromSchema(CurveFlagsSchema);
 const scoreFlags = optionsFromSchema(ScoreFlagsSchema);
 
 function readText(path: string, flag: string): string {
@@ -234,6 +249,50 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
           });
           streams.stdout.write(flags.json ? `${JSON.stringify({ datasetId: data.datasetId, ...report }, null, 2)}\n` : formatAblationReport(report));
         } finally {
+          store.close();
+        }
+      }),
+    );
+
+  addOptions(
+    rm.command('curve').description('Learning curve: train on growing shares of a collection and judge every point on one held-out set (valid-vs-valid and Best-of-N accuracy, with intervals) against collection tokens.'),
+    curveFlags,
+  )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Spends no model tokens: it trains one model per share (CPU) on pairs already mined. The tokens of a point are those of every',
+        'episode of its tasks (orchestrator, execution and verification), read from the store; the held-out tasks\' episodes are not in',
+        'any point. A share holds the tasks of every smaller share (a seeded order of the tasks).',
+        '',
+        'Examples:',
+        '  orchrm rm curve --db orchrm-demo/demo.db',
+        '  orchrm rm curve --db active.db --collection active --held-out-db orchrm-demo/demo.db --shares 0.25,0.5,1',
+      ].join('\n'),
+    )
+    .action(
+      runAction(async (rawFlags: Record<string, unknown>) => {
+        const flags = curveFlags.parse(rawFlags);
+        const shares = flags.shares.split(',').map((text) => Number(text.trim()));
+        if (shares.some((share) => !(share > 0 && share <= 1))) throw new UserError(`--shares must be numbers in (0, 1] separated by commas, got "${flags.shares}"`);
+        const store = openStore(flags.db, { readonly: true });
+        const heldOutStore = flags.heldOutDb === undefined ? store : openStore(flags.heldOutDb, { readonly: true });
+        try {
+          const dataset = resolvePairDataset(store, flags.dataset);
+          const heldOutDataset = flags.heldOutDataset ?? (flags.heldOutDb === undefined ? dataset.id : undefined);
+          const heldOut = loadEvaluationData(heldOutStore, { ...(heldOutDataset !== undefined && { datasetId: heldOutDataset }) });
+          const points = await learningCurve(loadTrainingPairs(store, dataset.id), heldOut, collectionTokensByTask(store, dataset.id), {
+            collection: flags.collection,
+            shares,
+            n: flags.n,
+            seed: flags.seed,
+            config: { seed: flags.seed, maxEpochs: flags.maxEpochs, ...(!flags.tune && { tune: false as const }) },
+            onPoint: (point, done, total) => streams.stderr.write(`${done}/${total} share ${point.share}: ${point.tasks} tasks, ${point.pairs} pairs\n`),
+          });
+          streams.stdout.write(flags.json ? `${JSON.stringify({ datasetId: dataset.id, heldOutDatasetId: heldOut.datasetId, n: flags.n, points }, null, 2)}\n` : formatLearningCurve(points, flags.n));
+        } finally {
+          if (heldOutStore !== store) heldOutStore.close();
           store.close();
         }
       }),
