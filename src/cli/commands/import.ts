@@ -17,8 +17,9 @@ const importFlags = optionsFromSchema(ImportFlagsSchema);
 
 /**
  * Adds `orchrm import <file.jsonl> --db <path> [--run id] [--keep-prompts] [--json]`: validates
- * every line of an episode JSONL file, then imports it all in one transaction or nothing; episodes
- * already stored are skipped. Runs recorded by other frameworks come in the same way.
+ * every line of an episode JSONL file (an invalid file imports nothing), then writes it in batches
+ * so a collect writing the same database goes on; episodes already stored are skipped, so a killed
+ * import is finished by running it again. Runs recorded by other frameworks come in the same way.
  */
 export function registerImportCommand(program: Command, streams: CommandStreams = processStreams): void {
   addOptions(program.command('import').argument('<file.jsonl>', 'episodes, one JSON object per line (docs/episode-format.md)').description(commandSummary('import')), importFlags)
