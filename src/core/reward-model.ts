@@ -28,3 +28,28 @@ export function hasEnsemble(model: RewardModel): model is UncertainRewardModel {
   const candidate = model as Partial<UncertainRewardModel>;
   return typeof candidate.scoreMembers === 'function' && typeof candidate.ensembleSize === 'number' && candidate.ensembleSize > 1;
 }
+
+/** What a cost-aware reward model expects of one plan before it runs. */
+export interface PlanEstimate {
+  /** Calibrated probability that the plan's answer is correct. */
+  successProbability: number;
+  /** Execution tokens the plan is predicted to spend (0 for a plan that cannot run). */
+  executionTokens: number;
+}
+
+/**
+ * A reward model that also predicts what a plan costs and how likely it is to succeed, so a
+ * selector can trade accuracy against tokens (issue 22): a cost head trained on the episodes'
+ * own token counts and a score calibrated into a probability on the train split.
+ */
+export interface CostAwareRewardModel extends RewardModel {
+  /** False when the model has no cost head or calibration (then `estimate` throws). */
+  readonly canEstimate: boolean;
+  estimate(task: string, plans: readonly (string | Plan)[], options?: { signal?: AbortSignal }): Promise<PlanEstimate[]>;
+}
+
+/** Whether a reward model can estimate success probabilities and costs (`CostAwareRewardModel`). */
+export function isCostAware(model: RewardModel): model is CostAwareRewardModel {
+  const candidate = model as Partial<CostAwareRewardModel>;
+  return typeof candidate.estimate === 'function' && candidate.canEstimate === true;
+}

@@ -99,6 +99,7 @@ function bonLines(results: DemoResults, lines: string[]): void {
       lines.push(`  ${row.family.padEnd(10)} ${String(row.tasks).padStart(4)} tasks: ${parts.join(', ')}`);
     }
   }
+  frontierLines(results, lines);
   const labelFreeBon = results.labelFree?.bon;
   if (labelFreeBon) {
     const lf = labelFreeBon.strategies;
@@ -176,4 +177,30 @@ export function billLines(bill: NonNullable<DemoResults['bill']>, lines: string[
   );
   for (const stage of apart) lines.push(`  ${stage.stage} is listed apart: ${stage.apart}`);
   lines.push(`  left out of both: ${bill.leavesOut.join('; ')}`);
+}
+
+/** The cost head, the calibration and the cost-accuracy frontier of rm+templates (issue 22), when the run measured them. */
+function frontierLines(results: DemoResults, lines: string[]): void {
+  const { costModel } = results;
+  const { frontier } = results.bon;
+  if (costModel !== undefined) {
+    const { calibration, cost } = costModel;
+    lines.push(
+      '',
+      `Cost head: mean absolute error ${tokens(cost.meanAbsoluteError)} execution tokens on plans averaging ${tokens(cost.meanTokens)} (validation split). Success probability (Platt): ECE ${calibration.train.ece.toFixed(3)} on the train split it was fitted on${calibration.validation ? `, ${calibration.validation.ece.toFixed(3)} on validation` : ''}, ${calibration.test.ece.toFixed(3)} on ${calibration.test.examples} held-out plans`,
+    );
+  }
+  if (frontier === undefined) return;
+  lines.push('', `Cost-aware rm+templates at N = ${frontier.n} (accuracy, execution + verification tokens per task; vs best-fixed-per-family in points)`);
+  for (const point of frontier.points) {
+    const { diff, ci } = point.versusBestFixedPerFamily;
+    lines.push(`  ${point.label.padEnd(24)} ${percent(point.accuracy).padStart(6)} ${tokens(point.tokens.executionPlusVerification).padStart(8)}   ${signed(diff)} ${pointsInterval(ci)}${point.dominatedBy.length > 0 ? `   dominated by ${point.dominatedBy.join(', ')}` : ''}`);
+  }
+  lines.push(`  ${'best-fixed-per-family'.padEnd(24)} ${percent(frontier.bestFixedPerFamily.accuracy).padStart(6)} ${tokens(frontier.bestFixedPerFamily.tokens.executionPlusVerification).padStart(8)}`);
+  const at = frontier.tokensAtBestFixedAccuracy;
+  lines.push(
+    at === null
+      ? '  no operating point matches best-fixed-per-family (every paired interval below 0)'
+      : `  matches best-fixed-per-family at ${tokens(at)} tokens (${frontier.pointAtBestFixedAccuracy}): ${percent(frontier.shareOfBestFixedPerFamilyTokens ?? 0)} of its tokens${frontier.cheapestFixedAtBestFixedAccuracy ? `; the cheapest fixed plan that matches it, ${frontier.cheapestFixedAtBestFixedAccuracy.name}, costs ${tokens(frontier.cheapestFixedAtBestFixedAccuracy.executionPlusVerification)}` : ''}`,
+  );
 }

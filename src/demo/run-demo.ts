@@ -28,7 +28,7 @@ import {
   type EvaluationData,
   type TrainedRewardModel,
 } from '../rm/index.js';
-import { recordBestOfN, runBestOfN, summarizeBestOfN, type BestOfNOptions } from '../select/index.js';
+import { recordBestOfN, runBestOfN, summarizeBestOfN, summarizeFrontier, type BestOfNOptions } from '../select/index.js';
 import { baseCheckpoint, createSimEnvironment, improveByExecution, loadScenario, type PolicyCheckpoint, type SimEnvironment } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { runGrpo } from '../train/index.js';
@@ -37,6 +37,7 @@ import { grpoSeedsSummary } from './grpo-seeds.js';
 import { familyRows } from './family-rows.js';
 import { addTokenSplits, tokenSplit } from './token-split.js';
 import { demoBill } from './bill.js';
+import { costModelResults } from './cost-model-results.js';
 
 export interface DemoOptions {
   /** The simulated environment of the scenario the demo runs in. @default the `default` scenario's */
@@ -144,12 +145,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       tasks: environment.tasks('test', sizes.bon.tasks),
       orchestrator: environment.orchestrator('base'),
       rewardModel: model,
-      config: { ns: sizes.bon.ns, seed, pool: 'sampled+templates' },
+      // The frontier (issue 22): rm+templates again at the largest N under a sweep of prices and margins.
+      config: { ns: sizes.bon.ns, seed, pool: 'sampled+templates', frontier: model.canEstimate },
     };
     const bonRun = await runBestOfN(bonOptions);
+    const frontier = summarizeFrontier(bonRun);
     const bon = recordBestOfN(store, bonRun, { scenario: scenario.name, rewardModel: modelPath, pool: 'sampled+templates' });
     progress('    the same with the label-free reward model (rm strategies only)');
     const labelFreeRun = await runBestOfN({ ...bonOptions, rewardModel: labelFree, config: { ns: [HEADLINE_N], seed, pool: 'sampled+templates', strategies: ['single', 'first-valid', 'rm', 'rm+templates'] } });
+    const costModel = await costModelResults(model, heldOut);
     const labelFreeTable = summarizeBestOfN(labelFreeRun).find((table) => table.n === HEADLINE_N)!;
 
     const grpoSeeds = Array.from({ length: sizes.grpo.seeds }, (_, index) => seed + index);
@@ -207,6 +211,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       },
       pairs: pairSourcesFromStats(stats),
       rm: rmResultsFromReport(evaluation, { file: 'rm.safetensors' }),
+      ...(costModel !== undefined && { costModel }),
       reliability: mined.reliability,
       labelFree: {
         ...alternatives.labelFree,
@@ -214,7 +219,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         bon: { n: labelFreeTable.n, tasks: labelFreeTable.tasks, strategies: labelFreeTable.strategies, paired: labelFreeTable.paired },
       },
       outcomeOnly: alternatives.outcomeOnly,
-      bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N) },
+      bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N), ...(frontier !== undefined && { frontier }) },
       grpo: {
         baseAccuracy,
         rmCollectionTokens: collectionTokens,

@@ -27,7 +27,49 @@ export interface Finding {
  * judge" (`MIN_VERDICT_TASKS`, `MIN_VERDICT_PAIRS`).
  */
 export function findings(results: DemoResults): Finding[] {
-  return [...rmFindings(results), ...sourceFindings(results), ...familyFindings(results), ...bonFindings(results), grpoFinding(results), ...billFindings(results)];
+  return [...rmFindings(results), ...sourceFindings(results), ...familyFindings(results), ...bonFindings(results), ...frontierFindings(results), grpoFinding(results), ...billFindings(results)];
+}
+
+/**
+ * Issue 22's targets for cost-aware selection, when the run measured the frontier: rm+templates
+ * matches best-fixed-per-family's accuracy at no more than half its execution + verification
+ * tokens (not on control); no fixed plan is both cheaper and more accurate than an operating
+ * point; on control, no saving beyond the cheapest fixed plan that matches that accuracy.
+ */
+function frontierFindings(results: DemoResults): Finding[] {
+  const { frontier } = results.bon;
+  if (frontier === undefined) return [];
+  const tooFew = tooFewToJudge({ tasks: frontier.tasks });
+  const perFamily = frontier.bestFixedPerFamily.tokens.executionPlusVerification;
+  const at = frontier.tokensAtBestFixedAccuracy;
+  const atText =
+    at === null
+      ? `No operating point matches best-fixed-per-family's ${percent(frontier.bestFixedPerFamily.accuracy)} (every paired interval below 0).`
+      : `${frontier.pointAtBestFixedAccuracy} matches it at ${Math.round(at).toLocaleString('en-US')} execution + verification tokens per task, ${percent(frontier.shareOfBestFixedPerFamilyTokens ?? 0)} of best-fixed-per-family's ${Math.round(perFamily).toLocaleString('en-US')}.`;
+  const dominated = frontier.points.filter((point) => point.dominatedBy.length > 0);
+  const list: Finding[] = [];
+  const cheapest = frontier.cheapestFixedAtBestFixedAccuracy;
+  if (results.scenario === 'control') {
+    list.push(
+      judged(
+        "On the control scenario, cost-aware rm+templates saves no more than the cheapest fixed plan that matches best-fixed-per-family's accuracy: its tokens at that accuracy are not below that plan's.",
+        `${atText} ${cheapest === null ? 'No fixed plan matches it.' : `The cheapest fixed plan that does is ${cheapest.name}, at ${Math.round(cheapest.executionPlusVerification).toLocaleString('en-US')}.`}`,
+        at === null || cheapest === null || at >= cheapest.executionPlusVerification,
+        tooFew,
+      ),
+    );
+  } else {
+    list.push(judged("Cost-aware rm+templates matches best-fixed-per-family's accuracy (paired interval reaching 0) at no more than 50% of its execution + verification tokens.", atText, at !== null && (frontier.shareOfBestFixedPerFamilyTokens ?? 1) <= 0.5, tooFew));
+  }
+  list.push(
+    judged(
+      'No fixed plan is both cheaper and more accurate than any operating point of cost-aware rm+templates (point estimates).',
+      dominated.length === 0 ? `None of ${frontier.points.length} operating points is dominated.` : `${dominated.length} of ${frontier.points.length} are: ${dominated.map((point) => `${point.label} by ${point.dominatedBy.join(', ')}`).join('; ')}.`,
+      frontier.undominated,
+      tooFew,
+    ),
+  );
+  return list;
 }
 
 /** A finding from its hope, what was measured, whether it held and, when too small, why. */

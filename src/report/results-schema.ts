@@ -212,12 +212,79 @@ export const TaskPicksSchema = z.object({
   fixed: z.record(z.string(), z.boolean()),
 });
 
+/** Accuracy and mean tokens per task of one row of the cost-accuracy frontier (`FrontierRow`, src/select). */
+export const FrontierRowSchema = z.object({
+  accuracy: fraction,
+  ci: IntervalSchema,
+  /** Mean per task: execution plus verification tokens (what the frontier plots), and all tokens. */
+  tokens: z.object({ executionPlusVerification: tokenCount, total: tokenCount }),
+});
+
+/**
+ * The cost-accuracy frontier of rm+templates (`BonFrontier`, src/select; issue 22): its operating
+ * points under a sweep of prices and margins, against every fixed plan, best-fixed,
+ * best-fixed-per-family and the oracle, at the largest N. Optional: runs before issue 22 have none.
+ */
+export const BonFrontierSchema = z.object({
+  n: z.number().int().min(1),
+  tasks: count,
+  strategy: z.literal('rm+templates'),
+  points: z.array(
+    FrontierRowSchema.extend({
+      /** `accuracy`, `price=<price per token>`, `cheapest-within=<margin>`. */
+      label: z.string(),
+      objective: z.object({ kind: z.enum(['accuracy', 'price', 'cheapest-within']), pricePerToken: z.number().min(0).optional(), margin: fraction.optional() }),
+      versusBestFixedPerFamily: PairedDifferenceSchema,
+      /** Fixed plans both more accurate and cheaper than this point. */
+      dominatedBy: z.array(z.string()),
+    }),
+  ),
+  fixed: z.array(FrontierRowSchema.extend({ name: z.string() })),
+  bestFixed: FrontierRowSchema.extend({ name: z.string() }),
+  bestFixedPerFamily: FrontierRowSchema.extend({ perSuite: z.record(z.string(), z.string()) }),
+  oracle: FrontierRowSchema.optional(),
+  /** Execution plus verification tokens per task of the cheapest point whose paired interval against best-fixed-per-family reaches 0; null when none does. */
+  tokensAtBestFixedAccuracy: tokenCount.nullable(),
+  pointAtBestFixedAccuracy: z.string().nullable(),
+  /** `tokensAtBestFixedAccuracy` over best-fixed-per-family's tokens. */
+  shareOfBestFixedPerFamilyTokens: z.number().min(0).nullable(),
+  /** The cheapest fixed plan matching best-fixed-per-family by the same rule. */
+  cheapestFixedAtBestFixedAccuracy: z.object({ name: z.string(), executionPlusVerification: tokenCount, versusBestFixedPerFamily: PairedDifferenceSchema }).nullable(),
+  /** No fixed plan is both cheaper and more accurate than some operating point. */
+  undominated: z.boolean(),
+});
+
 /** Best-of-N: the table at the headline N (the issue-6 JSON) plus the same table at every N run. */
 export const BonResultsSchema = BonTableSchema.extend({
   /** One table per N (e.g. 1, 2, 4, 8, 16): the accuracy-vs-tokens curves. Empty = headline only. */
   perN: z.array(BonTableSchema),
   /** Per test task, at the headline N: each strategy's pick and each template's outcome (version 3). */
   picks: z.array(TaskPicksSchema).optional(),
+  /** The cost-accuracy frontier of rm+templates (issue 22; optional, without a schema bump: older readers drop it). */
+  frontier: BonFrontierSchema.optional(),
+});
+
+/**
+ * The reward model's cost head and calibration (issue 22), as the demo measures them: the Platt
+ * parameters and the calibration error of the success probability on the train split (fitted
+ * there), the validation split and the held-out test episodes, and the cost head's fit.
+ */
+export const CostModelResultsSchema = z.object({
+  calibration: z.object({
+    method: z.literal('platt'),
+    slope: z.number(),
+    intercept: z.number(),
+    train: z.object({ examples: count, ece: fraction }),
+    validation: z.object({ examples: count, ece: fraction }).optional(),
+    test: z.object({ examples: count, ece: fraction }),
+  }),
+  cost: z.object({
+    trainExamples: count,
+    validationExamples: count,
+    /** Mean absolute error of predicted execution tokens and the mean, on the validation split (train when there is none). */
+    meanAbsoluteError: tokenCount,
+    meanTokens: tokenCount,
+  }),
 });
 
 /** Held-out accuracy of the policy after some training (`EvaluationPoint`). */
@@ -446,6 +513,8 @@ export const DemoResultsSchema = z.object({
   /** Keyed by pair source: outcome, checkpoint, process, efficiency. */
   pairs: z.record(z.string(), PairSourceSchema),
   rm: RmResultsSchema,
+  /** The cost head and calibration of the reward model (issue 22); absent in older runs. */
+  costModel: CostModelResultsSchema.optional(),
   /** Estimated reliability of each source and process signal, and the pair weight it earned (version 2). */
   reliability: z.array(UnitReliabilitySchema).optional(),
   /**
@@ -477,6 +546,8 @@ export type DemoResults = z.infer<typeof DemoResultsSchema>;
 export type TokenSplit = z.infer<typeof TokenSplitSchema>;
 export type IntervalTuple = z.infer<typeof IntervalSchema>;
 export type BonTableResult = z.infer<typeof BonTableSchema>;
+export type BonFrontierResult = z.infer<typeof BonFrontierSchema>;
+export type CostModelResults = z.infer<typeof CostModelResultsSchema>;
 export type GrpoRunResult = z.infer<typeof GrpoRunSchema>;
 export type RmResults = z.infer<typeof RmResultsSchema>;
 export type TaskPicks = z.infer<typeof TaskPicksSchema>;

@@ -11,7 +11,7 @@ import { loadRewardModel, MODEL_FORMAT, MODEL_FORMAT_VERSION } from './model-fil
 
 /**
  * Issue 23 acceptance: random model files (headers, shapes, dtypes, offsets, sizes, metadata,
- * truncations, flipped bytes, non-finite weights) are each either refused with a UserError that
+ * truncations, flipped bytes, non-finite weights; with and without issue 22's cost head and calibration) are each either refused with a UserError that
  * says what is wrong (never a stack trace, a RangeError or a hang) or loaded within a memory bound:
  * the head's tensors hold no more bytes than the file, and the process's array buffers grow by
  * at most a small multiple of the file's size.
@@ -52,22 +52,33 @@ function assemble(draft: Draft): Buffer {
   return bytes;
 }
 
+/** Optional parts of a format 3 file: the cost head and the calibration. */
+interface Parts {
+  costHead: boolean;
+  calibration: boolean;
+}
+
 /** The tensors a model of these configs stores (written out here, independently of the loader). */
-function layoutOf(spec: EncoderSpec, head: HeadConfig): { name: string; shape: number[]; dtype: 'F64' | 'F32' }[] {
+function layoutOf(spec: EncoderSpec, head: HeadConfig, parts: Parts): { name: string; shape: number[]; dtype: 'F64' | 'F32' }[] {
   let dimension = 2 ** spec.hashBits;
   for (const feature of spec.features) if (feature.kind === 'embed') dimension += feature.dimensions * (feature.of === 'both' ? 2 : 1);
-  if (head.kind === 'linear') return [{ name: 'linear.weight', shape: [dimension, 1], dtype: 'F64' }, { name: 'linear.bias', shape: [1], dtype: 'F64' }];
+  const optional = [
+    ...(parts.costHead ? [{ name: 'cost.linear.weight', shape: [dimension, 1], dtype: 'F64' as const }, { name: 'cost.linear.bias', shape: [1], dtype: 'F64' as const }] : []),
+    ...(parts.calibration ? [{ name: 'calibration.platt', shape: [2], dtype: 'F64' as const }] : []),
+  ];
+  if (head.kind === 'linear') return [{ name: 'linear.weight', shape: [dimension, 1], dtype: 'F64' }, { name: 'linear.bias', shape: [1], dtype: 'F64' }, ...optional];
   return [
     { name: 'mlp.w1', shape: [dimension, head.hidden], dtype: head.firstLayerPrecision === 'float32' ? 'F32' : 'F64' },
     { name: 'mlp.b1', shape: [head.hidden], dtype: 'F64' },
     { name: 'mlp.w2', shape: [head.hidden], dtype: 'F64' },
     { name: 'mlp.b2', shape: [1], dtype: 'F64' },
+    ...optional,
   ];
 }
 
 /** A model file that loads: the configs' tensors with finite values, and the right hash. */
-function validDraft(spec: EncoderSpec, head: HeadConfig, values: number[]): Draft {
-  const layout = layoutOf(spec, head);
+function validDraft(spec: EncoderSpec, head: HeadConfig, values: number[], parts: Parts): Draft {
+  const layout = layoutOf(spec, head, parts);
   const entries: [string, Entry][] = [];
   const chunks: Buffer[] = [];
   let offset = 0;
@@ -91,6 +102,8 @@ function validDraft(spec: EncoderSpec, head: HeadConfig, values: number[]): Draf
       training_config: '{}',
       metrics: '{}',
       seed: '1',
+      ...(parts.costHead && { cost_head: '{"kind":"linear","target":"log1p-execution-tokens"}' }),
+      ...(parts.calibration && { calibration: '{"method":"platt"}' }),
       tensors_sha256: createHash('sha256').update(data).digest('hex'),
     },
     entries,
@@ -121,6 +134,8 @@ const headArbitrary: fc.Arbitrary<HeadConfig> = fc.oneof(
 const claimedSize = fc.oneof(fc.integer({ min: 0, max: 4096 }), fc.constantFrom(2 ** 24, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 64, -1, 1.5, Number.MAX_SAFE_INTEGER), fc.string({ maxLength: 4 }), fc.constant(null));
 const jsonish = fc.oneof(fc.string({ maxLength: 40 }), fc.json({ maxDepth: 3 }), fc.constantFrom('{"hashBits": 24, "features": [{"kind": "structure"}]}', '{"kind": "mlp", "hidden": 1024}', '{"kind": "mlp", "hidden": 1024, "firstLayerPrecision": "float64"}'));
 
+const partsArbitrary: fc.Arbitrary<Parts> = fc.record({ costHead: fc.boolean(), calibration: fc.boolean() });
+
 type Mutation = (draft: Draft) => Draft;
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constant<Mutation>((draft) => draft),
@@ -131,7 +146,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.tuple(fc.nat(), fc.oneof(fc.constantFrom('F64', 'F32', 'F16', 'I64', 'BOOL'), fc.string({ maxLength: 5 }))).map<Mutation>(([which, dtype]) => (draft) => withEntry(draft, which, { dtype })),
   fc.tuple(fc.nat(), fc.array(claimedSize, { minLength: 0, maxLength: 3 })).map<Mutation>(([which, offsets]) => (draft) => withEntry(draft, which, { data_offsets: offsets })),
   fc.tuple(fc.string({ maxLength: 12 }), claimedSize, claimedSize).map<Mutation>(([name, size, end]) => (draft) => ({ ...draft, entries: [...draft.entries, [name, { dtype: 'F64', shape: [size], data_offsets: [0, end] }]] })),
-  fc.tuple(fc.constantFrom('format', 'format_version', 'encoder_spec', 'head_config', 'training_config', 'metrics', 'seed', 'trained_on', 'name', 'tensors_sha256'), fc.oneof(jsonish, fc.integer(), fc.constant(null))).map<Mutation>(
+  fc.tuple(fc.constantFrom('format', 'format_version', 'encoder_spec', 'head_config', 'training_config', 'metrics', 'seed', 'trained_on', 'name', 'tensors_sha256', 'cost_head', 'calibration'), fc.oneof(jsonish, fc.integer(), fc.constant(null))).map<Mutation>(
     ([key, value]) => (draft) => ({ ...draft, metadata: { ...draft.metadata, [key]: value } }),
   ),
   fc.tuple(fc.nat(), fc.constantFrom(NaN, Infinity, -Infinity)).map<Mutation>(([which, value]) => (draft) => withNonFinite(draft, which, value)),
@@ -158,10 +173,10 @@ function withNonFinite(draft: Draft, which: number, value: number): Draft {
 describe('loadRewardModel on random files', () => {
   it('refuses every malformed file with a UserError, and loads the rest within a memory bound', async () => {
     let runs = 0;
-    const outcomes = { loaded: 0, refused: 0 };
+    const outcomes = { loaded: 0, refused: 0, estimated: 0 };
     await fc.assert(
-      fc.asyncProperty(specArbitrary, headArbitrary, fc.array(fc.double({ min: -4, max: 4, noNaN: true }), { minLength: 1, maxLength: 8 }), fc.array(mutation, { maxLength: 2 }), async (spec, head, values, mutations) => {
-        const draft = mutations.reduce((current, mutate) => mutate(current), validDraft(spec, head, values));
+      fc.asyncProperty(specArbitrary, headArbitrary, fc.array(fc.double({ min: -4, max: 4, noNaN: true }), { minLength: 1, maxLength: 8 }), fc.array(mutation, { maxLength: 2 }), partsArbitrary, async (spec, head, values, mutations, parts) => {
+        const draft = mutations.reduce((current, mutate) => mutate(current), validDraft(spec, head, values, parts));
         const path = join(directory, `fuzz-${runs++}.safetensors`);
         writeFileSync(path, assemble(draft));
         const fileBytes = statSync(path).size;
@@ -179,9 +194,14 @@ describe('loadRewardModel on random files', () => {
           outcomes.refused++;
         } else {
           const model = outcome as Awaited<ReturnType<typeof loadRewardModel>>;
-          const tensorBytes = model.head.tensors.reduce((sum, tensor) => sum + tensor.values.byteLength, 0);
+          const tensorBytes = [model.head, ...model.ensemble, ...(model.costHead ? [model.costHead] : [])].flatMap((member) => member.tensors).reduce((sum, tensor) => sum + tensor.values.byteLength, 0);
           expect(tensorBytes).toBeLessThanOrEqual(fileBytes);
           expect((await model.score('What is 2 + 3?', [PLAN])).every(Number.isFinite)).toBe(true);
+          if (model.canEstimate) {
+            const [estimate] = await model.estimate('What is 2 + 3?', [PLAN]);
+            expect(Number.isFinite(estimate!.executionTokens) && estimate!.successProbability >= 0 && estimate!.successProbability <= 1).toBe(true);
+            outcomes.estimated++;
+          }
           model.close();
           outcomes.loaded++;
         }
@@ -193,5 +213,6 @@ describe('loadRewardModel on random files', () => {
     // Both outcomes must occur, or the property says nothing about one of them.
     expect(outcomes.loaded).toBeGreaterThan(20);
     expect(outcomes.refused).toBeGreaterThan(200);
+    expect(outcomes.estimated).toBeGreaterThan(5);
   });
 });

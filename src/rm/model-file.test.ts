@@ -13,9 +13,20 @@ import { trainRewardModel } from './train-reward-model.js';
 const directory = mkdtempSync(join(tmpdir(), 'orchrm-rm-file-'));
 const pairs = syntheticPairs({ pairs: 120, seed: 9 });
 const probes = pairs.slice(0, 10).flatMap((pair) => [pair.winner.planText, pair.loser.planText]);
+// Executed plans for the cost head and the calibration: 1,000 tokens per node, winners correct.
+const planOutcomes = pairs.flatMap((pair) =>
+  [pair.winner, pair.loser].map((side, position) => ({
+    taskId: pair.taskId,
+    question: pair.question,
+    planText: side.planText,
+    executionTokens: 1000 * (side.planText.split('<agent_name>').length - 1),
+    correct: position === 0,
+    split: pair.split ?? ('train' as const),
+  })),
+);
 const trained = Promise.all(
   (['linear', 'mlp'] as const).map((kind) =>
-    trainRewardModel(pairs, { head: kind === 'mlp' ? { kind, hidden: 6, activation: 'tanh' } : { kind }, maxEpochs: 3, encoder: 'words:1-2,chars:3-4@task,structure,task-stats,cross,bits:12', seed: 5 }),
+    trainRewardModel(pairs, { head: kind === 'mlp' ? { kind, hidden: 6, activation: 'tanh' } : { kind }, maxEpochs: 3, encoder: 'words:1-2,chars:3-4@task,structure,task-stats,cross,bits:12', seed: 5 }, { planOutcomes }),
   ),
 );
 
@@ -53,6 +64,11 @@ describe('model files', () => {
       expect(loaded.ensembleSize).toBe(5);
       expect(await loaded.scoreMembers(question, probes)).toEqual(await model.scoreMembers(question, probes));
       expect(await loaded.scorePrefix(question, probes[0]!, 1)).toBe(await model.scorePrefix(question, probes[0]!, 1));
+      // The cost head and the calibration (format 3) travel in the same file too.
+      expect(loaded.canEstimate).toBe(true);
+      expect(loaded.calibration).toEqual(model.calibration);
+      expect(await loaded.estimate(question, probes)).toEqual(await model.estimate(question, probes));
+      expect(loaded.provenance.metrics).toHaveProperty('calibration.train.ece');
       expect(loaded.provenance.trainingDataHash).toBe(dataset.dataHash);
       expect(loaded.provenance.seed).toBe(5);
       expect(loaded.provenance.metrics).toMatchObject({ note: 'evaluated', bestEpoch: 3 });
@@ -92,7 +108,7 @@ describe('model files', () => {
       return loadRewardModel(join(directory, name));
     };
     await expect(rewrite({ ...file.metadata, format_version: String(MODEL_FORMAT_VERSION + 1) }, 'newer.safetensors')).rejects.toThrow(
-      `has format version ${MODEL_FORMAT_VERSION + 1}, but this orchrm reads versions 1 and 2; upgrade orchrm to read it`,
+      `has format version ${MODEL_FORMAT_VERSION + 1}, but this orchrm reads versions 1, 2 and 3; upgrade orchrm to read it`,
     );
     await expect(rewrite({ ...file.metadata, format_version: '0' }, 'older.safetensors')).rejects.toThrow(/retrain it with `orchrm rm train`/);
     await expect(rewrite({ format: 'pt' }, 'foreign.safetensors')).rejects.toThrow(/not an orchrm reward model/);
@@ -101,6 +117,13 @@ describe('model files', () => {
     // Fewer heads declared than stored, or an absurd count, is refused before anything is allocated for them.
     await expect(rewrite({ ...file.metadata, ensemble_size: '4' }, 'fewer.safetensors')).rejects.toThrow(/unexpected tensor "ensemble\.4\.linear\.weight" .* with 4 bootstrap heads/);
     await expect(rewrite({ ...file.metadata, ensemble_size: '1000000' }, 'many.safetensors')).rejects.toThrow(/ensemble_size "1000000", not an integer from 0 to 32/);
+    // The cost head and the calibration: their metadata must be what orchrm writes, and their tensors must match it.
+    await expect(rewrite({ ...file.metadata, cost_head: '{"kind":"mlp","target":"tokens"}' }, 'cost-kind.safetensors')).rejects.toThrow(/cost_head metadata .* this orchrm reads only/);
+    const { cost_head: _costHead, ...withoutCostHead } = file.metadata;
+    await expect(rewrite(withoutCostHead, 'cost-undeclared.safetensors')).rejects.toThrow(/unexpected tensor "cost\.linear\.weight"/);
+    const withoutCalibrationTensor = [...file.tensors.entries()].filter(([name]) => name !== 'calibration.platt');
+    writeFileSync(join(directory, 'no-platt.safetensors'), writeSafetensors(withoutCalibrationTensor, file.metadata));
+    await expect(loadRewardModel(join(directory, 'no-platt.safetensors'))).rejects.toThrow(/lacks tensor calibration\.platt/);
   });
 
   it('reads a version 1 file (no bootstrap heads) and scores as it did', async () => {
@@ -110,6 +133,7 @@ describe('model files', () => {
     expect(await model.score('What is 3 times 4?', [plan('sc'), plan('cot'), plan('search')])).toEqual([-0.030906379858921383, -0.2990650631091363, -0.11963552395927485]);
     expect(model.ensembleSize).toBe(0);
     expect(await model.scoreMembers('What is 3 times 4?', [plan('sc')])).toEqual([[]]);
+    expect(model.canEstimate).toBe(false);
     model.close();
   });
 

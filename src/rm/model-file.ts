@@ -9,6 +9,8 @@ import { checkHeadSize, createHead, headTensorLayout } from './heads/create-head
 import { HeadConfigSchema, type HeadConfig } from './heads/head-config.js';
 import type { ParameterArray } from './heads/reward-head.js';
 import { fromLittleEndian, readExactly, readSafetensorsHeader, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsEntry, type SafetensorsHeader, type SafetensorsTensor } from './safetensors.js';
+import type { PlattCalibration } from './calibration.js';
+import { COST_TARGET } from './cost-head.js';
 import { TrainedRewardModel, TrainingSourceSchema, type RewardModelProvenance, type TrainingSource } from './trained-reward-model.js';
 
 /** `format` metadata of our model files. */
@@ -16,12 +18,22 @@ export const MODEL_FORMAT = 'orchrm.bt-reward-model';
 /**
  * Bumped whenever the layout or the meaning of a tensor or feature changes. Version 2 (issue 21)
  * added the bootstrap heads: tensors `ensemble.<k>.<name>` beside the model head's, and metadata
- * `ensemble_size`. Version 1 files (no heads) are still read, and score as they did.
+ * `ensemble_size`. Version 3 (issue 22) added the optional cost head (metadata `cost_head`,
+ * tensors `cost.linear.weight` and `cost.linear.bias`) and the optional calibration (metadata
+ * `calibration`, tensor `calibration.platt` [slope, intercept]). Version 1 and 2 files (no heads,
+ * no cost head) are still read, and score as they did.
  */
-export const MODEL_FORMAT_VERSION = 2;
+export const MODEL_FORMAT_VERSION = 3;
 
 /** Format versions this orchrm reads. */
-const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2]);
+const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2, 3]);
+
+/** `cost_head` metadata: the cost head is linear over the model's features and predicts `COST_TARGET`. */
+const COST_HEAD_METADATA = stableStringify({ kind: 'linear', target: COST_TARGET });
+/** `calibration` metadata: Platt scaling, its two parameters in tensor `calibration.platt`. */
+const CALIBRATION_METADATA = stableStringify({ method: 'platt' });
+const CALIBRATION_TENSOR = 'calibration.platt';
+const costTensorName = (name: string) => `cost.${name}`;
 
 /** Most bootstrap heads a file may hold (BtConfig allows at most 32), checked before anything is allocated. */
 const MAX_ENSEMBLE_SIZE = 32;
@@ -40,7 +52,8 @@ const dtypeOf = (values: ParameterArray): SafetensorsDtype => (values instanceof
 /**
  * Writes a trained model as `.safetensors`: its head tensors (F64, or F32 for a float32 layer) and metadata strings
  * `format`, `format_version`, `orchrm_version`, `name`, `encoder_spec`, `head_config` (JSON), `ensemble_size`
- * (bootstrap heads, stored as tensors `ensemble.<k>.<name>`),
+ * (bootstrap heads, stored as tensors `ensemble.<k>.<name>`), `cost_head` and `calibration` (when the
+ * model has them: tensors `cost.linear.weight`, `cost.linear.bias` and `calibration.platt`),
  * `training_data_hash`, `seed`, `training_config`, `metrics`, `trained_on` (JSON, optional: the
  * pair dataset and the scenarios or task files it came from) and `tensors_sha256` (of
  * the data section, checked on load). Written to a temporary file and renamed, so a crash
@@ -54,7 +67,10 @@ export async function saveRewardModel(model: TrainedRewardModel, path: string, o
   const tensors = [
     ...model.head.tensors.map((tensor): [string, SafetensorsTensor] => [tensor.name, { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }]),
     ...model.ensemble.flatMap((head, member) => head.tensors.map((tensor): [string, SafetensorsTensor] => [ensembleTensorName(member, tensor.name), { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }])),
+    ...(model.costHead?.tensors.map((tensor): [string, SafetensorsTensor] => [costTensorName(tensor.name), { dtype: dtypeOf(tensor.values), shape: tensor.shape, data: tensor.values }]) ?? []),
+    ...(model.calibration === undefined ? [] : [[CALIBRATION_TENSOR, { dtype: 'F64', shape: [2], data: Float64Array.of(model.calibration.slope, model.calibration.intercept) }] as [string, SafetensorsTensor]]),
   ];
+  if (model.costHead !== undefined && model.costHead.config.kind !== 'linear') throw new UserError(`the model's cost head is a ${model.costHead.config.kind} head; model files hold a linear cost head only`);
   // A diverged training run is refused here rather than written as a file every loader refuses.
   for (const [name, { data }] of tensors) {
     const bad = data.findIndex((value) => !Number.isFinite(value));
@@ -70,6 +86,8 @@ export async function saveRewardModel(model: TrainedRewardModel, path: string, o
     encoder_spec: stableStringify(model.pipeline.spec),
     head_config: stableStringify(model.head.config),
     ensemble_size: String(model.ensemble.length),
+    ...(model.costHead !== undefined && { cost_head: COST_HEAD_METADATA }),
+    ...(model.calibration !== undefined && { calibration: CALIBRATION_METADATA }),
     training_data_hash: provenance.trainingDataHash ?? '',
     seed: provenance.seed === undefined ? '' : String(provenance.seed),
     training_config: stableStringify(provenance.trainingConfig ?? {}),
@@ -122,6 +140,21 @@ function ensembleSizeField(path: string, metadata: Record<string, string>): numb
   return size;
 }
 
+/**
+ * Which optional parts a file holds: a cost head (`cost_head`) and a calibration (`calibration`).
+ * Absent keys mean absent parts (every version 1 and 2 file); a key with any other value than
+ * the one this orchrm writes is refused.
+ */
+function optionalPartsField(path: string, metadata: Record<string, string>): { costHead: boolean; calibration: boolean } {
+  const read = (key: 'cost_head' | 'calibration', expected: string) => {
+    const text = metadata[key];
+    if (text === undefined) return false;
+    if (text !== expected) throw new UserError(`model file ${path} has ${key} metadata ${JSON.stringify(text.slice(0, 80))}, but this orchrm reads only ${expected}; the file is corrupted or from a newer orchrm, upgrade orchrm or retrain the model`);
+    return true;
+  };
+  return { costHead: read('cost_head', COST_HEAD_METADATA), calibration: read('calibration', CALIBRATION_METADATA) };
+}
+
 function checkFormat(path: string, metadata: Record<string, string>): void {
   if (metadata.format !== MODEL_FORMAT) {
     throw new UserError(`${path} is a safetensors file but not an orchrm reward model (format ${JSON.stringify(metadata.format ?? null).slice(0, 80)}); for a model trained elsewhere, serve it and use a remote reward model`);
@@ -129,7 +162,7 @@ function checkFormat(path: string, metadata: Record<string, string>): void {
   const version = Number(metadata.format_version);
   if (!READABLE_VERSIONS.has(version)) {
     const hint = version > MODEL_FORMAT_VERSION ? 'upgrade orchrm to read it' : 'retrain it with `orchrm rm train`';
-    throw new UserError(`model file ${path} has format version ${(metadata.format_version ?? '(none)').slice(0, 40).replace(/[\p{Cc}\p{Cf}]/gu, '?')}, but this orchrm reads versions ${[...READABLE_VERSIONS].join(' and ')}; ${hint}`);
+    throw new UserError(`model file ${path} has format version ${(metadata.format_version ?? '(none)').slice(0, 40).replace(/[\p{Cc}\p{Cf}]/gu, '?')}, but this orchrm reads versions ${[...READABLE_VERSIONS].join(', ').replace(/, (\d+)$/, ' and $1')}; ${hint}`);
   }
   // The name is printed by serve and rm score: no control characters (terminal escapes) from a file.
   if (metadata.name !== undefined && (metadata.name.length > 200 || /[\p{Cc}\p{Cf}]/u.test(metadata.name))) {
@@ -166,11 +199,13 @@ function readConfigs(path: string, metadata: Record<string, string>): { spec: En
  * only make orchrm allocate what its own data section holds. Returns the entries in the order of
  * the heads' tensors (the model head's, then each bootstrap head's).
  */
-function matchTensors(path: string, header: SafetensorsHeader, headConfig: HeadConfig, inputDimension: number, ensembleSize: number): SafetensorsEntry[] {
+function matchTensors(path: string, header: SafetensorsHeader, headConfig: HeadConfig, inputDimension: number, ensembleSize: number, parts: { costHead: boolean; calibration: boolean }): SafetensorsEntry[] {
   const layout = headTensorLayout(headConfig, inputDimension);
   const expected = [
     ...layout,
     ...Array.from({ length: ensembleSize }, (_, member) => layout.map((tensor) => ({ ...tensor, name: ensembleTensorName(member, tensor.name) }))).flat(),
+    ...(parts.costHead ? headTensorLayout({ kind: 'linear' }, inputDimension).map((tensor) => ({ ...tensor, name: costTensorName(tensor.name) })) : []),
+    ...(parts.calibration ? [{ name: CALIBRATION_TENSOR, shape: [2], dtype: 'F64' as const }] : []),
   ];
   const names = new Set(expected.map((tensor) => tensor.name));
   for (const { name } of header.entries) {
@@ -233,7 +268,8 @@ async function readModel(path: string, handle: FileHandle, options: LoadRewardMo
   const { spec, headConfig } = readConfigs(path, metadata);
   const dimension = featureDimension(spec);
   const ensembleSize = ensembleSizeField(path, metadata);
-  const entries = matchTensors(path, header, headConfig, dimension, ensembleSize);
+  const parts = optionalPartsField(path, metadata);
+  const entries = matchTensors(path, header, headConfig, dimension, ensembleSize, parts);
   checkHeadSize(headConfig, dimension);
   const provenance: RewardModelProvenance = {
     ...(metadata.training_data_hash ? { trainingDataHash: metadata.training_data_hash } : {}),
@@ -246,7 +282,13 @@ async function readModel(path: string, handle: FileHandle, options: LoadRewardMo
   const seed = metadata.seed === '' || metadata.seed === undefined ? 0 : Number(metadata.seed);
   const head = createHead(headConfig, dimension, seed);
   const ensemble = Array.from({ length: ensembleSize }, () => createHead(headConfig, dimension, seed));
-  const tensors = [head, ...ensemble].flatMap((member) => member.tensors);
+  const costHead = parts.costHead ? createHead({ kind: 'linear' }, dimension, seed) : undefined;
+  const platt = new Float64Array(parts.calibration ? 2 : 0);
+  // In the order matchTensors listed the entries.
+  const tensors: { name: string; values: ParameterArray }[] = [
+    ...[head, ...ensemble, ...(costHead ? [costHead] : [])].flatMap((member) => member.tensors),
+    ...(parts.calibration ? [{ name: CALIBRATION_TENSOR, values: platt }] : []),
+  ];
   const hash = createHash('sha256');
   const inFileOrder = tensors.map((tensor, index) => ({ tensor, entry: entries[index]! })).sort((a, b) => a.entry.begin - b.entry.begin);
   for (const { tensor, entry } of inFileOrder) {
@@ -267,5 +309,13 @@ async function readModel(path: string, handle: FileHandle, options: LoadRewardMo
     }
   }
   const pipeline = new FeaturePipeline(spec, options.features);
-  return new TrainedRewardModel(pipeline, head, { name: metadata.name ?? `orchrm-bt-${headConfig.kind}`, provenance, ensemble, ...(options.catalog ? { catalog: options.catalog } : {}) });
+  const calibration: PlattCalibration | undefined = parts.calibration ? { slope: platt[0]!, intercept: platt[1]! } : undefined;
+  return new TrainedRewardModel(pipeline, head, {
+    name: metadata.name ?? `orchrm-bt-${headConfig.kind}`,
+    provenance,
+    ensemble,
+    ...(costHead !== undefined && { costHead }),
+    ...(calibration !== undefined && { calibration }),
+    ...(options.catalog ? { catalog: options.catalog } : {}),
+  });
 }

@@ -3,6 +3,9 @@ import { defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 import { parseBtConfig, type BtConfig, type BtConfigInput } from './bt-config.js';
 import { trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochEndEvent } from './bt-trainer.js';
 import { trainBootstrapHeads } from './bootstrap-heads.js';
+import { calibratedProbability, fitPlatt, type PlattCalibration } from './calibration.js';
+import { trainCostHead, type CostHeadReport, type PlanOutcome } from './cost-head.js';
+import { probabilityCalibrationError } from './eval/calibration-error.js';
 import { btTrainingKey, loadBtTrainingState, saveBtTrainingState } from './bt-training-state.js';
 import { formatEncoderSpec } from './features/encoder-spec.js';
 import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';
@@ -34,6 +37,21 @@ export interface TrainRewardModelOptions extends Omit<BtTrainOptions, 'resume' |
   events?: EventSink<RmTrainingEvent>;
   /** @default 'orchrm-bt-<head kind>' */
   name?: string;
+  /**
+   * Executed plans of the pairs' tasks (`loadPlanOutcomes`): their execution tokens train the
+   * cost head, and the graded ones of the train split calibrate the score into a success
+   * probability. Test-split outcomes are never read. @default none: no cost head, no calibration
+   */
+  planOutcomes?: readonly PlanOutcome[];
+}
+
+/** The calibration a model file records beside its Platt parameters (`metrics.calibration`). */
+export interface CalibrationSummary extends PlattCalibration {
+  method: 'platt';
+  /** Expected calibration error (10 equal bins) on the graded train-split plans it was fitted on. */
+  train: { examples: number; ece: number };
+  /** The same on the validation split's graded plans, never fitted on; absent when there are none. */
+  validation?: { examples: number; ece: number };
 }
 
 /** One hyperparameter combination tried on the validation split. */
@@ -124,8 +142,14 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
   const { encoder: _encoder, head: _head, ...trainingConfig } = chosen.config;
   options.signal?.throwIfAborted();
   const ensemble = config.ensembleSize > 0 ? trainBootstrapHeads(chosen.dataset, chosen.config, config.ensembleSize) : [];
+  const outcomes = options.planOutcomes?.filter((outcome) => outcome.split !== 'test') ?? [];
+  const catalog = options.catalog ?? defaultBlockCatalog();
+  const cost = outcomes.length === 0 ? undefined : await trainCostHead(chosen.pipeline, (text) => analyzePlan(text, catalog), outcomes, { seed: config.seed }, options.signal);
+  const calibration = await calibrate(new TrainedRewardModel(chosen.pipeline, chosen.head, { catalog }), outcomes);
   const model = new TrainedRewardModel(chosen.pipeline, chosen.head, {
     ensemble: ensemble.map((member) => member.head),
+    ...(cost !== undefined && { costHead: cost.head }),
+    ...(calibration !== undefined && { calibration: { slope: calibration.slope, intercept: calibration.intercept } }),
     ...(options.name ? { name: options.name } : {}),
     ...(options.catalog ? { catalog: options.catalog } : {}),
     provenance: {
@@ -139,6 +163,8 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
         tuning: chosen.tuning ?? (config.tune === false ? 'off' : 'no validation pairs: trained once with the given l2 and learning rate'),
         ...(encoderChoice !== undefined && { encoderChoice }),
         ...(ensemble.length > 0 && { ensemble: ensemble.map((member) => ({ bestEpoch: member.training.bestEpoch, tasksDrawn: member.tasksDrawn, validationLoss: member.training.history[member.training.bestEpoch - 1]?.validation?.loss ?? null })) }),
+        ...(cost !== undefined && { cost: cost.report satisfies CostHeadReport }),
+        ...(calibration !== undefined && { calibration }),
       },
     },
   });
@@ -240,4 +266,44 @@ function pairAccuracy(head: RewardHead, dataset: PairDataset, pairIndices: Uint3
   let correct = 0;
   for (const pair of pairIndices) if (score(dataset.winner[pair]!) > score(dataset.loser[pair]!)) correct += 1;
   return correct / pairIndices.length;
+}
+
+/**
+ * Platt scaling of the model's score on the graded plans of the train split, with its expected
+ * calibration error there and on the validation split; undefined when the train split holds no
+ * graded plan, or only correct or only incorrect ones (nothing to calibrate against).
+ */
+async function calibrate(model: TrainedRewardModel, outcomes: readonly PlanOutcome[]): Promise<CalibrationSummary | undefined> {
+  const graded = (split: 'train' | 'validation') => outcomes.filter((outcome) => outcome.split === split && outcome.correct !== undefined);
+  const scoresOf = async (list: readonly PlanOutcome[]) => {
+    const byQuestion = new Map<string, number[]>();
+    list.forEach((outcome, index) => {
+      const indices = byQuestion.get(outcome.question);
+      if (indices === undefined) byQuestion.set(outcome.question, [index]);
+      else indices.push(index);
+    });
+    const scores = new Float64Array(list.length);
+    for (const [question, indices] of byQuestion) {
+      const taskScores = await model.score(question, indices.map((index) => list[index]!.planText));
+      indices.forEach((index, position) => (scores[index] = taskScores[position]!));
+    }
+    return scores;
+  };
+  const train = graded('train');
+  const correct = train.map((outcome) => outcome.correct === true);
+  if (!correct.includes(true) || !correct.includes(false)) return undefined;
+  const trainScores = await scoresOf(train);
+  const platt = fitPlatt(trainScores, correct);
+  const eceOf = (scores: Float64Array, list: readonly PlanOutcome[]) =>
+    probabilityCalibrationError(
+      Array.from(scores, (score) => calibratedProbability(platt, score)),
+      list.map((outcome) => outcome.correct === true),
+    ).ece;
+  const validation = graded('validation');
+  return {
+    method: 'platt',
+    ...platt,
+    train: { examples: train.length, ece: eceOf(trainScores, train) },
+    ...(validation.length > 0 && { validation: { examples: validation.length, ece: eceOf(await scoresOf(validation), validation) } }),
+  };
 }

@@ -1,9 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import type { Plan, UncertainRewardModel } from '../core/index.js';
+import type { CostAwareRewardModel, Plan, PlanEstimate, UncertainRewardModel } from '../core/index.js';
 import { defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 import type { FeaturePipeline } from './features/feature-pipeline.js';
 import { analyzePlan, planPrefix, type PlanAnalysis } from './features/plan-analysis.js';
+import { calibratedProbability, type PlattCalibration } from './calibration.js';
+import { tokensFromCostScore } from './cost-head.js';
 import type { RewardHead } from './heads/reward-head.js';
 
 /** Plan texts whose canonical analysis is kept between calls (least recently used evicted first). */
@@ -47,6 +49,10 @@ export interface TrainedRewardModelOptions {
   provenance?: RewardModelProvenance;
   /** Heads trained on bootstrap resamples of the training tasks (`trainBootstrapHeads`), over the same features. @default none */
   ensemble?: readonly RewardHead[];
+  /** A linear head over the same features predicting log(1 + execution tokens) (`trainCostHead`). @default none */
+  costHead?: RewardHead;
+  /** Platt scaling of the score into a success probability, fitted on the train split's graded episodes. @default none */
+  calibration?: PlattCalibration;
 }
 
 /**
@@ -58,10 +64,14 @@ export interface TrainedRewardModelOptions {
  * @example
  * const [a, b] = await model.score(task.question, [planTextA, planTextB]);
  */
-export class TrainedRewardModel implements UncertainRewardModel {
+export class TrainedRewardModel implements UncertainRewardModel, CostAwareRewardModel {
   readonly name: string;
   /** Bootstrap heads over the same features (empty when trained without them). */
   readonly ensemble: readonly RewardHead[];
+  /** The cost head (execution tokens), when the model was trained with plan outcomes. */
+  readonly costHead: RewardHead | undefined;
+  /** Score to success probability, when the model was trained with graded plan outcomes. */
+  readonly calibration: PlattCalibration | undefined;
   readonly catalog: BlockCatalog;
   readonly provenance: RewardModelProvenance;
   // lru-cache, not a Map trimmed by deleting its first key: V8 keeps a Map's deleted entries
@@ -77,9 +87,38 @@ export class TrainedRewardModel implements UncertainRewardModel {
     this.catalog = options.catalog ?? defaultBlockCatalog();
     this.provenance = options.provenance ?? {};
     this.ensemble = options.ensemble ?? [];
-    for (const member of this.ensemble) {
-      if (member.inputDimension !== head.inputDimension) throw new RangeError(`an ensemble head reads ${member.inputDimension} features, the model's head ${head.inputDimension}`);
+    this.costHead = options.costHead;
+    this.calibration = options.calibration;
+    for (const member of [...this.ensemble, ...(this.costHead ? [this.costHead] : [])]) {
+      if (member.inputDimension !== head.inputDimension) throw new RangeError(`an ensemble or cost head reads ${member.inputDimension} features, the model's head ${head.inputDimension}`);
     }
+  }
+
+  /** Whether `estimate` can answer: the model has a cost head and a calibration. */
+  get canEstimate(): boolean {
+    return this.costHead !== undefined && this.calibration !== undefined;
+  }
+
+  /**
+   * Per plan, the calibrated probability that it succeeds and the execution tokens it is predicted
+   * to spend (0 for an invalid plan: nothing runs). Throws a RangeError when `canEstimate` is false.
+   */
+  async estimate(task: string, plans: readonly (string | Plan)[], options: { signal?: AbortSignal } = {}): Promise<PlanEstimate[]> {
+    const { costHead, calibration } = this;
+    if (costHead === undefined || calibration === undefined) throw new RangeError(`reward model ${this.name} has no cost head or calibration; retrain it with plan outcomes (orchrm rm train on a mined pair dataset)`);
+    const analyses = plans.map((plan) => this.analyze(plan));
+    const [scores, costs] = (await this.scoreAnalysesWith([this.head, costHead], task, analyses, options.signal)).reduce<[number[], number[]]>(
+      (columns, row) => {
+        columns[0].push(row[0]!);
+        columns[1].push(row[1]!);
+        return columns;
+      },
+      [[], []],
+    );
+    return analyses.map((analysis, index) => ({
+      successProbability: calibratedProbability(calibration, scores[index]!),
+      executionTokens: analysis.plan === undefined ? 0 : tokensFromCostScore(costs[index]!),
+    }));
   }
 
   get ensembleSize(): number {

@@ -1,9 +1,18 @@
 import { z } from 'zod';
 import { UserError } from '../core/index.js';
+import { OBJECTIVE_NAMES, type SelectionObjective } from './selection-objective.js';
 import { STRATEGY_NAMES, TEMPLATE_STRATEGIES, type StrategyName } from './selection-strategy.js';
 
 /** The N values of the issue's curve. */
 export const DEFAULT_NS = [1, 2, 4, 8, 16] as const;
+
+/**
+ * Prices per execution token the frontier sweeps (issue 22): from 0 (the most accurate plan) to
+ * 1e-4, where 10,000 tokens cost as much as a sure answer (the cheapest plan nearly always).
+ */
+export const DEFAULT_FRONTIER_PRICES = [0, 1e-7, 3e-7, 1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4] as const;
+/** Margins of expected accuracy the frontier sweeps with `cheapest-within`. */
+export const DEFAULT_FRONTIER_MARGINS = [0, 0.01, 0.02, 0.05, 0.1, 0.2] as const;
 
 /**
  * Settings of a Best-of-N experiment (issue 6), checked at the boundary. Every N uses the
@@ -54,6 +63,33 @@ export const BonConfigSchema = z.strictObject({
    * takes a sample only when it scores strictly higher. @default 1
    */
   templateMargin: z.number().min(0).default(1).meta({ placeholder: 'sds', description: 'rm+templates takes a sample over the best template only when better by more than this many sds of the model heads' }),
+  /**
+   * What `rm`, `rm+templates` and `rm-templates-only` maximise when they pick their plan
+   * (`SelectionObjective`): `accuracy` the highest score, `price` expected accuracy minus
+   * `pricePerToken` x predicted execution tokens, `cheapest-within` the fewest predicted tokens
+   * within `margin` of the best expected accuracy. The last two need a cost-aware reward model
+   * (`CostAwareRewardModel`: a model file of format 3 with a cost head and a calibration).
+   * @default 'accuracy'
+   */
+  objective: z.enum(OBJECTIVE_NAMES).default('accuracy').meta({
+    placeholder: 'objective',
+    description: 'what rm, rm+templates and rm-templates-only maximise: accuracy (highest score), price (expected accuracy - --price-per-token x predicted execution tokens) or cheapest-within (fewest predicted tokens within --margin of the best expected accuracy)',
+  }),
+  /** Objective `price`: expected accuracy (0 to 1) given up per predicted execution token. @default 0.00001 (10,000 tokens for 0.1 of accuracy) */
+  pricePerToken: z.number().min(0).default(1e-5).meta({ placeholder: 'price', description: 'objective price: expected accuracy (0 to 1) worth one predicted execution token' }),
+  /** Objective `cheapest-within`: how far below the best expected accuracy (0 to 1) a cheaper plan may be. @default 0.02 */
+  margin: z.number().min(0).max(1).default(0.02).meta({ placeholder: 'probability', description: 'objective cheapest-within: how far below the best expected accuracy (0 to 1) a cheaper plan may be' }),
+  /**
+   * Also run `rm+templates` at the largest N under every `frontierPrices` price and every
+   * `frontierMargins` margin (besides the accuracy objective): the operating points of its
+   * cost-accuracy frontier (`summarizeFrontier`). Needs the template pool and a cost-aware model.
+   * @default false
+   */
+  frontier: z.boolean().default(false).meta({ description: 'also run rm+templates at the largest N under a sweep of prices and margins: its cost-accuracy frontier against every fixed plan' }),
+  /** @default DEFAULT_FRONTIER_PRICES */
+  frontierPrices: z.array(z.number().min(0)).default([...DEFAULT_FRONTIER_PRICES]),
+  /** @default DEFAULT_FRONTIER_MARGINS */
+  frontierMargins: z.array(z.number().min(0).max(1)).default([...DEFAULT_FRONTIER_MARGINS]),
   /** Seed of plan sampling, execution, judge calls and the bootstrap. @default 0 */
   seed: z.number().int().default(0).meta({ description: 'seed of sampling, execution, judging and bootstrap' }),
   /** Paired-bootstrap resamples per comparison. @default 2000 */
@@ -70,6 +106,23 @@ export function parseBonConfig(input: BonConfigInput = {}): BonConfig {
   const withTemplates = parsed.pool === 'sampled+templates';
   const needPool = parsed.strategies?.filter((name) => TEMPLATE_STRATEGIES.has(name)) ?? [];
   if (needPool.length > 0 && !withTemplates) throw new UserError(`strategy ${needPool.join(' and ')} needs the template pool: set pool to sampled+templates (bon --pool sampled+templates)`);
+  if (parsed.frontier && !withTemplates) throw new UserError('the frontier runs rm+templates, which needs the template pool: set pool to sampled+templates (bon --pool sampled+templates --frontier)');
   const strategies = parsed.strategies ?? STRATEGY_NAMES.filter((name) => withTemplates || !TEMPLATE_STRATEGIES.has(name));
   return { ...parsed, strategies };
+}
+
+/** The objective a config sets for the rm strategies. */
+export function objectiveOf(config: Pick<BonConfig, 'objective' | 'pricePerToken' | 'margin'>): SelectionObjective {
+  if (config.objective === 'price') return { kind: 'price', pricePerToken: config.pricePerToken };
+  if (config.objective === 'cheapest-within') return { kind: 'cheapest-within', margin: config.margin };
+  return { kind: 'accuracy' };
+}
+
+/** The operating points of the frontier: the accuracy objective, then each price, then each margin. */
+export function frontierObjectives(config: Pick<BonConfig, 'frontierPrices' | 'frontierMargins'>): SelectionObjective[] {
+  return [
+    { kind: 'accuracy' },
+    ...config.frontierPrices.map((pricePerToken): SelectionObjective => ({ kind: 'price', pricePerToken })),
+    ...config.frontierMargins.map((margin): SelectionObjective => ({ kind: 'cheapest-within', margin })),
+  ];
 }

@@ -1,7 +1,8 @@
-import { addUsage, deriveSeed, emptyUsage, type Episode, hasEnsemble, ModelBehaviorError, type RewardModel, type Task, type TemplatePlan, type Usage, type UsageByRole, UserError } from '../core/index.js';
+import { addUsage, deriveSeed, emptyUsage, type Episode, hasEnsemble, isCostAware, ModelBehaviorError, type PlanEstimate, type RewardModel, type Task, type TemplatePlan, type Usage, type UsageByRole, UserError } from '../core/index.js';
 import { type ChatProvider, countTokens } from '../llm/index.js';
 import { type BlockCatalog, parsePlan, renderParseResult } from '../plan/index.js';
 import { sampleKind, type CandidatePick } from './candidate-pick.js';
+import type { SelectionObjective } from './selection-objective.js';
 import type { Selection, SelectionContext } from './selection-strategy.js';
 
 /** The plans sampled for one task (the largest N), before anything executes. */
@@ -33,6 +34,8 @@ export interface CandidatePoolOptions extends SampledPlans {
   templateMargin?: number;
   /** Counts the tokens a reward model reads. @default countTokens (o200k) */
   countTokens?: (text: string) => number;
+  /** What the rm strategies maximise (`contextFor` may override it). @default { kind: 'accuracy' } */
+  objective?: SelectionObjective;
 }
 
 /**
@@ -51,6 +54,7 @@ export class CandidatePool {
   private readonly settled = new Map<number, Episode>();
   private allScores: Promise<number[]> | undefined;
   private allMemberScores: Promise<number[][] | undefined> | undefined;
+  private allEstimates: Promise<PlanEstimate[]> | undefined;
   private readonly poolTexts: readonly string[];
   private readonly canonicalTexts: string[];
   private readonly valid: boolean[];
@@ -154,8 +158,29 @@ export class CandidatePool {
     return this.allMemberScores;
   }
 
-  /** The context a strategy sees at N = n. */
-  contextFor(n: number): SelectionContext {
+  /**
+   * Per pool candidate, the reward model's calibrated success probability and predicted execution
+   * tokens (one call for the whole pool); a UserError when the model cannot estimate them.
+   */
+  estimates(): Promise<PlanEstimate[]> {
+    const { rewardModel, task } = this.options;
+    if (rewardModel === undefined || !isCostAware(rewardModel)) {
+      return Promise.reject(
+        new UserError(
+          `the price and cheapest-within objectives need a reward model with a cost head and a calibration${rewardModel === undefined ? '' : `, and ${rewardModel.name} has none`}: train one with orchrm rm train on a mined pair dataset (model format 3), or use --objective accuracy`,
+        ),
+      );
+    }
+    const texts = this.poolTexts;
+    this.allEstimates ??= rewardModel.estimate(task.question, texts).then((estimates) => {
+      if (estimates.length !== texts.length) throw new ModelBehaviorError(`reward model ${rewardModel.name} returned ${estimates.length} estimates for ${texts.length} plans; it must return one per plan`);
+      return estimates;
+    });
+    return this.allEstimates;
+  }
+
+  /** The context a strategy sees at N = n, with the pool's objective or `objective`. */
+  contextFor(n: number, objective?: SelectionObjective): SelectionContext {
     if (!Number.isInteger(n) || n < 1 || n > this.size) throw new RangeError(`N must be in 1..${this.size}, got ${n}`);
     const { task, judge, seed = 0, topK = 3, adaptiveMargin = 1, templateMargin = 1 } = this.options;
     const templates = this.templateIndices;
@@ -178,6 +203,8 @@ export class CandidatePool {
       topK,
       adaptiveMargin,
       templateMargin,
+      objective: objective ?? this.options.objective ?? { kind: 'accuracy' },
+      estimates: () => this.estimates(),
     };
   }
 

@@ -1,13 +1,14 @@
 import pLimit from 'p-limit';
-import { deriveSeed, type Episode, type EventSink, type PlanTemplateLibrary, type ProgressEvent, type RewardModel, type Task, type TemplatePlan, type Usage, UserError } from '../core/index.js';
+import { deriveSeed, type Episode, type EventSink, isCostAware, type PlanTemplateLibrary, type ProgressEvent, type RewardModel, type Task, type TemplatePlan, type Usage, UserError } from '../core/index.js';
 import type { Environment } from '../environment/index.js';
 import { runEpisode } from '../exec/index.js';
 import type { Orchestrator } from '../orchestrator/index.js';
-import { parseBonConfig, type BonConfig, type BonConfigInput } from './bon-config.js';
+import { frontierObjectives, objectiveOf, parseBonConfig, type BonConfig, type BonConfigInput } from './bon-config.js';
 import type { CandidatePick } from './candidate-pick.js';
 import { CandidatePool, type SampledPlans } from './candidate-pool.js';
+import type { SelectionObjective } from './selection-objective.js';
 import { RANKING_STRATEGIES, type OutcomeName } from './selection-strategy.js';
-import { STRATEGIES } from './strategies/index.js';
+import { rmWithTemplatesStrategy, STRATEGIES } from './strategies/index.js';
 
 export interface BestOfNOptions {
   /**
@@ -55,8 +56,19 @@ export interface TaskOutcome {
   pick?: CandidatePick;
 }
 
+/** `rm+templates` at one operating point of the frontier (`config.frontier`) on one task. */
+export interface FrontierOutcome extends Omit<TaskOutcome, 'strategy' | 'judgeFailed'> {
+  /** Index into `BestOfNRun.frontier.objectives`. */
+  point: number;
+}
+
 export interface BestOfNRun {
   config: BonConfig;
+  /**
+   * With `config.frontier`: `rm+templates` at the largest N under each objective of the sweep
+   * (`frontierObjectives(config)`), on every task; `summarizeFrontier` turns it into the frontier.
+   */
+  frontier?: { n: number; objectives: SelectionObjective[]; outcomes: FrontierOutcome[] };
   tasks: number;
   outcomes: TaskOutcome[];
   /** Plans actually executed over all strategies and N (each at most once per task). */
@@ -85,6 +97,15 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
   if (config.pool === 'sampled+templates' && templates === undefined) {
     throw new UserError(`pool sampled+templates needs template plans, and environment ${environment.name} has none of its own: pass a template library as templates (bon --templates file.json, or the built-in generic ones)`);
   }
+  const objective = objectiveOf(config);
+  if ((objective.kind !== 'accuracy' || config.frontier) && (options.rewardModel === undefined || !isCostAware(options.rewardModel))) {
+    const what = config.frontier ? 'the frontier' : `objective ${config.objective}`;
+    throw new UserError(
+      `${what} needs a reward model with a cost head and a calibration${options.rewardModel === undefined ? '' : `, and ${options.rewardModel.name} has none`}: train one with orchrm rm train on a mined pair dataset (model format 3), or use objective accuracy`,
+    );
+  }
+  const frontierPoints = config.frontier ? frontierObjectives(config) : [];
+  const frontierOutcomes: FrontierOutcome[][] = [];
   const limit = pLimit(config.concurrency);
   const perTask: TaskOutcome[][] = [];
   let done = 0;
@@ -105,6 +126,7 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
           topK: config.topK,
           adaptiveMargin: config.adaptiveMargin,
           templateMargin: config.templateMargin,
+          objective,
           ...(options.rewardModel !== undefined && { rewardModel: options.rewardModel }),
           judge: environment.provider,
         });
@@ -146,13 +168,37 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
             });
           }
         }
+        const pointOutcomes: FrontierOutcome[] = [];
+        for (const [point, pointObjective] of frontierPoints.entries()) {
+          const selection = await rmWithTemplatesStrategy.select(pool.contextFor(maxN, pointObjective));
+          const tokens = pool.tokensOf(selection);
+          const pick = selection.chosen === undefined ? undefined : await pool.pickOf(selection.chosen);
+          pointOutcomes.push({
+            taskId: task.id,
+            suite: task.suite,
+            n: maxN,
+            point,
+            correct: selection.correct,
+            executions: selection.executed.length,
+            tokens: { orchestrator: tokens.orchestrator.totalTokens, execution: tokens.execution.totalTokens, verification: tokens.verification.totalTokens },
+            ...(pick !== undefined && { pick }),
+          });
+        }
+        frontierOutcomes[position] = pointOutcomes;
         distinctExecutions += pool.executedCount;
         perTask[position] = outcomes;
         options.events?.({ type: 'progress', stage: 'bon', done: ++done, total: options.tasks.length });
       }),
     ),
   );
-  return { config, tasks: options.tasks.length, outcomes: perTask.flat(), distinctExecutions, requestedExecutions };
+  return {
+    config,
+    tasks: options.tasks.length,
+    outcomes: perTask.flat(),
+    distinctExecutions,
+    requestedExecutions,
+    ...(config.frontier && { frontier: { n: maxN, objectives: frontierPoints, outcomes: frontierOutcomes.flat() } }),
+  };
 }
 
 /** Plan i is written with seed derive(seed, `<task>#<i>`) and sample index i. */

@@ -1,5 +1,6 @@
-import type { Episode, Task, Usage } from '../core/index.js';
+import type { Episode, PlanEstimate, Task, Usage } from '../core/index.js';
 import type { ChatProvider } from '../llm/index.js';
+import type { SelectionObjective } from './selection-objective.js';
 
 /**
  * The Best-of-N strategies, in the order reports list them. `rm+templates` and
@@ -60,6 +61,10 @@ export interface SelectionContext {
   adaptiveMargin: number;
   /** `rm+templates`: a sample replaces the best template only when better by more than this many standard deviations of the model's heads. */
   templateMargin: number;
+  /** What `rm`, `rm+templates` and `rm-templates-only` maximise when they pick their plan (`SelectionObjective`). */
+  objective: SelectionObjective;
+  /** Per pool candidate, the cost-aware model's success probability and predicted execution tokens; throws when the model cannot estimate. */
+  estimates(): Promise<readonly PlanEstimate[]>;
 }
 
 /** What a strategy did for one task at one N. */

@@ -88,7 +88,7 @@ function bestTemplate(names: readonly `fixed:${string}`[], byStrategy: ReadonlyM
  * Adds the rows `best-fixed` (the one template best on all these tasks) and
  * `best-fixed-per-family` (each task run with the template best on its suite), when templates ran.
  */
-function addBestFixed(byStrategy: Map<OutcomeName, TaskOutcome[]>): BonTable['bestFixed'] {
+export function addBestFixed(byStrategy: Map<OutcomeName, TaskOutcome[]>): BonTable['bestFixed'] {
   const fixed = [...byStrategy.keys()].filter(isFixed).sort();
   if (fixed.length === 0) return undefined;
   const overall = bestTemplate(fixed, byStrategy, () => true);
@@ -169,7 +169,7 @@ export function comparisons(present: readonly OutcomeName[]): [OutcomeName, Outc
 }
 
 /** Mean of correct(a) - correct(b) over the tasks both ran, with a paired bootstrap over tasks. */
-function pairedDifference(a: readonly TaskOutcome[], b: readonly TaskOutcome[], seed: number, resamples: number): PairedDifference {
+export function pairedDifference(a: readonly Pick<TaskOutcome, 'taskId' | 'correct'>[], b: readonly Pick<TaskOutcome, 'taskId' | 'correct'>[], seed: number, resamples: number): PairedDifference {
   const other = new Map(b.map((outcome) => [outcome.taskId, outcome.correct]));
   const shared = a.filter((outcome) => other.has(outcome.taskId));
   const left = shared.map((outcome) => (outcome.correct ? 1 : 0));
@@ -178,7 +178,7 @@ function pairedDifference(a: readonly TaskOutcome[], b: readonly TaskOutcome[], 
   return { diff: round(result.difference, 4), ci: [round(result.ci.low, 4), round(result.ci.high, 4)] };
 }
 
-function round(value: number, digits: number): number {
+export function round(value: number, digits: number): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../core/index.js';
 import { loadRewardModel, type TrainedRewardModel, trainingMismatch, worldOfRun } from '../../rm/index.js';
-import { BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, RANKING_STRATEGIES, recordBestOfN, runBestOfN, STRATEGY_NAMES, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
+import { type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, RANKING_STRATEGIES, recordBestOfN, runBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
@@ -46,6 +46,10 @@ const BonFlagsSchema = z.object({
   topK: bonConfig.topK,
   adaptiveMargin: bonConfig.adaptiveMargin,
   templateMargin: bonConfig.templateMargin,
+  objective: bonConfig.objective,
+  pricePerToken: bonConfig.pricePerToken,
+  margin: bonConfig.margin,
+  frontier: bonConfig.frontier,
   // The command has always refused negative seeds.
   seed: bonConfig.seed.check(z.nonnegative()),
   concurrency: bonConfig.concurrency,
@@ -72,6 +76,12 @@ export function registerBonCommand(program: Command): void {
         'With --pool sampled+templates each template runs on every task as a fixed-plan baseline (rows fixed:<name>),',
         'best-fixed is the single template best on these tasks and best-fixed-per-family the best per task suite,',
         'both chosen after the fact on the very tasks they are scored on (the strongest fixed-plan baselines).',
+        '',
+        'Cost objectives (a model trained by this orchrm: format 3, with a cost head and a calibration):',
+        '  --objective price --price-per-token 0.00001   expected accuracy minus 0.00001 x predicted execution tokens',
+        '  --objective cheapest-within --margin 0.02     fewest predicted tokens within 0.02 of the best expected accuracy',
+        '  --frontier   runs rm+templates at the largest N under a sweep of prices and margins and prints its',
+        '               cost-accuracy frontier against every fixed plan (needs --pool sampled+templates)',
       ].join('\n'),
     )
     .action(runAction(async (raw: Record<string, unknown>) => bon(bonFlags.parse(raw))));
@@ -105,18 +115,32 @@ async function bon(flags: BonFlags): Promise<void> {
       orchestrator: setup.orchestrator,
       ...(rewardModel !== undefined && { rewardModel }),
       ...(flags.pool === 'sampled+templates' && { templates: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates) }),
-      config: { ns, strategies, pool: flags.pool as 'sampled' | 'sampled+templates', topK: flags.topK, adaptiveMargin: flags.adaptiveMargin, templateMargin: flags.templateMargin, seed: flags.seed, concurrency: flags.concurrency },
+      config: {
+        ns,
+        strategies,
+        pool: flags.pool as 'sampled' | 'sampled+templates',
+        topK: flags.topK,
+        adaptiveMargin: flags.adaptiveMargin,
+        templateMargin: flags.templateMargin,
+        objective: flags.objective,
+        pricePerToken: flags.pricePerToken,
+        margin: flags.margin,
+        frontier: flags.frontier,
+        seed: flags.seed,
+        concurrency: flags.concurrency,
+      },
       events: progress.sink,
     });
     progress.close();
     const recorded = recordBestOfN(store, run, { ...setup.config, rewardModel: flags.rm ?? null });
     const table = recorded.curve.find((entry) => entry.n === flags.n)!;
+    const frontier = summarizeFrontier(run);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify(flags.curve ? { ...table, curve: recorded.curve } : table, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ ...table, ...(flags.curve && { curve: recorded.curve }), ...(frontier !== undefined && { frontier }) }, null, 2)}\n`);
       return;
     }
     const tables = flags.curve ? recorded.curve : [table];
-    process.stdout.write(`${tables.map(formatBonTable).join('\n')}\nstored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
+    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontier === undefined ? '' : `\n${formatFrontier(frontier)}`}\nstored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
   } finally {
     environment.close();
     store.close();
@@ -139,4 +163,25 @@ function chooseStrategies(flags: BonFlags): StrategyName[] {
   if (needRm.length > 0 && flags.rm === undefined) throw new UserError(`--strategies ${needRm.join(', ')} need a reward model: pass --rm <model.safetensors> (orchrm rm train)`);
   if (chosen.length === 0) throw new UserError('--strategies is empty; name at least one strategy');
   return chosen;
+}
+
+/** The frontier as text: each operating point and fixed plan with its accuracy and execution + verification tokens. */
+function formatFrontier(frontier: BonFrontier): string {
+  const percent = (value: number) => (value * 100).toFixed(1).padStart(5);
+  const tokens = (value: number) => Math.round(value).toLocaleString('en-US').padStart(8);
+  const lines = [`rm+templates cost-accuracy frontier, N = ${frontier.n}, ${frontier.tasks} tasks (execution + verification tokens per task)`];
+  for (const point of frontier.points) {
+    const { diff, ci } = point.versusBestFixedPerFamily;
+    lines.push(`  ${point.label.padEnd(24)} ${percent(point.accuracy)}% ${tokens(point.tokens.executionPlusVerification)}  vs best-fixed-per-family ${(diff * 100).toFixed(1)} [${(ci[0] * 100).toFixed(1)}, ${(ci[1] * 100).toFixed(1)}]${point.dominatedBy.length > 0 ? `  dominated by ${point.dominatedBy.join(', ')}` : ''}`);
+  }
+  for (const row of [...frontier.fixed.map((entry) => ({ label: `fixed:${entry.name}`, ...entry })), { label: 'best-fixed-per-family', ...frontier.bestFixedPerFamily }, ...(frontier.oracle ? [{ label: 'oracle', ...frontier.oracle }] : [])]) {
+    lines.push(`  ${row.label.padEnd(24)} ${percent(row.accuracy)}% ${tokens(row.tokens.executionPlusVerification)}`);
+  }
+  const at = frontier.tokensAtBestFixedAccuracy;
+  lines.push(
+    at === null
+      ? '  no operating point matches best-fixed-per-family (paired interval below 0)'
+      : `  matches best-fixed-per-family at ${Math.round(at).toLocaleString('en-US')} tokens per task (${frontier.pointAtBestFixedAccuracy}), ${((frontier.shareOfBestFixedPerFamilyTokens ?? 0) * 100).toFixed(0)}% of its tokens`,
+  );
+  return `${lines.join('\n')}\n`;
 }

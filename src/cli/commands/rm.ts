@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InvalidUtf8Error, type Pair, readTextFile, UserError } from '../../core/index.js';
-import { ablateSources, type BaselineEpochEndEvent, type EncoderChoice, type EncoderSpec, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel, collectionTokensByTask, DEFAULT_CURVE_SHARES, formatLearningCurve, learningCurve } from '../../rm/index.js';
+import { ablateSources, type BaselineEpochEndEvent, type EncoderChoice, type EncoderSpec, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel, collectionTokensByTask, DEFAULT_CURVE_SHARES, formatLearningCurve, learningCurve, type CalibrationSummary, type CostHeadReport } from '../../rm/index.js';
 import { createCliEvents } from '../progress.js';
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
@@ -182,7 +182,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
     rm.command('train').description('Train a reward model on the train split of a pair dataset (early stopping on validation) and register it in the store.'),
     trainFlags,
   )
-    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nChoosing the encoder:\n  --encoders 'shape;shape,cross' trains a model (tuned as above) with each spec and keeps the\n  one that ranks the validation split's valid-vs-valid outcome pairs best (the first listed wins a\n  tie; test pairs never take part); every candidate's figures are recorded in the model file.\n\nUncertainty:\n  Then --ensemble (default 5) more heads are trained with the chosen hyperparameters, each on a\n  bootstrap resample of the training tasks, and stored in the same file; where they disagree the\n  model has seen too little (bon's rm+templates reads them). They are retrained on --resume.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
+    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nChoosing the encoder:\n  --encoders 'shape;shape,cross' trains a model (tuned as above) with each spec and keeps the\n  one that ranks the validation split's valid-vs-valid outcome pairs best (the first listed wins a\n  tie; test pairs never take part); every candidate's figures are recorded in the model file.\n\nUncertainty:\n  Then --ensemble (default 5) more heads are trained with the chosen hyperparameters, each on a\n  bootstrap resample of the training tasks, and stored in the same file; where they disagree the\n  model has seen too little (bon's rm+templates reads them). They are retrained on --resume.\n\nCost and calibration:\n  On a mined dataset a linear cost head is also trained, on the execution tokens of the\n  episodes of train-split tasks (no grade read), and the score is calibrated into a success\n  probability (Platt scaling on the train split's graded plans; none for a label-free dataset).\n  Both go in the same file (format 3), bon's price and cheapest-within objectives read them, and\n  the calibration error (ECE) on the train and validation splits is printed.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
     .action(
       runAction(async (rawFlags: Record<string, unknown>) => {
         const flags = trainFlags.parse(rawFlags);
@@ -202,7 +202,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
         try {
           const dataset = resolvePairDataset(store, flags.dataset);
           const stateFile = `${out}.training.safetensors`;
-          const { training, config: chosen, stateFiles, id, encoderChoice } = await trainStoredRewardModel(store, dataset.id, config, {
+          const { training, config: chosen, stateFiles, id, encoderChoice, model } = await trainStoredRewardModel(store, dataset.id, config, {
             out,
             name: `orchrm-bt-${flags.head}`,
             stateFile,
@@ -220,8 +220,28 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
             }).sink,
           });
           for (const file of stateFiles) removeBtTrainingState(file);
-          const summary = { id, path: out, datasetId: dataset.id, trainPairs: training.trainPairs, validationPairs: training.validationPairs, bestEpoch: training.bestEpoch, stoppedEarly: training.stoppedEarly, l2: chosen.l2, learningRate: chosen.learningRate, last: training.history.at(-1), ...(encoderChoice !== undefined && { encoderChoice }) };
-          streams.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : `${encoderChoice === undefined ? '' : formatEncoderChoice(encoderChoice)}wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n`);
+          const { cost, calibration } = model.provenance.metrics as { cost?: CostHeadReport; calibration?: CalibrationSummary };
+          model.close();
+          const summary = {
+            id,
+            path: out,
+            datasetId: dataset.id,
+            trainPairs: training.trainPairs,
+            validationPairs: training.validationPairs,
+            bestEpoch: training.bestEpoch,
+            stoppedEarly: training.stoppedEarly,
+            l2: chosen.l2,
+            learningRate: chosen.learningRate,
+            last: training.history.at(-1),
+            ...(encoderChoice !== undefined && { encoderChoice }),
+            ...(cost !== undefined && { cost }),
+            ...(calibration !== undefined && { calibration }),
+          };
+          streams.stdout.write(
+            flags.json
+              ? `${JSON.stringify(summary, null, 2)}\n`
+              : `${encoderChoice === undefined ? '' : formatEncoderChoice(encoderChoice)}wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n${costLines(cost, calibration)}`,
+          );
         } finally {
           store.close();
         }
@@ -405,4 +425,18 @@ function explainInputs(flags: z.output<typeof ExplainFlagsSchema>): { task: stri
 function firstLine(text: string, maxChars = 60): string {
   const line = text.split('\n')[0] ?? '';
   return line.length > maxChars ? `${line.slice(0, maxChars - 3)}...` : line;
+}
+
+/** What `rm train` prints about the cost head and the calibration (nothing for a model without them). */
+function costLines(cost: CostHeadReport | undefined, calibration: CalibrationSummary | undefined): string {
+  const lines: string[] = [];
+  if (cost !== undefined) {
+    const fit = cost.validation ?? cost.train;
+    lines.push(`cost head: ${cost.trainExamples} executed plans; on the ${cost.validation === undefined ? 'train' : 'validation'} split mean absolute error ${Math.round(fit.meanAbsoluteError)} execution tokens (mean ${Math.round(fit.meanTokens)})`);
+  }
+  if (calibration !== undefined) {
+    const validation = calibration.validation === undefined ? '' : `, validation ECE ${calibration.validation.ece.toFixed(3)} (${calibration.validation.examples} plans)`;
+    lines.push(`calibration: Platt slope ${calibration.slope.toFixed(3)} intercept ${calibration.intercept.toFixed(3)}; train ECE ${calibration.train.ece.toFixed(3)} (${calibration.train.examples} graded plans)${validation}`);
+  }
+  return lines.map((line) => `${line}\n`).join('');
 }

@@ -1,8 +1,9 @@
 import { bonChart, bonTables, orderStrategies } from '../charts/bon-chart.js';
+import { frontierChart } from '../charts/frontier-chart.js';
 import { decimal, percent, percentInterval, points, pointsInterval, tokens } from '../format-values.js';
 import { htmlTable, type TableCell } from '../html-table.js';
 import { renderChartFigure } from '../render-chart.js';
-import type { BonTableResult, DemoResults } from '../results-schema.js';
+import type { BonFrontierResult, BonTableResult, DemoResults } from '../results-schema.js';
 import { paragraph, section } from './section.js';
 
 /** Best-of-N: the accuracy-vs-tokens chart, the table at the headline N, paired differences, and every N. */
@@ -15,6 +16,7 @@ export async function bonSection(bon: DemoResults['bon']): Promise<string> {
     await renderChartFigure(bonChart(bon)),
     strategyTable(bon, `Strategies at N = ${bon.n}: accuracy on ${bon.tasks} test tasks and mean tokens per task by role`),
     pairedTable(bon),
+    bon.frontier === undefined ? '' : await frontierPart(bon.frontier),
     otherNs.length === 0
       ? ''
       : `<details><summary>Tables at N = ${otherNs.map((table) => table.n).join(', ')}</summary>\n${otherNs.map((table) => strategyTable(table, `Strategies at N = ${table.n} (${table.tasks} tasks)`)).join('\n')}\n</details>`,
@@ -55,4 +57,42 @@ function pairedTable(bon: DemoResults['bon']): string {
     rows,
     numericColumns: [1, 2],
   });
+}
+
+/** The cost-accuracy frontier of cost-aware rm+templates (issue 22): what it found, the chart and the table. */
+async function frontierPart(frontier: BonFrontierResult): Promise<string> {
+  const perFamilyTokens = frontier.bestFixedPerFamily.tokens.executionPlusVerification;
+  const matched =
+    frontier.tokensAtBestFixedAccuracy === null
+      ? `No operating point matches best-fixed-per-family's accuracy (${percent(frontier.bestFixedPerFamily.accuracy)}): every paired interval lies below 0.`
+      : `The cheapest operating point that matches best-fixed-per-family's accuracy (paired interval reaching 0) is ${frontier.pointAtBestFixedAccuracy}, at ${tokens(frontier.tokensAtBestFixedAccuracy)} execution + verification tokens per task: ${percent(frontier.shareOfBestFixedPerFamilyTokens ?? 0)} of best-fixed-per-family's ${tokens(perFamilyTokens)} (target: at most 50%).`;
+  const cheapestFixed = frontier.cheapestFixedAtBestFixedAccuracy;
+  const fixedAlone = cheapestFixed === null ? 'No fixed plan alone matches it.' : `The cheapest fixed plan that matches it by the same rule is ${cheapestFixed.name}, at ${tokens(cheapestFixed.executionPlusVerification)}.`;
+  const dominated = frontier.points.filter((point) => point.dominatedBy.length > 0);
+  const dominance =
+    dominated.length === 0
+      ? 'No fixed plan is both cheaper and more accurate than any operating point.'
+      : `${dominated.length} of ${frontier.points.length} operating points have a fixed plan both cheaper and more accurate (${dominated.map((point) => `${point.label}: ${point.dominatedBy.join(', ')}`).join('; ')}).`;
+  const rows = frontier.points.map((point): TableCell[] => [
+    point.label,
+    { text: percent(point.accuracy), className: 'strong' },
+    percentInterval(point.ci),
+    tokens(point.tokens.executionPlusVerification),
+    points(point.versusBestFixedPerFamily.diff),
+    pointsInterval(point.versusBestFixedPerFamily.ci),
+    point.dominatedBy.length === 0 ? { text: 'none', className: 'muted' } : { text: point.dominatedBy.join(', '), className: 'bad' },
+  ]);
+  return [
+    `<h3>Cost-aware selection: the cost-accuracy frontier</h3>`,
+    paragraph(
+      `rm+templates run again at N = ${frontier.n} under objectives that weigh the reward model's predicted execution tokens (its cost head) against its calibrated success probability: a price per predicted token, or the cheapest plan within a margin of the best expected accuracy. ${matched} ${fixedAlone} ${dominance}`,
+    ),
+    await renderChartFigure(frontierChart(frontier)),
+    htmlTable({
+      caption: `Operating points of cost-aware rm+templates on ${frontier.tasks} test tasks: accuracy, mean execution + verification tokens per task, and the paired difference against best-fixed-per-family (points)`,
+      columns: ['Objective', 'Accuracy', '95% CI', 'Exec + verif tokens', 'vs best-fixed-per-family', '95% CI', 'Fixed plans cheaper and more accurate'],
+      rows,
+      numericColumns: [1, 2, 3, 4, 5],
+    }),
+  ].join('\n');
 }

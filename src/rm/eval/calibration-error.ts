@@ -72,3 +72,38 @@ export function expectedCalibrationError(
   }
   return { ece, bins };
 }
+
+/**
+ * Expected calibration error of probabilities of single events (a plan's calibrated success
+ * probability against whether its episode was correct), equal-width bins as
+ * `expectedCalibrationError`: sum over bins of (count / N) * |accuracy - mean probability|.
+ *
+ * @example
+ * probabilityCalibrationError([0.5, 0.5], [true, false]).ece // 0
+ */
+export function probabilityCalibrationError(probabilities: ArrayLike<number>, outcomes: ArrayLike<boolean>, options: { bins?: number } = {}): CalibrationReport {
+  const { bins: binCount = 10 } = options;
+  if (!Number.isInteger(binCount) || binCount < 1) throw new RangeError(`bins must be a positive integer, got ${binCount}`);
+  if (probabilities.length !== outcomes.length) throw new RangeError(`${probabilities.length} probabilities but ${outcomes.length} outcomes`);
+  const counts = new Float64Array(binCount);
+  const confidenceSums = new Float64Array(binCount);
+  const hits = new Float64Array(binCount);
+  for (let index = 0; index < probabilities.length; index++) {
+    const probability = probabilities[index] as number;
+    const bin = Math.min(binCount - 1, Math.max(0, Math.floor(probability * binCount)));
+    counts[bin]! += 1;
+    confidenceSums[bin]! += probability;
+    if (outcomes[index]) hits[bin]! += 1;
+  }
+  const total = probabilities.length;
+  let ece = 0;
+  const bins: CalibrationBin[] = [];
+  for (let bin = 0; bin < binCount; bin++) {
+    const count = counts[bin] as number;
+    const meanConfidence = count === 0 ? 0 : (confidenceSums[bin] as number) / count;
+    const accuracy = count === 0 ? 0 : (hits[bin] as number) / count;
+    if (count > 0) ece += (count / total) * Math.abs(accuracy - meanConfidence);
+    bins.push({ low: bin / binCount, high: (bin + 1) / binCount, count, meanConfidence, accuracy });
+  }
+  return { ece, bins };
+}

@@ -1,7 +1,7 @@
 export { ablateSources, formatAblationReport, MAX_ABLATION_SOURCES, type AblateSourcesOptions, type AblationReport, type AblationRow } from './ablate-sources.js';
 export { bestOfNAccuracy, type BestOfNAccuracyOptions, type BestOfNResult, type ScoredOutcome } from './best-of-n.js';
 export { bootstrapMeanInterval, pairedClusterBootstrap, type BootstrapOptions } from './bootstrap-interval.js';
-export { expectedCalibrationError, type CalibrationBin, type CalibrationReport } from './calibration-error.js';
+export { expectedCalibrationError, probabilityCalibrationError, type CalibrationBin, type CalibrationReport } from './calibration-error.js';
 export { sigmoid } from '../../core/index.js';
 export { BASELINE_KINDS, BASELINES, compareToBaseline, validPairsDifference, type BaselineComparison, type BaselineKind, type PairedAccuracyDifference } from './compare-to-baseline.js';
 export { outcomePairAccuracy, outcomePairs, type GradedScore, type OutcomePairAccuracy, type OutcomePairIndex, type OutcomePairKind } from './outcome-pairs.js';
@@ -21,7 +21,7 @@ export {
 } from './evaluate-model.js';
 export { baselineEncoder, evaluateWithBaselines, type BaselineEpochEndEvent, type EvaluateWithBaselinesOptions } from './evaluate-with-baselines.js';
 export { formatBaselineReport } from './format-baseline-report.js';
-export { collectionTokensByTask, loadEvaluationData, loadPairs, loadTrainingPairs, resolvePairDataset } from './load-evaluation-data.js';
+export { collectionTokensByTask, loadEvaluationData, loadPairs, loadPlanOutcomes, loadTrainingPairs, resolvePairDataset } from './load-evaluation-data.js';
 export { curveFlattensAt, DEFAULT_CURVE_SHARES, formatLearningCurve, learningCurve, type CollectionKind, type LearningCurveOptions, type LearningCurvePoint } from './learning-curve.js';
 export { pairwiseAccuracy, rankedCorrectly, type AccuracyEstimate, type PairwiseAccuracy, type ScoredPair } from './pairwise-accuracy.js';
 export { groupedAuc, rocAuc } from './roc-auc.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type Pair, type PairSplit, UserError } from '../../core/index.js';
 import { assignSplit } from '../../pairs/index.js';
 import { EpisodeFilterSchema, type PairDatasetRecord, type Store } from '../../store/index.js';
+import type { PlanOutcome } from '../cost-head.js';
 import type { EvaluationData, HeldOutEpisode } from './evaluate-model.js';
 
 /** The part of a mined dataset's recorded config that says which episodes and which split rule it used. */
@@ -9,6 +10,7 @@ const MinedConfigSchema = z.object({
   seed: z.number().int(),
   splits: z.object({ train: z.number(), validation: z.number(), test: z.number() }),
   filter: EpisodeFilterSchema.default({}),
+  labelFree: z.boolean().default(false),
 });
 
 /**
@@ -93,4 +95,36 @@ export function collectionTokensByTask(store: Store, datasetId?: string): Map<st
     }
     if (page.length < TOKEN_PAGE) return tokens;
   }
+}
+
+/**
+ * The executed plans of a mined pair dataset's episodes, in every split but `test`, for the cost
+ * head and the calibration (`trainRewardModel`'s `planOutcomes`): each episode's task, plan text,
+ * execution tokens and split by the dataset's own rule, and its grade, unless the dataset was
+ * mined label-free (then no grade is read and the model gets a cost head but no calibration).
+ * Empty for an imported dataset, which has no episodes.
+ *
+ * @example
+ * const planOutcomes = loadPlanOutcomes(store, datasetId);
+ */
+export function loadPlanOutcomes(store: Store, datasetId: string): PlanOutcome[] {
+  const dataset = resolvePairDataset(store, datasetId);
+  const mined = MinedConfigSchema.safeParse(dataset.config);
+  if (dataset.kind !== 'mined' || !mined.success) return [];
+  const { seed, splits, filter, labelFree } = mined.data;
+  const outcomes: PlanOutcome[] = [];
+  for (const episode of store.iterateEpisodes(filter, { withCalls: false })) {
+    if (episode.planText.trim() === '') continue;
+    const split = assignSplit(episode.task.id, seed, splits);
+    if (split === 'test') continue;
+    outcomes.push({
+      taskId: episode.task.id,
+      question: episode.task.question,
+      planText: episode.planText,
+      executionTokens: episode.usage.execution.totalTokens,
+      split,
+      ...(!labelFree && episode.grade !== undefined && { correct: episode.grade.correct }),
+    });
+  }
+  return outcomes;
 }

@@ -1,3 +1,4 @@
+import { chooseByObjective } from '../selection-objective.js';
 import type { SelectionContext, SelectionStrategy } from '../selection-strategy.js';
 import { isCorrect, rankCandidates } from '../vote-executed.js';
 import { sampledIndices, scoreVerification } from './score-verification.js';
@@ -39,7 +40,8 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
     const scores = await context.scores();
     const template = bestTemplate(scores, context);
     let best = template;
-    let uncertainty: number | undefined;
+    // Samples that beat the best template by more than the margin, with their spread (undefined without heads).
+    const passing = new Map<number, number | undefined>();
     if (template === undefined) best = rankCandidates(scores, samples)[0] ?? 0;
     else {
       const members = await context.memberScores();
@@ -47,11 +49,22 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
       for (const sample of samples) {
         const spread = members === undefined ? 0 : differenceSpread(members[sample] ?? [], members[template] ?? []);
         const lowerBound = (scores[sample] ?? Number.NEGATIVE_INFINITY) - scores[template]! - context.templateMargin * spread;
+        if (lowerBound > 0) passing.set(sample, members === undefined ? undefined : spread);
         // Strictly above the template (and above earlier samples): ties keep the template.
-        if (lowerBound > bestLowerBound) [best, bestLowerBound, uncertainty] = [sample, lowerBound, members === undefined ? undefined : spread];
+        if (lowerBound > bestLowerBound) [best, bestLowerBound] = [sample, lowerBound];
       }
     }
-    const chosen = best ?? 0;
+    let chosen = best ?? 0;
+    // A cost objective chooses among every template and the samples that passed the margin, the accuracy pick first.
+    if (context.objective.kind !== 'accuracy' && template !== undefined) {
+      const templates = rankCandidates(
+        scores,
+        context.templates.map((entry) => entry.index),
+      );
+      const eligible = [...new Set([chosen, ...templates, ...passing.keys()])];
+      chosen = chooseByObjective(eligible, await context.estimates(), context.objective);
+    }
+    const uncertainty = passing.get(chosen);
     const episode = await context.execute(chosen);
     return {
       correct: isCorrect(episode),
@@ -67,15 +80,17 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
 
 /**
  * `rm-templates-only`: the reward model as a router among the template plans alone (no sampled
- * plan is written): it executes the best-scored template, the first in library order on a tie.
- * Against the family's best fixed template it shows whether the model's choice of plan depends
+ * plan is written): it executes the best-scored template, the first in library order on a tie
+ * (under a cost objective, the template the objective picks). Against the family's best fixed template it shows whether the model's choice of plan depends
  * on the task, and whether that choice wins.
  */
 export const rmTemplatesOnlyStrategy: SelectionStrategy = {
   name: 'rm-templates-only',
   async select(context) {
     const templates = context.templates.map((template) => template.index);
-    const chosen = bestTemplate(await context.scores(), context) ?? 0;
+    const scores = await context.scores();
+    const best = bestTemplate(scores, context) ?? 0;
+    const chosen = context.objective.kind === 'accuracy' || templates.length === 0 ? best : chooseByObjective(rankCandidates(scores, templates), await context.estimates(), context.objective);
     const episode = await context.execute(chosen);
     return { correct: isCorrect(episode), chosen, executed: [chosen], plansWritten: 0, usedTemplates: true, verification: scoreVerification(context, templates) };
   },

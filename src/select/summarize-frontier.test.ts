@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { parseBonConfig } from './bon-config.js';
+import type { BestOfNRun, FrontierOutcome, TaskOutcome } from './run-best-of-n.js';
+import { summarizeFrontier } from './summarize-frontier.js';
+
+const TASKS = Array.from({ length: 10 }, (_, index) => `t${index}`);
+const correctOn = (count: number) => (index: number) => index < count;
+
+function fixedOutcomes(name: string, correct: (index: number) => boolean, execution: number): TaskOutcome[] {
+  return TASKS.map((taskId, index) => ({ taskId, suite: 'arith', n: 8, strategy: `fixed:${name}`, correct: correct(index), executions: 1, tokens: { orchestrator: 0, execution, verification: 0 } }));
+}
+
+function pointOutcomes(point: number, correct: (index: number) => boolean, execution: number): FrontierOutcome[] {
+  return TASKS.map((taskId, index) => ({ taskId, suite: 'arith', n: 8, point, correct: correct(index), executions: 1, tokens: { orchestrator: 300, execution, verification: 1000 } }));
+}
+
+/** Fixed plans cheap (2 of 10 right, 1,000 tokens) and strong (8 of 10, 10,000); three operating points of rm+templates. */
+function run(): BestOfNRun {
+  const config = parseBonConfig({ ns: [8], pool: 'sampled+templates', frontier: true, frontierPrices: [1e-5, 1e-4], frontierMargins: [], seed: 3 });
+  return {
+    config,
+    tasks: TASKS.length,
+    outcomes: [...fixedOutcomes('cheap', correctOn(2), 1000), ...fixedOutcomes('strong', correctOn(8), 10_000), ...TASKS.map((taskId, index): TaskOutcome => ({ taskId, suite: 'arith', n: 8, strategy: 'oracle', correct: index < 9, executions: 8, tokens: { orchestrator: 300, execution: 80_000, verification: 0 } }))],
+    distinctExecutions: 0,
+    requestedExecutions: 0,
+    frontier: {
+      n: 8,
+      objectives: [{ kind: 'accuracy' }, { kind: 'price', pricePerToken: 1e-5 }, { kind: 'price', pricePerToken: 1e-4 }],
+      outcomes: [...pointOutcomes(0, correctOn(8), 11_000), ...pointOutcomes(1, correctOn(8), 4000), ...pointOutcomes(2, correctOn(1), 500)],
+    },
+  };
+}
+
+describe('summarizeFrontier', () => {
+  it('places every operating point against the fixed plans and finds the cheapest that matches best-fixed-per-family', () => {
+    const frontier = summarizeFrontier(run())!;
+    expect(frontier.points.map((point) => [point.label, point.accuracy, point.tokens.executionPlusVerification, point.tokens.total])).toEqual([
+      ['accuracy', 0.8, 12_000, 12_300],
+      ['price=0.00001', 0.8, 5000, 5300],
+      ['price=0.0001', 0.1, 1500, 1800],
+    ]);
+    expect(frontier.bestFixedPerFamily).toMatchObject({ perSuite: { arith: 'strong' }, accuracy: 0.8, tokens: { executionPlusVerification: 10_000 } });
+    expect(frontier.bestFixed.name).toBe('strong');
+    expect(frontier.oracle).toMatchObject({ accuracy: 0.9, tokens: { executionPlusVerification: 80_000 } });
+    // The price=0.00001 point matches best-fixed-per-family on every task at half its tokens.
+    expect(frontier.points[1]!.versusBestFixedPerFamily).toEqual({ diff: 0, ci: [0, 0] });
+    expect(frontier).toMatchObject({ tokensAtBestFixedAccuracy: 5000, pointAtBestFixedAccuracy: 'price=0.00001', shareOfBestFixedPerFamilyTokens: 0.5 });
+    // The cheap fixed plan is more accurate (0.2 > 0.1) and cheaper (1,000 < 1,500) than the last point.
+    expect(frontier.points.map((point) => point.dominatedBy)).toEqual([[], [], ['cheap']]);
+    expect(frontier.undominated).toBe(false);
+    // No fixed plan but strong itself matches strong: the saving a fixed plan alone gives is none.
+    expect(frontier.cheapestFixedAtBestFixedAccuracy).toMatchObject({ name: 'strong', executionPlusVerification: 10_000 });
+  });
+
+  it('says null when no operating point reaches best-fixed-per-family', () => {
+    const weak = run();
+    weak.frontier!.outcomes = weak.frontier!.outcomes.map((outcome) => ({ ...outcome, correct: Number(outcome.taskId.slice(1)) < 3 }));
+    expect(summarizeFrontier(weak)).toMatchObject({ tokensAtBestFixedAccuracy: null, pointAtBestFixedAccuracy: null, shareOfBestFixedPerFamilyTokens: null });
+  });
+
+  it('is undefined for a run without the sweep', () => {
+    const { frontier: _frontier, ...plain } = run();
+    expect(summarizeFrontier(plain)).toBeUndefined();
+  });
+});

@@ -1,0 +1,148 @@
+import { deriveSeed } from '../core/index.js';
+import { wilsonInterval } from '../rm/index.js';
+import type { BestOfNRun, FrontierOutcome, TaskOutcome } from './run-best-of-n.js';
+import { objectiveLabel, type SelectionObjective } from './selection-objective.js';
+import type { OutcomeName } from './selection-strategy.js';
+import { addBestFixed, pairedDifference, round, type PairedDifference } from './summarize-best-of-n.js';
+
+/** Accuracy and mean tokens per task of one row of the frontier chart. */
+export interface FrontierRow {
+  accuracy: number;
+  /** 95% Wilson interval. */
+  ci: [number, number];
+  /** Mean per task: execution plus verification (what the frontier plots), and everything (orchestrator included). */
+  tokens: { executionPlusVerification: number; total: number };
+}
+
+/** `rm+templates` under one objective of the sweep. */
+export interface FrontierPoint extends FrontierRow {
+  /** `accuracy`, `price=0.00001`, `cheapest-within=0.02`. */
+  label: string;
+  objective: SelectionObjective;
+  /** Paired difference of correctness against best-fixed-per-family on the same tasks. */
+  versusBestFixedPerFamily: PairedDifference;
+  /** Fixed plans both more accurate and cheaper (execution plus verification) than this point. */
+  dominatedBy: string[];
+}
+
+/**
+ * The cost-accuracy frontier of `rm+templates` (issue 22) at N = `n`: its operating points under
+ * the sweep of objectives, against every fixed plan, best-fixed, best-fixed-per-family and the
+ * oracle on the same tasks. Tokens are mean execution plus verification tokens per task (what a
+ * router's choice changes; writing the plans is the same for every operating point).
+ */
+export interface BonFrontier {
+  n: number;
+  tasks: number;
+  strategy: 'rm+templates';
+  points: FrontierPoint[];
+  /** Every fixed plan, by template name. */
+  fixed: (FrontierRow & { name: string })[];
+  bestFixed: FrontierRow & { name: string };
+  bestFixedPerFamily: FrontierRow & { perSuite: Record<string, string> };
+  /** Present when the run had the oracle. */
+  oracle?: FrontierRow;
+  /**
+   * Mean execution plus verification tokens per task of the cheapest operating point whose
+   * paired interval against best-fixed-per-family reaches 0 or above (it matches that accuracy);
+   * null when no point does.
+   */
+  tokensAtBestFixedAccuracy: number | null;
+  /** The label of that point; null when none. */
+  pointAtBestFixedAccuracy: string | null;
+  /** `tokensAtBestFixedAccuracy` over best-fixed-per-family's own tokens (target: at most 0.5); null when none. */
+  shareOfBestFixedPerFamilyTokens: number | null;
+  /**
+   * The cheapest fixed plan that matches best-fixed-per-family by the same rule: the saving one
+   * fixed plan alone gives, against which a router's saving is judged (the control scenario's
+   * target: no saving beyond it). Null when no fixed plan matches.
+   */
+  cheapestFixedAtBestFixedAccuracy: { name: string; executionPlusVerification: number; versusBestFixedPerFamily: PairedDifference } | null;
+  /** Whether no fixed plan is both cheaper and more accurate than some operating point. */
+  undominated: boolean;
+}
+
+/**
+ * The frontier of a run made with `config.frontier` (undefined without it, or without fixed
+ * plans). Paired intervals are seeded from the run's seed, so the same run gives the same
+ * frontier.
+ *
+ * @example
+ * const frontier = summarizeFrontier(await runBestOfN({ ...options, config: { pool: 'sampled+templates', frontier: true } }));
+ */
+export function summarizeFrontier(run: BestOfNRun): BonFrontier | undefined {
+  const sweep = run.frontier;
+  if (sweep === undefined) return undefined;
+  const { n } = sweep;
+  const byStrategy = new Map<OutcomeName, TaskOutcome[]>();
+  for (const outcome of run.outcomes) {
+    if (outcome.n !== n) continue;
+    let list = byStrategy.get(outcome.strategy);
+    if (list === undefined) byStrategy.set(outcome.strategy, (list = []));
+    list.push(outcome);
+  }
+  const best = addBestFixed(byStrategy);
+  if (best === undefined) return undefined;
+  const perFamily = byStrategy.get('best-fixed-per-family')!;
+  const { seed, bootstrapResamples } = run.config;
+  const versus = (outcomes: readonly Pick<TaskOutcome, 'taskId' | 'correct'>[], key: string) => pairedDifference(outcomes, perFamily, deriveSeed(seed, `frontier:${key}:${n}`), bootstrapResamples);
+  const fixed = [...byStrategy.keys()]
+    .filter((name) => name.startsWith('fixed:'))
+    .sort()
+    .map((name) => ({ name: name.slice('fixed:'.length), outcomes: byStrategy.get(name)!, ...rowOf(byStrategy.get(name)!) }));
+  const points: FrontierPoint[] = sweep.objectives.map((objective, point) => {
+    const outcomes = sweep.outcomes.filter((outcome) => outcome.point === point);
+    const row = rowOf(outcomes);
+    const label = objectiveLabel(objective);
+    return {
+      label,
+      objective,
+      ...row,
+      versusBestFixedPerFamily: versus(outcomes, label),
+      dominatedBy: fixed.filter((entry) => entry.accuracy > row.accuracy && entry.tokens.executionPlusVerification < row.tokens.executionPlusVerification).map((entry) => entry.name),
+    };
+  });
+  const matches = (difference: PairedDifference) => difference.ci[1] >= 0;
+  const cheapestPoint = [...points].sort((a, b) => a.tokens.executionPlusVerification - b.tokens.executionPlusVerification).find((point) => matches(point.versusBestFixedPerFamily));
+  const perFamilyRow = rowOf(perFamily);
+  const cheapestFixed = fixed
+    .map((entry) => ({ name: entry.name, executionPlusVerification: entry.tokens.executionPlusVerification, versusBestFixedPerFamily: versus(entry.outcomes, `fixed:${entry.name}`) }))
+    .filter((entry) => matches(entry.versusBestFixedPerFamily))
+    .sort((a, b) => a.executionPlusVerification - b.executionPlusVerification)[0];
+  const oracle = byStrategy.get('oracle');
+  const tokensAt = cheapestPoint?.tokens.executionPlusVerification ?? null;
+  return {
+    n,
+    tasks: new Set(perFamily.map((outcome) => outcome.taskId)).size,
+    strategy: 'rm+templates',
+    points,
+    fixed: fixed.map(({ outcomes: _outcomes, ...entry }) => entry),
+    bestFixed: { name: best.overall, ...rowOf(byStrategy.get('best-fixed')!) },
+    bestFixedPerFamily: { perSuite: best.perSuite, ...perFamilyRow },
+    ...(oracle !== undefined && { oracle: rowOf(oracle) }),
+    tokensAtBestFixedAccuracy: tokensAt,
+    pointAtBestFixedAccuracy: cheapestPoint?.label ?? null,
+    shareOfBestFixedPerFamilyTokens: tokensAt === null || perFamilyRow.tokens.executionPlusVerification === 0 ? null : round(tokensAt / perFamilyRow.tokens.executionPlusVerification, 4),
+    cheapestFixedAtBestFixedAccuracy: cheapestFixed ?? null,
+    undominated: points.every((point) => point.dominatedBy.length === 0),
+  };
+}
+
+function rowOf(outcomes: readonly (TaskOutcome | FrontierOutcome)[]): FrontierRow {
+  const count = outcomes.length;
+  let correct = 0;
+  let executionPlusVerification = 0;
+  let total = 0;
+  for (const outcome of outcomes) {
+    if (outcome.correct) correct++;
+    executionPlusVerification += outcome.tokens.execution + outcome.tokens.verification;
+    total += outcome.tokens.orchestrator + outcome.tokens.execution + outcome.tokens.verification;
+  }
+  const interval = wilsonInterval(correct, count);
+  const mean = (value: number) => round(count === 0 ? 0 : value / count, 1);
+  return {
+    accuracy: round(count === 0 ? 0 : correct / count, 4),
+    ci: [round(interval.low, 4), round(interval.high, 4)],
+    tokens: { executionPlusVerification: mean(executionPlusVerification), total: mean(total) },
+  };
+}
