@@ -16,6 +16,7 @@ export function formatDemoSummary(results: DemoResults, files: { results: string
   lines.push(`orchrm demo: scenario ${results.scenario}, seed ${results.seed}, ${((results.durationMs ?? 0) / 1000).toFixed(0)} s`);
   pairLines(results, lines);
   modelLines(results, lines);
+  curveLines(results, lines);
   bonLines(results, lines);
   switchingLines(results, lines);
   grpoLines(results, lines);
@@ -68,6 +69,25 @@ function modelLines(results: DemoResults, lines: string[]): void {
     if (entry === undefined) continue;
     lines.push(`  ${`${entry.model} (${label})`.padEnd(36)} ${cell(entry.outcomePairs)}`, `      ${entry.model} minus ${entry.comparedWith}: ${signed(entry.difference.diff)} points ${pointsInterval(entry.difference.ci)}`);
   }
+}
+
+/** The learning curve: each share's tokens and held-out accuracies, and where it flattens. */
+export function curveLines(results: DemoResults, lines: string[]): void {
+  const curve = results.learningCurve;
+  if (curve === undefined || curve.points.length === 0) return;
+  lines.push('', `Learning curve: the reward model trained on shares of the collection's training tasks, each judged on the same ${curve.heldOut.tasks} held-out tasks (collection tokens leave out ${curve.notInPoints})`);
+  for (const point of curve.points) {
+    lines.push(`  ${point.collection.padEnd(8)} ${`${(point.share * 100).toFixed(1)}%`.padStart(6)} ${String(point.tasks).padStart(5)} tasks ${tokens(point.collectionTokens).padStart(8)} tokens   valid-vs-valid ${percent(point.validVsValid.accuracy)}${interval(point.validVsValid.ci)}   Best-of-${curve.n} ${percent(point.bestOfN.accuracy)}${interval(point.bestOfN.ci)}`);
+  }
+  const flat = curveFlattensAt(curve.points);
+  if (flat !== undefined) lines.push(`  flattens at ${(flat.share * 100).toFixed(1)}% (${flat.tasks} tasks, ${tokens(flat.collectionTokens)} tokens): valid-vs-valid within 1 point of the whole collection's, Best-of-${curve.n} interval reaching its accuracy less 1 point`);
+}
+
+/** The first point whose valid-vs-valid accuracy is within 1 point of the largest share's and whose Best-of-N interval reaches that share's accuracy less 1 point. */
+export function curveFlattensAt(points: NonNullable<DemoResults['learningCurve']>['points']) {
+  const sorted = [...points].sort((a, b) => a.share - b.share);
+  const full = sorted.at(-1);
+  return full === undefined ? undefined : sorted.find((point) => point.validVsValid.accuracy >= full.validVsValid.accuracy - 0.01 && point.bestOfN.ci[1] >= full.bestOfN.accuracy - 0.01);
 }
 
 function bonLines(results: DemoResults, lines: string[]): void {

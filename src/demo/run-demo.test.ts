@@ -55,11 +55,19 @@ describe('runDemo --quick', () => {
     expect(bill?.execution.stages.map((entry) => entry.tokens)).toEqual([seeds?.execution.trainingTokens]);
     expect(bill?.rewardModel.total.total).toBeCloseTo(stage('strong checkpoint')!.total + results.grpo.rmCollectionTokens.total + seeds!.rm.trainingTokens.total, 6);
     expect(bill?.savingPerRun).toBeCloseTo(seeds!.execution.trainingTokens.total - seeds!.rm.trainingTokens.total, 6);
-    expect(readFileSync(outcome.reportPath, 'utf8')).toContain('<svg');
+    const page = readFileSync(outcome.reportPath, 'utf8');
+    expect(page).toContain('<svg');
+    expect(page).toContain('id="bill"');
+    expect(page).toContain('id="curve"');
     expect(existsSync(join(outDir, 'demo.db'))).toBe(true);
     const model = await loadRewardModel(outcome.modelPath);
     expect(await model.score('How many apples?', ['{"dom":"low","nodes":[],"directAnswer":"3"}'])).toHaveLength(1);
     model.close();
-    expect(lines.filter((line) => /^\d\/7 .*\(at \d+ s\)$/.test(line))).toHaveLength(7);
+    expect(lines.filter((line) => /^\d\/8 .*\(at \d+ s\)$/.test(line))).toHaveLength(8);
+    // Issue 22: the learning curve, every point on the same held-out set, shares growing with their tokens.
+    const curve = results.learningCurve!;
+    expect(curve.points.map((point) => point.share)).toEqual([0.125, 0.25, 0.5, 1]);
+    expect(curve.points.every((point) => point.collection === 'passive' && point.validVsValid.total === curve.heldOut.validPairs)).toBe(true);
+    for (let index = 1; index < curve.points.length; index++) expect(curve.points[index]!.collectionTokens).toBeGreaterThan(curve.points[index - 1]!.collectionTokens);
   }, 300_000);
 });

@@ -8,6 +8,7 @@ import {
   bonResultsFromTables,
   DemoResultsSchema,
   grpoRunFromResult,
+  learningCurvePointResult,
   RESULTS_SCHEMA_VERSION,
   outcomePairsResult,
   pairSourcesFromStats,
@@ -16,7 +17,9 @@ import {
   type DemoResults,
 } from '../report/index.js';
 import {
+  collectionTokensByTask,
   evaluateWithBaselines,
+  learningCurve,
   loadEvaluationData,
   loadTrainingPairs,
   parseBtConfig,
@@ -72,7 +75,10 @@ export const DEMO_ENCODER_CANDIDATES = ['shape', 'shape,cross'] as const;
 const HEADLINE_N = 8;
 
 /** Stages the demo announces (`i/STAGES ...` on stderr). */
-const STAGES = 7;
+const STAGES = 8;
+
+/** Shares of the collection's training tasks the demo's learning curve trains on (the last is all of it). */
+const CURVE_SHARES = [0.125, 0.25, 0.5, 1];
 
 /**
  * OrchRM's whole story on the controlled environment, start to finish: a stronger orchestrator
@@ -139,7 +145,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const outcomeOnly = (await trainRewardModel(outcomePairs, { ...chosenEncoderConfig, ensembleSize: 0 }, { name: 'orchrm-bt-outcome-only' })).model;
     const alternatives = await compareAlternatives(heldOut, { model, labelFree, outcomeOnly }, { labelFree: labelFreePairs, outcomeOnly: outcomePairs }, seed);
 
-    stage(5, `Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}: every strategy, the template pool and the fixed-plan baselines`);
+    stage(5, `learning curve: the reward model trained on ${CURVE_SHARES.map((share) => `${share * 100}%`).join(', ')} of the collection's training tasks (chosen settings, not tuned), every point judged on the same held-out tasks`);
+    const curvePoints = await learningCurve(trainingPairs, heldOut, collectionTokensByTask(store, mined.datasetId), {
+      shares: CURVE_SHARES,
+      n: HEADLINE_N,
+      seed,
+      config: { ...chosenConfig, tune: false },
+    });
+    for (const point of curvePoints) progress(`    ${point.share * 100}% (${point.tasks} tasks): valid-vs-valid ${percent(point.validVsValid.accuracy)}, Best-of-${HEADLINE_N} ${percent(point.bestOfN.accuracy)}`);
+
+    stage(6, `Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}: every strategy, the template pool and the fixed-plan baselines`);
     const bonOptions: BestOfNOptions = {
       environment,
       tasks: environment.tasks('test', sizes.bon.tasks),
@@ -157,7 +172,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const labelFreeTable = summarizeBestOfN(labelFreeRun).find((table) => table.n === HEADLINE_N)!;
 
     const grpoSeeds = Array.from({ length: sizes.grpo.seeds }, (_, index) => seed + index);
-    stage(6, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward vs execution reward, seeds ${grpoSeeds.join(', ')}`);
+    stage(7, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward vs execution reward, seeds ${grpoSeeds.join(', ')}`);
     // Every seed trains on the same tasks and is evaluated on the same held-out draws (evaluation seed `seed`); only the training draws differ.
     const grpo = async (reward: 'rm' | 'execution', runSeed: number) =>
       runGrpo(environment, {
@@ -178,7 +193,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     }
     const [grpoRm, grpoExecution] = [grpoRuns.rm[0]!, grpoRuns.execution[0]!];
 
-    stage(7, 'writing results.json and report.html');
+    stage(8, 'writing results.json and report.html');
     const grpoSeedRuns = grpoSeedsSummary(grpoSeeds, { rm: grpoRuns.rm.map(grpoRunFromResult), execution: grpoRuns.execution.map(grpoRunFromResult) });
     const baseAccuracy = grpoRm.evaluations[0]?.accuracy ?? 0;
     const strongCheckpointTokens = {
@@ -228,6 +243,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         seeds: grpoSeedRuns,
       },
       families: familyRows(bon.bySuite, HEADLINE_N, bon.switching),
+      learningCurve: {
+        n: HEADLINE_N,
+        heldOut: { tasks: new Set(heldOut.episodes.map((episode) => episode.taskId)).size, episodes: heldOut.episodes.length, validPairs: curvePoints[0]?.validVsValid.total ?? 0 },
+        notInPoints: 'the held-out tasks\' episodes (collected with the rest), and the stronger checkpoint\'s training (see bill)',
+        points: curvePoints.map(learningCurvePointResult),
+      },
       bill: demoBill({
         strongCheckpoint: { ...strongCheckpointTokens, total: strongCheckpointTokens.orchestrator + strongCheckpointTokens.execution },
         collection: collectionTokens,
