@@ -359,5 +359,6 @@ async function collectOne(
     ...common,
     planText: written.text,
     ...(written.call !== undefined && { orchestratorCall: written.call }),
+    ...(written.cutOff !== undefined && { planCutOff: written.cutOff }),
   });
 }
