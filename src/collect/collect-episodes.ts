@@ -369,5 +369,6 @@ async function collectOne(
     ...common,
     planText: written.text,
     ...(written.call !== undefined && { orchestratorCall: written.call }),
+    ...(written.cutOff !== undefined && { planCutOff: written.cutOff }),
   });
 }

@@ -14,6 +14,8 @@ export interface RunEpisodeOptions extends Omit<ExecutePlanOptions, 'plan'> {
   orchestrator: OrchestratorRef;
   /** The call that wrote the plan, when a model wrote it. */
   orchestratorCall?: LlmCallRecord;
+  /** Set when that call ended at its token limit (`WrittenPlan.cutOff`); said in the reason of a plan that fails to parse. */
+  planCutOff?: string;
   sampleIndex: number;
   runId?: string;
   /** @default a stable id from seed, task, sample and orchestrator */
@@ -68,6 +70,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Episode> {
     const unparsed = parsed.diagnostics.some((diagnostic) => PARSE_CODES.has(diagnostic.code));
     episode.status = unparsed ? 'parse_error' : 'invalid_plan';
     episode.reason = parsed.diagnostics.map((diagnostic) => `${diagnostic.code}: ${diagnostic.message}`).join('; ');
+    if (options.planCutOff !== undefined) episode.reason += `; the orchestrator's output was cut off: ${options.planCutOff}`;
   } else {
     episode.plan = parsed.plan;
     const execution = await executePlan({ ...options, plan: parsed.plan });

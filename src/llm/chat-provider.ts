@@ -18,6 +18,10 @@ export interface ChatRequest {
   /** @default provider default */
   temperature?: number;
   maxTokens?: number;
+  /** Nucleus sampling (top_p). @default provider default */
+  topP?: number;
+  /** reasoning_effort, for models that take it. @default provider default */
+  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
   seed?: number;
   stop?: string[];
   responseFormat?: JsonSchemaFormat;
@@ -43,6 +47,8 @@ export interface ChatResponse {
   attemptErrors?: string[];
   cached: boolean;
   finishReason?: string;
+  /** When the reply ended at its token limit: which limit, and the config field that raises it (`tokenLimitNote`, set by `withGenerationSettings`). */
+  cutOff?: string;
   /**
    * The model's reasoning, kept apart from `text`: a separate `reasoning_content`/`reasoning`
    * field, or `<think>…</think>` taken out of the content (see `splitReasoning`).

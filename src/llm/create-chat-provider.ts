@@ -2,6 +2,7 @@ import type { ChatProvider } from './chat-provider.js';
 import { withConcurrencyLimit } from './concurrency-limit.js';
 import { createOpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
 import type { ProviderConfig } from './provider-config.js';
+import { withGenerationSettings } from './generation-settings.js';
 import { withResponseCache, type ResponseCacheOptions } from './response-cache.js';
 
 /** A provider built from a config, with `close` to release what it opened (the cache file). */
@@ -20,7 +21,7 @@ export interface CreateChatProviderOptions extends OpenAiProviderOptions {
 /**
  * Builds the provider a config describes: the implementation for its `type`, limited to
  * `concurrency` requests in flight, behind the response cache when one is configured (outside
- * the limit, so hits never queue).
+ * the limit, so hits never queue), and outside that each role's `generation` settings.
  *
  * @example
  * const provider = createChatProvider(loadProviderConfig('provider.json'), { cacheDatabase: 'runs.db' });
@@ -31,7 +32,7 @@ export function createChatProvider(config: ProviderConfig, options: CreateChatPr
   // One case per `type` of ProviderConfigSchema; a new provider type adds its branch here.
   const base = createOpenAiProvider(config, providerOptions);
   const limited = withConcurrencyLimit(base, config.concurrency);
-  if (cacheDatabase === undefined) return { ...limited, close: () => {} };
   // Caches written by earlier orchrm versions were keyed under the provider's name; keep reading them.
-  return withResponseCache(limited, { database: cacheDatabase, legacyNamespace: base.name });
+  const cached = cacheDatabase === undefined ? { ...limited, close: () => {} } : withResponseCache(limited, { database: cacheDatabase, legacyNamespace: base.name });
+  return withGenerationSettings(cached, config.generation, providerOptions.events);
 }

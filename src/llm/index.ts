@@ -3,13 +3,18 @@ export { checkServedModels, ModelNotServedError, type CheckServedModelsOptions, 
 export { withConcurrencyLimit } from './concurrency-limit.js';
 export { createChatProvider, type ConfiguredChatProvider, type CreateChatProviderOptions } from './create-chat-provider.js';
 export { createOpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
+export { tokenLimitNote, withGenerationSettings } from './generation-settings.js';
 export {
   CacheConfigSchema,
+  GenerationConfigSchema,
+  GenerationSettingsSchema,
   ModelsConfigSchema,
   OpenAiProviderConfigSchema,
   ProviderConfigSchema,
   loadProviderConfig,
   parseProviderConfig,
+  type GenerationConfig,
+  type GenerationSettings,
   type OpenAiProviderConfig,
   type OpenAiProviderConfigInput,
   type ProviderConfig,

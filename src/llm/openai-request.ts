@@ -24,6 +24,8 @@ export function toChatCompletionParams(request: ChatRequest, model: string, shap
   };
   if (request.temperature !== undefined && !omitted.has('temperature')) params.temperature = request.temperature;
   if (request.maxTokens !== undefined && tokenLimitField !== null) params[tokenLimitField] = request.maxTokens;
+  if (request.topP !== undefined && !omitted.has('top_p')) params.top_p = request.topP;
+  if (request.reasoningEffort !== undefined && !omitted.has('reasoning_effort')) params.reasoning_effort = request.reasoningEffort;
   if (request.seed !== undefined && !omitted.has('seed')) params.seed = request.seed;
   if (request.stop !== undefined && request.stop.length > 0 && !omitted.has('stop')) params.stop = request.stop;
   if (withSchema && request.responseFormat) {

@@ -15,7 +15,7 @@ describe('refusedParameter', () => {
 
   it('ignores parameters the request did not carry, unknown parameters and other errors', () => {
     expect(refusedParameter(maxTokensRefused, sent('max_completion_tokens'))).toBeUndefined();
-    expect(refusedParameter(openAi("Unsupported parameter: 'top_p'", 'top_p', 'unsupported_parameter'), sent('top_p'))).toBeUndefined();
+    expect(refusedParameter(openAi("Unsupported parameter: 'logit_bias'", 'logit_bias', 'unsupported_parameter'), sent('logit_bias'))).toBeUndefined();
     expect(refusedParameter(new BadRequestError('answered 400 (model "x" does not exist)'), sent('max_tokens', 'temperature'))).toBeUndefined();
     expect(refusedParameter(new ServerError("answered 500 ('max_tokens')"), sent('max_tokens'))).toBeUndefined();
   });

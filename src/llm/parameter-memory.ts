@@ -4,7 +4,7 @@ import { BadRequestError } from './provider-errors.js';
 export type TokenLimitField = 'max_tokens' | 'max_completion_tokens';
 
 /** Sampling parameters a model may refuse; a refused one is left out of that model's requests. */
-export type OmittableParameter = 'temperature' | 'seed' | 'stop';
+export type OmittableParameter = 'temperature' | 'top_p' | 'reasoning_effort' | 'seed' | 'stop';
 
 /** What a model is sent, as learned from what it refused. */
 export interface ModelParameters {
@@ -34,7 +34,7 @@ export interface ParameterMemory {
   learn(model: string, error: unknown, sent: ReadonlySet<string>): ParameterLesson;
 }
 
-const OMITTABLE: readonly OmittableParameter[] = ['temperature', 'seed', 'stop'];
+const OMITTABLE: readonly OmittableParameter[] = ['temperature', 'top_p', 'reasoning_effort', 'seed', 'stop'];
 const KNOWN = ['max_tokens', 'max_completion_tokens', ...OMITTABLE] as const;
 type KnownParameter = (typeof KNOWN)[number];
 

@@ -28,6 +28,7 @@ describe('parseProviderConfig', () => {
       maxRetries: 2,
       concurrency: 8,
       structuredOutput: false,
+      generation: {},
     });
   });
 

@@ -20,6 +20,30 @@ export const ModelsConfigSchema = z.strictObject({
   judge: modelName('judges'),
 });
 
+/**
+ * How one role's requests are generated, sent in place of orchrm's own values (the orchestrator's
+ * max_tokens 4096 and temperature 1, a block's params): a thinking model may need a larger token
+ * budget, a server its own sampling. Fields left out keep orchrm's values.
+ */
+export const GenerationSettingsSchema = z.strictObject({
+  /** Token limit of each reply, reasoning included (sent as max_tokens or max_completion_tokens). */
+  maxTokens: z.number().int().positive('maxTokens must be a positive number of tokens').optional(),
+  temperature: z.number().min(0).max(2, 'temperature must be from 0 to 2').optional(),
+  /** Nucleus sampling (top_p). */
+  topP: z.number().gt(0, 'topP must be above 0').max(1, 'topP must be at most 1').optional(),
+  /** reasoning_effort, for servers and models that take it (OpenAI's reasoning models, vLLM's gpt-oss); a server that refuses it has it left out. */
+  reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+});
+export type GenerationSettings = z.infer<typeof GenerationSettingsSchema>;
+
+/** Generation settings per role. */
+export const GenerationConfigSchema = z.strictObject({
+  orchestrator: GenerationSettingsSchema.optional(),
+  worker: GenerationSettingsSchema.optional(),
+  judge: GenerationSettingsSchema.optional(),
+});
+export type GenerationConfig = z.infer<typeof GenerationConfigSchema>;
+
 /** SQLite response cache (see `withResponseCache`). */
 export const CacheConfigSchema = z.strictObject({
   /** Database file; a relative path is resolved against the config file's folder. */
@@ -55,6 +79,8 @@ export const OpenAiProviderConfigSchema = z.strictObject({
   /** Send `response_format: json_schema` when a request asks for it. @default false */
   structuredOutput: z.boolean().default(false),
   cache: CacheConfigSchema.optional(),
+  /** Generation settings per role (`generation.orchestrator.maxTokens`...). @default {} (orchrm's own values) */
+  generation: GenerationConfigSchema.default({}),
 });
 export type OpenAiProviderConfig = z.infer<typeof OpenAiProviderConfigSchema>;
 export type OpenAiProviderConfigInput = z.input<typeof OpenAiProviderConfigSchema>;

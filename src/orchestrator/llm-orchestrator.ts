@@ -1,5 +1,5 @@
 import type { Dom, LlmCallRecord, OrchestratorRef } from '../core/index.js';
-import { type ChatProvider, type ChatRequest, requestHash, responseCallFields } from '../llm/index.js';
+import { type ChatProvider, type ChatRequest, requestHash, responseCallFields, tokenLimitNote } from '../llm/index.js';
 import { buildOrchestratorMessages, PLAN_SCHEMA_NAME, planJsonSchema, type BlockCatalog } from '../plan/index.js';
 import type { Orchestrator, WritePlanOptions, WrittenPlan } from './orchestrator.js';
 
@@ -64,7 +64,8 @@ export function createLlmOrchestrator(options: LlmOrchestratorOptions): Orchestr
         temperature,
         sampleIndex: writeOptions.sampleIndex,
       };
-      return { text: response.text, call };
+      const cutOff = response.cutOff ?? tokenLimitNote(request, response);
+      return { text: response.text, call, ...(cutOff !== undefined && { cutOff }) };
     },
   };
 }

@@ -12,6 +12,8 @@ export interface WrittenPlan {
   text: string;
   /** The call that wrote it, when a model did. */
   call?: LlmCallRecord;
+  /** Set when the reply ended at its token limit: which limit, and how to raise it (`tokenLimitNote`). */
+  cutOff?: string;
 }
 
 /** Anything that writes plans for tasks: an LLM behind a provider, or the simulated policy. */

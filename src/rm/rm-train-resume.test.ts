@@ -99,9 +99,9 @@ describe('orchrm rm train --resume after SIGKILL', () => {
     expected.close();
     actual.close();
 
-    // A checkpoint of another run (here: another seed) is refused, not silently continued.
-    await trainUntilKilled(db, interrupted, [], 2);
-    const mismatch = await trainUntilKilled(db, interrupted, ['--resume', '--seed', '6'], Number.POSITIVE_INFINITY);
+    // A checkpoint of another run (here: another seed) is refused, not silently continued. (--force: the model file exists now.)
+    await trainUntilKilled(db, interrupted, ['--force'], 2);
+    const mismatch = await trainUntilKilled(db, interrupted, ['--resume', '--seed', '6', '--force'], Number.POSITIVE_INFINITY);
     expect(mismatch.outcome).toBe('killed'); // exited non-zero
     expect(mismatch.stderr).toMatch(/written for other pairs or another config/);
   }, 180_000);

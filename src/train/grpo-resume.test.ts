@@ -81,9 +81,9 @@ describe('orchrm grpo --resume after SIGKILL', () => {
     expect(JSON.parse(last.stdout)).toStrictEqual(JSON.parse(stdout));
     expect(storedSteps(db)).toStrictEqual(storedSteps(join(dir, 'reference.db')));
 
-    // A state from a run with other flags is refused.
-    await grpoUntilKilled(out, db, [], 1);
-    const mismatch = await grpoUntilKilled(out, db, ['--resume', '--seed', '4'], Number.POSITIVE_INFINITY);
+    // A state from a run with other flags is refused. (--force: the checkpoint file exists now.)
+    await grpoUntilKilled(out, db, ['--force'], 1);
+    const mismatch = await grpoUntilKilled(out, db, ['--resume', '--seed', '4', '--force'], Number.POSITIVE_INFINITY);
     expect(mismatch.outcome).toBe('failed');
     expect(mismatch.stderr).toMatch(/written by a run with other flags/);
   }, 180_000);

@@ -14,6 +14,8 @@ import { refuseInputsAsOutputs } from '../output-guard.js';
 import { embeddingFlags, featureOptionsFromFlags } from './embedding-flags.js';
 
 const bonConfig = BonConfigSchema.shape;
+/** Scenario tasks when --count is not given. */
+const DEFAULT_SCENARIO_TASKS = 200;
 
 /**
  * The flags of `orchrm bon`: where tasks, models and documents come from (as in collect), and
@@ -24,7 +26,7 @@ const BonFlagsSchema = z.object({
   ...shared.taskFile,
   scenario: z.string().optional().meta({ placeholder: 'name|file', description: 'simulated scenario whose tasks and models are used instead (in-process)' }),
   split: SplitFlagSchema.default('test').meta({ placeholder: 'split', description: 'with --scenario: train or test' }),
-  count: z.number().int().min(1).default(200).meta({ description: 'with --scenario: number of tasks' }),
+  count: z.number().int().min(1).optional().meta({ description: `with --scenario: number of tasks (default ${DEFAULT_SCENARIO_TASKS})` }),
   // The old name of --tasks, kept to say so.
   taskFile: z.string().optional().meta({ placeholder: 'file.jsonl', hidden: true }),
   provider: z.string().optional().meta({ placeholder: 'config.json', description: 'OpenAI-compatible provider config (orchestrator, worker and judge slots)' }),
@@ -98,7 +100,7 @@ async function bon(flags: BonFlags): Promise<void> {
   const { taskFile: _taskFile, orchestrator: _orchestrator, embeddingsUrl: _embeddingsUrl, embeddingsApiKeyEnv: _embeddingsApiKeyEnv, ...rest } = flags;
   const needsJudge = strategies.includes('judge') || strategies.includes('plan-judge');
   refuseInputsAsOutputs([...environmentInputs(flags), { flag: '--rm', path: flags.rm }], [{ flag: '--db', path: flags.db }]);
-  const setup = await environmentFromFlags({ ...rest, ...(orchestrator !== undefined && { orchestrator }) }, { judge: needsJudge });
+  const setup = await environmentFromFlags({ ...rest, ...(orchestrator !== undefined && { orchestrator }) }, { judge: needsJudge, defaultCount: DEFAULT_SCENARIO_TASKS });
   const { environment } = setup;
   const store = openStore(flags.db);
   try {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { collectEpisodes, CollectStoppedError, DEFAULT_MAX_SERVER_FAILURE_SHARE, type CollectEvent, type CollectProgress, type CollectResult, type CollectSummary } from '../../collect/index.js';
 import { loadPlanTemplates } from '../../select/index.js';
-import { fanOutEvents, ignoreEvents, UserError } from '../../core/index.js';
+import { fanOutEvents, ignoreEvents, type PlanTemplateLibrary, UserError } from '../../core/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { createCliEvents, formatDuration, formatTokens } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
@@ -11,6 +11,8 @@ import { environmentFromFlags, environmentInputs, PlanFormatFlagSchema, sharedEn
 import { commandSummary } from '../command-catalog.js';
 import { refuseInputsAsOutputs } from '../output-guard.js';
 
+/** Scenario tasks when --count is not given. */
+const DEFAULT_SCENARIO_TASKS = 100;
 /** Episodes in flight when there is no provider config to take the number from. */
 const DEFAULT_CONCURRENCY = 4;
 /** The exit code of a run that stopped or in which every episode failed (2 is a bad flag or file). */
@@ -27,7 +29,8 @@ const CollectFlagsSchema = z.object({
   ...shared.taskFile,
   scenario: z.string().optional().meta({ placeholder: 'name|file', description: 'generate tasks from a simulated scenario instead (see orchrm sim scenarios)' }),
   split: SplitFlagSchema.default('train').meta({ placeholder: 'split', description: 'with --scenario: train or test (disjoint questions)' }),
-  count: z.number().int().min(1).default(100).meta({ description: 'with --scenario: number of tasks' }),
+  count: z.number().int().min(1).optional().meta({ description: `with --scenario: number of tasks (default ${DEFAULT_SCENARIO_TASKS})` }),
+  limit: z.number().int().min(1).optional().meta({ description: 'with --tasks: only the first n tasks of the file, in file order (default: every task)' }),
   provider: z.string().optional().meta({ placeholder: 'config.json', description: 'OpenAI-compatible provider config; without it, --scenario simulates the models in-process' }),
   orchestrator: z.string().optional().meta({ placeholder: 'model', description: 'orchestrator model; sim:<checkpoint> is a simulated checkpoint (e.g. sim:base)' }),
   checkpoint: shared.checkpoint,
@@ -123,7 +126,7 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
   if (flags.templates !== undefined && flags.templateShare === 0) throw new UserError('--templates names the plans --template-share runs; give --template-share (e.g. 0.25) too');
   refuseInputsAsOutputs(environmentInputs(flags), [{ flag: '--db', path: flags.db }]);
   if (flags.activeRounds > 0) return collectActivelyFromFlags(flags);
-  const setup = await environmentFromFlags(flags);
+  const setup = await environmentFromFlags(flags, { defaultCount: DEFAULT_SCENARIO_TASKS });
   const { environment } = setup;
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
   const interrupt = new AbortController();
@@ -138,6 +141,7 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
     const resumeRunId = flags.resume === undefined ? undefined : resolveResumeRun(store, flags.resume);
     const templates = flags.templateShare > 0 ? { library: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates), share: flags.templateShare } : undefined;
     const concurrency = flags.concurrency ?? setup.providerConfig?.concurrency ?? DEFAULT_CONCURRENCY;
+    process.stderr.write(spendEstimate({ tasks: setup.tasks.length, plansPerTask: flags.plansPerTask, templates, store, db: flags.db, baseURL: setup.providerConfig?.baseURL }));
     const progress = createCliEvents({ stderr: process.stderr, bars: { collect: { barEta: false } } });
     const printJsonLine = (event: CollectEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
     const drawProgress = (event: CollectEvent) => {
@@ -206,7 +210,7 @@ async function collectActivelyFromFlags(flags: CollectFlags): Promise<void> {
   }
   // Loaded here: a passive collection never pays for the reward-model code.
   const { collectActively } = await import('../../rm/index.js');
-  const setup = await environmentFromFlags(flags);
+  const setup = await environmentFromFlags(flags, { defaultCount: DEFAULT_SCENARIO_TASKS });
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
   const interrupt = new AbortController();
   const onSigint = () => {
@@ -247,6 +251,40 @@ async function collectActivelyFromFlags(flags: CollectFlags): Promise<void> {
 
 function tokensOf(summary: CollectSummary): number {
   return summary.tokens.orchestrator.totalTokens + summary.tokens.execution.totalTokens + summary.tokens.verification.totalTokens;
+}
+
+/** Earlier episodes read to estimate what one episode costs. */
+const ESTIMATE_SAMPLE = 200;
+
+/**
+ * What the run will spend, printed before it starts: tasks x plans, the orchestrator calls that
+ * follow, and the calls and tokens per episode measured on the episodes already in the database
+ * (the plans a model writes decide the sub-agent calls, so nothing better is known before them).
+ * On a real server it says so; it asks nothing.
+ */
+function spendEstimate(run: { tasks: number; plansPerTask: number; templates: { library: PlanTemplateLibrary; share: number } | undefined; store: Store; db: string; baseURL: string | undefined }): string {
+  const episodes = run.tasks * run.plansPerTask;
+  const templateEpisodes = run.templates === undefined ? 0 : Math.round(run.tasks * run.templates.share) * run.templates.library.names.length;
+  const lines = [
+    `collect: ${run.tasks.toLocaleString('en-US')} tasks x ${run.plansPerTask} plans = ${episodes.toLocaleString('en-US')} episodes${templateEpisodes > 0 ? `, and about ${templateEpisodes.toLocaleString('en-US')} template episodes` : ''}: ${episodes.toLocaleString('en-US')} orchestrator calls, then the sub-agent calls of each plan`,
+  ];
+  let sampled = 0;
+  let calls = 0;
+  let tokens = 0;
+  for (const episode of run.store.iterateEpisodes({})) {
+    if (sampled === ESTIMATE_SAMPLE) break;
+    sampled++;
+    calls += (episode.orchestratorCall === undefined ? 0 : 1) + episode.nodes.reduce((sum, node) => sum + node.calls.length, 0);
+    tokens += episode.usage.orchestrator.totalTokens + episode.usage.execution.totalTokens + episode.usage.verification.totalTokens;
+  }
+  const all = episodes + templateEpisodes;
+  lines.push(
+    sampled === 0
+      ? `  per episode: not known before the plans are written (1 sub-agent call for a one-node cot plan, 9 or more for a debate); --limit 2 measures it cheaply first`
+      : `  about ${Math.round((calls / sampled) * all).toLocaleString('en-US')} calls and ${formatTokens(Math.round((tokens / sampled) * all))} tokens, at the mean of the first ${sampled} episodes already in ${run.db} (${(calls / sampled).toFixed(1)} calls, ${formatTokens(Math.round(tokens / sampled))} tokens each; other runs' plans may differ); cached responses cost nothing`,
+  );
+  if (run.baseURL !== undefined) lines.push(`  on ${run.baseURL}: a real server, which may bill these tokens; Ctrl-C stops the run and the same command resumes it`);
+  return `${lines.join('\n')}\n`;
 }
 
 /** `57.3 episodes/min, eta 4m05s, 1.23M tokens, 2 failed` */
