@@ -18,6 +18,7 @@ export const FeatureSpecSchema = z.union([
   z.strictObject({ kind: z.literal('structure') }),
   z.strictObject({ kind: z.literal('task-stats') }),
   z.strictObject({ kind: z.literal('cross') }),
+  z.strictObject({ kind: z.literal('names') }),
   z.strictObject({ kind: z.literal('length') }),
   z.strictObject({ kind: z.literal('plan-shape') }),
   z.strictObject({ kind: z.literal('shape') }),
@@ -66,6 +67,7 @@ export const ENCODER_SPEC_GRAMMAR = `items separated by commas:
   structure                          plan structure (blocks, nodes, edges, depth, fan-in, DoM, params, diagnostics)
   task-stats                         task statistics (length, numbers, sentences, question words)
   cross                              task statistics and task words crossed with the plan's block types
+  names                              each name the task mentions (capitalised words inside a sentence) crossed with the plan's block types
   length                             plan length and node count only (the length baseline)
   plan-shape                         plan shape without words: decomposition, inner and answer blocks, samples, rounds, temperature
   shape                              plan-shape, plus task shape (quantities, relations, hops, names, question form) crossed with it
@@ -82,7 +84,7 @@ function parseItem(item: string): FeatureSpec | { bits: number } {
   const colon = body.indexOf(':');
   const name = colon === -1 ? body : body.slice(0, colon);
   const argument = colon === -1 ? undefined : body.slice(colon + 1);
-  const noArgument = (kind: 'structure' | 'task-stats' | 'cross' | 'length' | 'plan-shape' | 'shape') => {
+  const noArgument = (kind: 'structure' | 'task-stats' | 'cross' | 'names' | 'length' | 'plan-shape' | 'shape') => {
     if (argument !== undefined || side !== undefined) throw new UserError(`encoder item "${item}": ${kind} takes no arguments`);
     return { kind };
   };
@@ -108,6 +110,7 @@ function parseItem(item: string): FeatureSpec | { bits: number } {
     case 'structure':
     case 'task-stats':
     case 'cross':
+    case 'names':
     case 'length':
     case 'plan-shape':
     case 'shape':
@@ -216,13 +219,13 @@ export function formatEncoderSpec(spec: EncoderSpec): string {
 }
 
 /**
- * The spec with every task-dependent feature removed (task n-grams, task statistics, crosses,
+ * The spec with every task-dependent feature removed (task n-grams, task statistics, crosses, names,
  * task shape, task embeddings): the plan-only baseline of the evaluation. Throws when nothing is left.
  */
 export function planOnlySpec(spec: EncoderSpec): EncoderSpec {
   const features: FeatureSpec[] = [];
   for (const feature of spec.features) {
-    if (feature.kind === 'task-stats' || feature.kind === 'cross') continue;
+    if (feature.kind === 'task-stats' || feature.kind === 'cross' || feature.kind === 'names') continue;
     if (feature.kind === 'shape') {
       features.push({ kind: 'plan-shape' });
       continue;

@@ -10,7 +10,7 @@ import { createCharNgramEncoder, createWordNgramEncoder } from './ngram-encoders
 import type { PlanAnalysis } from './plan-analysis.js';
 import { createLengthEncoder, createStructureEncoder } from './structure-encoder.js';
 import { analyzeTask, type TaskAnalysis } from './task-analysis.js';
-import { createCrossEncoder, createShapeEncoder, createTaskStatsEncoder } from './task-encoders.js';
+import { createCrossEncoder, createNamesEncoder, createShapeEncoder, createTaskStatsEncoder } from './task-encoders.js';
 
 /** Distinct tasks whose analysis and task-only features are kept between calls (least recently used evicted first). */
 export const TASK_CACHE_SIZE = 4096;
@@ -84,6 +84,9 @@ export class FeaturePipeline {
           break;
         case 'cross':
           add(createCrossEncoder(mask));
+          break;
+        case 'names':
+          add(createNamesEncoder(mask));
           break;
         case 'plan-shape':
         case 'shape':

@@ -5,6 +5,7 @@ import { FeaturePipeline } from './feature-pipeline.js';
 import { analyzePlan } from './plan-analysis.js';
 import { planShape } from './plan-shape.js';
 import { readQuantities } from './quantity-graph.js';
+import { taskNames } from './task-encoders.js';
 import { countBucket, taskShape } from './task-shape.js';
 
 const catalog = defaultBlockCatalog();
@@ -100,5 +101,21 @@ describe('plan shape', () => {
     expect(withTask).toBeGreaterThan(10);
     expect([...pipeline.indices.subarray(0, withTask)]).not.toEqual([...withOther.indices.subarray(0, otherCount)]);
     expect(planOnlySpec(parseEncoderSpec('shape')).features).toEqual([{ kind: 'plan-shape' }]);
+  });
+
+  it('crosses each name the task mentions with the plan kinds in `names`; other names, other features (issue 21)', () => {
+    expect(taskNames('Who is the mayor of the birthplace of Quentin Farnner? Which company employs the mayor of Westmoor, Ann said.')).toEqual(['Quentin Farnner', 'Westmoor', 'Ann']);
+    const search = plan({ dom: 'low', nodes: [{ id: 'A', agent: 'search', input: '', params: {} }], answer: 'A' });
+    const features = (question: string) => {
+      const pipeline = new FeaturePipeline(parseEncoderSpec('names,bits:16'));
+      const count = pipeline.encode(pipeline.analyzeTask(question), search);
+      return new Set(pipeline.indices.subarray(0, count));
+    };
+    const famous = features('Who is the mayor of the birthplace of Quentin Farnner?');
+    expect(famous.size).toBe(2); // the name x block=search, the name x dom=low
+    expect(features('In which city was the founder of Quentin Farnner born?')).toEqual(famous);
+    expect([...features('Who is the mayor of the birthplace of Anita Mergate?')].some((index) => famous.has(index))).toBe(false);
+    expect(features('How many apples?').size).toBe(0);
+    expect(planOnlySpec(parseEncoderSpec('shape,names')).features).toEqual([{ kind: 'plan-shape' }]);
   });
 });

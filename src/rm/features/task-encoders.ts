@@ -69,6 +69,56 @@ export function createCrossEncoder(mask: number): FeatureEncoder {
   };
 }
 
+/** Names inside a sentence: runs of capitalised words after a lower-case word or a comma ("the mayor of Quentin Farnner"). */
+const NAME_SPAN = /(?<=[a-z,;:] )[A-Z][a-z]+(?: [A-Z][a-z]+)*/g;
+
+/** The distinct names a task mentions (`NAME_SPAN`), in order of first mention. */
+export function taskNames(text: string): string[] {
+  return [...new Set(text.match(NAME_SPAN) ?? [])];
+}
+
+/**
+ * The `names` encoder (issue 21): each name the task mentions crossed with each kind of the plan
+ * (block types present, DoM, direct answer, invalid), scaled to norm about 1 per plan kind. What
+ * a name stands for is not in the text: whether a model knows the entity without looking it up
+ * (a famous one) is learnt from how plans did on other tasks about the same name, as a router
+ * with entity embeddings would know it. It can also memorise names, so the demo chooses it only
+ * when the validation split says so.
+ */
+export function createNamesEncoder(mask: number): FeatureEncoder {
+  const seed = murmur3String('names', 0);
+  // Plans of one task are scored one after another: read its names once.
+  let lastTask: TaskAnalysis | undefined;
+  let lastHashes: number[] = [];
+  const hashes = (task: TaskAnalysis) => {
+    if (lastTask !== task) [lastTask, lastHashes] = [task, taskNames(task.text).map((name) => murmur3String(name, 0))];
+    return lastHashes;
+  };
+  return {
+    name: 'names',
+    taskOnly: false,
+    encode(task: TaskAnalysis, plan: PlanAnalysis, out: FeatureAccumulator) {
+      const names = hashes(task);
+      if (names.length === 0) return;
+      const kinds = plan.kindHashes;
+      const value = 1 / Math.sqrt(names.length);
+      for (let kindIndex = 0; kindIndex < kinds.length; kindIndex++) {
+        for (const name of names) out.addHashed(murmur3Ints(seed, name, kinds[kindIndex]!), mask, value);
+      }
+    },
+    explain(task: TaskAnalysis, plan: PlanAnalysis, out: NamedFeatureSink) {
+      const names = taskNames(task.text);
+      if (names.length === 0) return;
+      const kinds = plan.kindHashes;
+      const kindLabels = kindNames(plan.plan);
+      const value = 1 / Math.sqrt(names.length);
+      for (let kindIndex = 0; kindIndex < kinds.length; kindIndex++) {
+        for (const name of names) out.addHashed(`task name "${name}" x plan ${kindLabels[kindIndex]!}`, murmur3Ints(seed, murmur3String(name, 0), kinds[kindIndex]!), mask, value);
+      }
+    },
+  };
+}
+
 /**
  * The `plan-shape` encoder: the plan's shape names (`planShape`) alone, words-free. With
  * `cross: true` (the `shape` item) every task shape name (`taskShape`) is also crossed with every
