@@ -1,4 +1,5 @@
 import { findings, type DemoResults } from '../report/index.js';
+import { FULL_SIZES } from './demo-config.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}`;
@@ -75,6 +76,10 @@ export function curveLines(results: DemoResults, lines: string[]): void {
   }
   const flat = curveFlattensAt(curve.points);
   if (flat !== undefined) lines.push(`  flattens at ${(flat.share * 100).toFixed(1)}% (${flat.tasks} tasks, ${tokens(flat.collectionTokens)} tokens): its valid-vs-valid and Best-of-${curve.n} intervals reach the whole collection's accuracies less 1 point`);
+  const collected = (results.config.sizes as { collect?: { tasks?: number } } | undefined)?.collect?.tasks;
+  if (results.config.quick !== true && collected === FULL_SIZES.collect.tasks) {
+    lines.push(`  the default collection, ${collected} train tasks, is where the curve of a 2,400-task collection flattens, judged on its 248 held-out tasks (docs/rm.md, "Learning curves")`);
+  }
 }
 
 /** The first point whose valid-vs-valid and Best-of-N intervals reach the largest share's accuracies less 1 point (`curveFlattensAt` of src/rm on results.json's points). */
@@ -167,7 +172,8 @@ export function grpoLines(results: DemoResults, lines: string[]): void {
     lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens (its own line, not in the rm total above)${templateShare}`);
     return;
   }
-  lines.push(`  (GRPO training tokens only: the reward model's collection${templateShare} and stronger checkpoint are in the whole bill below)`);
+  lines.push(`  (GRPO training tokens only; the reward model's collection and stronger checkpoint are in the whole bill below)`);
+  if (templateShare !== '') lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens${templateShare}`);
   billLines(results.bill, lines);
 }
 
