@@ -1,5 +1,6 @@
 import { findings, type DemoResults } from '../report/index.js';
 import type { EncoderChoice } from '../rm/index.js';
+import { FULL_SIZES } from './demo-config.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}`;
@@ -80,14 +81,18 @@ export function curveLines(results: DemoResults, lines: string[]): void {
     lines.push(`  ${point.collection.padEnd(8)} ${`${(point.share * 100).toFixed(1)}%`.padStart(6)} ${String(point.tasks).padStart(5)} tasks ${tokens(point.collectionTokens).padStart(8)} tokens   valid-vs-valid ${percent(point.validVsValid.accuracy)}${interval(point.validVsValid.ci)}   Best-of-${curve.n} ${percent(point.bestOfN.accuracy)}${interval(point.bestOfN.ci)}`);
   }
   const flat = curveFlattensAt(curve.points);
-  if (flat !== undefined) lines.push(`  flattens at ${(flat.share * 100).toFixed(1)}% (${flat.tasks} tasks, ${tokens(flat.collectionTokens)} tokens): valid-vs-valid within 1 point of the whole collection's, Best-of-${curve.n} interval reaching its accuracy less 1 point`);
+  if (flat !== undefined) lines.push(`  flattens at ${(flat.share * 100).toFixed(1)}% (${flat.tasks} tasks, ${tokens(flat.collectionTokens)} tokens): its valid-vs-valid and Best-of-${curve.n} intervals reach the whole collection's accuracies less 1 point`);
+  const collected = (results.config.sizes as { collect?: { tasks?: number } } | undefined)?.collect?.tasks;
+  if (results.config.quick !== true && collected === FULL_SIZES.collect.tasks) {
+    lines.push(`  the default collection, ${collected} train tasks, is where the curve of a 2,400-task collection flattens, judged on its 248 held-out tasks (docs/rm.md, "Learning curves")`);
+  }
 }
 
-/** The first point whose valid-vs-valid accuracy is within 1 point of the largest share's and whose Best-of-N interval reaches that share's accuracy less 1 point. */
+/** The first point whose valid-vs-valid and Best-of-N intervals reach the largest share's accuracies less 1 point (`curveFlattensAt` of src/rm on results.json's points). */
 export function curveFlattensAt(points: NonNullable<DemoResults['learningCurve']>['points']) {
   const sorted = [...points].sort((a, b) => a.share - b.share);
   const full = sorted.at(-1);
-  return full === undefined ? undefined : sorted.find((point) => point.validVsValid.accuracy >= full.validVsValid.accuracy - 0.01 && point.bestOfN.ci[1] >= full.bestOfN.accuracy - 0.01);
+  return full === undefined ? undefined : sorted.find((point) => point.validVsValid.ci[1] >= full.validVsValid.accuracy - 0.01 && point.bestOfN.ci[1] >= full.bestOfN.accuracy - 0.01);
 }
 
 function bonLines(results: DemoResults, lines: string[]): void {
@@ -174,7 +179,8 @@ export function grpoLines(results: DemoResults, lines: string[]): void {
     lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens (its own line, not in the rm total above)${templateShare}`);
     return;
   }
-  lines.push(`  (GRPO training tokens only: the reward model's collection${templateShare} and stronger checkpoint are in the whole bill below)`);
+  lines.push(`  (GRPO training tokens only; the reward model's collection and stronger checkpoint are in the whole bill below)`);
+  if (templateShare !== '') lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens${templateShare}`);
   billLines(results.bill, lines);
 }
 

@@ -246,7 +246,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       learningCurve: {
         n: HEADLINE_N,
         heldOut: { tasks: new Set(heldOut.episodes.map((episode) => episode.taskId)).size, episodes: heldOut.episodes.length, validPairs: curvePoints[0]?.validVsValid.total ?? 0 },
-        notInPoints: 'the held-out tasks\' episodes (collected with the rest), and the stronger checkpoint\'s training (see bill)',
+        notInPoints: 'the held-out tasks\' episodes and the stronger checkpoint\'s training (both in the bill)',
         points: curvePoints.map(learningCurvePointResult),
       },
       bill: demoBill({

@@ -23,7 +23,7 @@ export interface ActiveCollectOptions {
   firstRoundPlans?: number;
   /** Plans written per task in later rounds (orchestrator tokens only), among which the model chooses. @default 8 */
   candidatesPerTask?: number;
-  /** Of those, plans executed per task. @default 2 */
+  /** Of those, plans executed per task (4 of 8 taught the model more per token than 2 of 8 on default, docs/rm.md). @default 4 */
   plansPerTask?: number;
   /** @default 4 */
   concurrency?: number;
@@ -80,7 +80,7 @@ interface TaskChoice {
  * const rounds = await collectActively({ environment, tasks: environment.tasks('train', 600), store, rounds: 3 });
  */
 export async function collectActively(options: ActiveCollectOptions): Promise<ActiveRound[]> {
-  const { tasks, store, rounds, firstRoundPlans = 4, candidatesPerTask = 8, plansPerTask = 2, concurrency = 4, seed = 0 } = options;
+  const { tasks, store, rounds, firstRoundPlans = 4, candidatesPerTask = 8, plansPerTask = 4, concurrency = 4, seed = 0 } = options;
   if (!Number.isInteger(rounds) || rounds < 2) throw new UserError(`active collection needs at least 2 rounds (the first is passive), got ${rounds}`);
   if (plansPerTask < 2 || candidatesPerTask < plansPerTask) throw new UserError(`active collection executes at least 2 plans per task (a pair) out of at least as many candidates; got ${plansPerTask} of ${candidatesPerTask}`);
   if (tasks.length < rounds) throw new UserError(`${tasks.length} tasks cannot be split into ${rounds} rounds`);

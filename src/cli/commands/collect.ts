@@ -71,7 +71,7 @@ const CollectFlagsSchema = z.object({
     description: 'collect actively in n rounds (at least 2; 0: every sampled plan executed): see below for what a round spends',
   }),
   candidatesPerTask: z.number().int().min(2).default(8).meta({ description: 'with --active-rounds: plans written per task after round 1, among which the model chooses' }),
-  activePlans: z.number().int().min(2).default(2).meta({ description: 'with --active-rounds: of those, plans executed per task' }),
+  activePlans: z.number().int().min(2).default(4).meta({ description: 'with --active-rounds: of those, plans executed per task (4 of 8 beat 2 of 8 on default: docs/rm.md)' }),
   json: z.boolean().default(false).meta({ description: 'print the summary as JSON on stdout' }),
   events: z.boolean().default(false).meta({ description: 'print progress as JSON lines on stdout (collect-start, episode-end, collect-end with the summary) instead of the summary' }),
 });

@@ -31,7 +31,7 @@ export async function grpoSection(grpo: DemoResults['grpo']): Promise<string> {
     tokens(collection.total),
   ]);
   rows.push([
-    { text: 'rm total', className: 'strong', title: 'rm reward: GRPO training plus collecting the reward model’s training episodes' },
+    { text: 'rm total', className: 'strong', title: 'rm reward: GRPO training plus collecting the reward model’s training episodes; the stronger checkpoint’s training is left out here and counted in the whole bill' },
     '',
     '',
     '',
@@ -69,7 +69,7 @@ export async function grpoSection(grpo: DemoResults['grpo']): Promise<string> {
     ),
     await renderChartFigure(grpoChart(grpo)),
     htmlTable({
-      caption: 'GRPO runs: final held-out accuracy, gain over the start in points, and cumulative training tokens by role; “rm collection” is what the episodes behind the reward model cost, “rm total” adds it to rm’s training',
+      caption: 'GRPO runs: final held-out accuracy, gain over the start in points, and cumulative training tokens by role; “rm collection” is what the episodes behind the reward model cost, “rm total” adds it to rm’s training (it leaves out the stronger checkpoint’s training: see the whole bill)',
       columns: ['Reward', 'From', 'Steps', 'Accuracy', 'Gain', 'Orchestrator', 'Execution', 'Verification', 'Total tokens'],
       rows,
       numericColumns: [2, 3, 4, 5, 6, 7, 8],

@@ -67,7 +67,7 @@ export function summarySection(results: DemoResults): string {
   cards.push({
     label: 'GRPO, rm vs execution reward',
     value: `${percent(grpo.rm.accuracy)} vs ${percent(grpo.execution.accuracy)}`,
-    detail: `${evalTasks === undefined ? '' : `${evalTasks.toLocaleString('en-US')} held-out tasks; `}from ${percent(grpo.baseAccuracy)}; training tokens ${(grpo.execution.trainingTokens.total / Math.max(1, grpo.rm.trainingTokens.total)).toFixed(1)}x fewer with rm`,
+    detail: `${evalTasks === undefined ? '' : `${evalTasks.toLocaleString('en-US')} held-out tasks; `}from ${percent(grpo.baseAccuracy)}; GRPO training tokens ${(grpo.execution.trainingTokens.total / Math.max(1, grpo.rm.trainingTokens.total)).toFixed(1)}x fewer with rm${results.bill === undefined ? '' : `; with the reward model’s whole bill ${(results.bill.rewardModel.total.total / Math.max(1, results.bill.execution.total.total)).toFixed(1)}x execution’s`}`,
     tooFew: evalTasks === undefined ? undefined : tooFewToJudge({ tasks: evalTasks }),
   });
   const cardHtml = cards

@@ -102,9 +102,9 @@ export async function learningCurve(pairs: readonly Pair[], heldOut: EvaluationD
 }
 
 /**
- * Where a curve flattens: the smallest share whose valid-vs-valid accuracy is within `tolerance`
- * of the largest share's and whose Best-of-N interval reaches the largest share's Best-of-N
- * accuracy less `tolerance`; the largest point when no smaller one does.
+ * Where a curve flattens: the smallest share whose valid-vs-valid and Best-of-N intervals both
+ * reach the largest share's accuracy less `tolerance` (so the data cannot tell it from the whole
+ * collection by more than that); the largest point when no smaller one does.
  *
  * @example
  * curveFlattensAt(points)?.share // 0.25
@@ -113,7 +113,7 @@ export function curveFlattensAt(points: readonly LearningCurvePoint[], tolerance
   const sorted = [...points].sort((a, b) => a.share - b.share);
   const full = sorted.at(-1);
   if (full === undefined) return undefined;
-  return sorted.find((point) => point.validVsValid.accuracy >= full.validVsValid.accuracy - tolerance && point.bestOfN.ci.high >= full.bestOfN.accuracy - tolerance) ?? full;
+  return sorted.find((point) => point.validVsValid.ci.high >= full.validVsValid.accuracy - tolerance && point.bestOfN.ci.high >= full.bestOfN.accuracy - tolerance) ?? full;
 }
 
 /** The curve as a table for a terminal: one line per point, then where it flattens. */
@@ -128,6 +128,6 @@ export function formatLearningCurve(points: readonly LearningCurvePoint[], n: nu
     );
   }
   const flat = curveFlattensAt(points);
-  if (flat !== undefined) lines.push(`flattens at share ${flat.share} (${flat.tasks} tasks, ${tokens(flat.collectionTokens)} collection tokens): valid-vs-valid within 1 point of the largest share, Best-of-${n} interval reaching its accuracy less 1 point`);
+  if (flat !== undefined) lines.push(`flattens at share ${flat.share} (${flat.tasks} tasks, ${tokens(flat.collectionTokens)} collection tokens): its valid-vs-valid and Best-of-${n} intervals reach the largest share's accuracies less 1 point`);
   return `${lines.join('\n')}\n`;
 }

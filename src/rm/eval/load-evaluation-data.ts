@@ -75,9 +75,10 @@ export function loadEvaluationData(store: Store, options: { datasetId?: string; 
 const TOKEN_PAGE = 5000;
 
 /**
- * Tokens of every episode a mined dataset was mined from, summed per task (orchestrator,
- * execution and verification): what collecting each task cost, whether or not it yielded pairs.
- * An imported dataset has no episodes: the map is empty.
+ * Tokens of every episode of the collection runs a mined dataset's pairs come from (and that its
+ * filter keeps), summed per task (orchestrator, execution and verification): what collecting each
+ * task cost, whether or not it yielded pairs. Episodes of other runs in the store (Best-of-N,
+ * GRPO evaluation) are not counted. An imported dataset has no runs: the map is empty.
  *
  * @example
  * const tokens = collectionTokensByTask(store, datasetId); // Map { 'gsm8k-12' => 48210, ... }
@@ -87,14 +88,18 @@ export function collectionTokensByTask(store: Store, datasetId?: string): Map<st
   const tokens = new Map<string, number>();
   const mined = MinedConfigSchema.safeParse(dataset.config);
   if (dataset.kind !== 'mined' || !mined.success) return tokens;
-  for (let offset = 0; ; offset += TOKEN_PAGE) {
-    const page = store.listEpisodes({ ...mined.data.filter, limit: TOKEN_PAGE, offset });
-    for (const episode of page) {
-      const { orchestrator, execution, verification } = episode.usage;
-      tokens.set(episode.taskId, (tokens.get(episode.taskId) ?? 0) + orchestrator.totalTokens + execution.totalTokens + verification.totalTokens);
+  for (const run of store.runsOfPairDataset(dataset.id)) {
+    if (mined.data.filter.runId !== undefined && mined.data.filter.runId !== run.id) continue;
+    for (let offset = 0; ; offset += TOKEN_PAGE) {
+      const page = store.listEpisodes({ ...mined.data.filter, runId: run.id, limit: TOKEN_PAGE, offset });
+      for (const episode of page) {
+        const { orchestrator, execution, verification } = episode.usage;
+        tokens.set(episode.taskId, (tokens.get(episode.taskId) ?? 0) + orchestrator.totalTokens + execution.totalTokens + verification.totalTokens);
+      }
+      if (page.length < TOKEN_PAGE) break;
     }
-    if (page.length < TOKEN_PAGE) return tokens;
   }
+  return tokens;
 }
 
 /**
