@@ -94,6 +94,7 @@ export {
   countTokens,
   createChatProvider,
   createOpenAiProvider,
+  isServerFailure,
   loadProviderConfig,
   parseProviderConfig,
   withConcurrencyLimit,
@@ -199,6 +200,7 @@ export {
 export { CollectStoppedError, collectEpisodes, type CollectEvent, type CollectOptions, type CollectProgress, type CollectResult, type CollectSummary } from './collect/index.js';
 export {
   DatabaseDamagedError,
+  DatabaseLockedError,
   DuplicateEpisodeError,
   type Store,
   exportEpisodesJsonl,

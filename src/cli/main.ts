@@ -2,11 +2,16 @@
 import { Command } from 'commander';
 import { ORCHRM_VERSION } from '../core/index.js';
 import { COMMAND_CATALOG, listCatalogCommands } from './command-catalog.js';
+import { USAGE_EXIT_CODE } from './run-action.js';
 
 const program = new Command('orchrm')
   .description('Reward models over multi-agent orchestration plans, learned from execution artifacts without labels.')
   .version(ORCHRM_VERSION)
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // A mistake on the command line (an unknown option or command, a missing or refused value) exits 2, as
+  // every command's own usage errors do (runAction) and as the help says; commander's own code is 1.
+  // Subcommands inherit this, since they are added after it. Help and --version still exit 0.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT_CODE));
 
 // The first argument that is not an option names the command (`orchrm help <command>` names the
 // second). A named command loads only its own modules. Anything else (`--help`, `--version`, no

@@ -72,8 +72,8 @@ describe('optionsFromSchema', () => {
     const option = flags.options.find((candidate) => candidate.long === flag)!;
     expect(() => option.parseArg!(args[1]!, undefined)).toThrow(InvalidFlagError);
     expect(() => option.parseArg!(args[1]!, undefined)).toThrow(message);
-    // Commander reports it as a usage error (exit code 1) with the same message.
-    expect(() => parse(['--reward', 'rm', ...args])).toThrow(expect.objectContaining({ code: 'commander.invalidArgument', exitCode: 1, message: expect.stringContaining(message) }));
+    // Commander reports it as a usage error (exit code 2, as --help says) with the same message.
+    expect(() => parse(['--reward', 'rm', ...args])).toThrow(expect.objectContaining({ code: 'commander.invalidArgument', exitCode: 2, message: expect.stringContaining(message) }));
   });
 
   it('checks the parsed flags against the whole schema, naming the flag', () => {

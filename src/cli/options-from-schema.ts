@@ -26,10 +26,10 @@ const FlagMetadataSchema = z.object({
 /** A flag's value was refused by its setting's schema; the message names the flag, the rule and the value. */
 export class InvalidFlagError extends UserError {
   // Commander reports an argument parser's error as the command-line mistake it is (message,
-  // help hint, exit code 1) when it carries these two fields, as its own InvalidArgumentError does.
+  // help hint, this exit code) when it carries these two fields, as its own InvalidArgumentError does.
   // Thrown in an action (`SchemaOptions.parse`), runAction reports it as any UserError (exit code 2).
   readonly code = 'commander.invalidArgument';
-  readonly exitCode = 1;
+  readonly exitCode = 2;
   constructor(
     readonly flag: string,
     message: string,

@@ -1,5 +1,8 @@
 import { OrchrmError, SystemError } from '../core/index.js';
 
+/** The exit code of a usage error (a bad flag, file or value), and of any error a command's action throws. */
+export const USAGE_EXIT_CODE = 2;
+
 /**
  * Wraps a command's action. The error's category decides what is printed: a user's mistake, a
  * model's unusable output or a failing server prints its message, which says how to fix it; a
@@ -16,7 +19,7 @@ export function runAction<A extends unknown[]>(action: (...args: A) => Promise<v
       } else {
         process.stderr.write(`orchrm: unexpected error (please report it): ${(error as Error)?.stack ?? String(error)}\n`);
       }
-      process.exitCode = 2;
+      process.exitCode = USAGE_EXIT_CODE;
     }
   };
 }

@@ -1,8 +1,9 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { deriveSeed, type Episode, type EventSink, ORCHRM_VERSION, type OrchestratorRef, type PlanTemplateLibrary, stableId, type Task, UserError } from '../core/index.js';
 import type { Environment } from '../environment/index.js';
 import { errorMessage, runEpisode } from '../exec/index.js';
-import { UsageMeter } from '../llm/index.js';
+import { isServerFailure, UsageMeter } from '../llm/index.js';
 import type { Orchestrator } from '../orchestrator/index.js';
 import { DuplicateEpisodeError, type Store } from '../store/index.js';
 import { callFailure } from './call-failure.js';
@@ -89,6 +90,9 @@ export type CollectResult = CollectSummary & {
 /**
  * Writes `plansPerTask` plans per task, executes each, and commits every episode to the store
  * in its own transaction as soon as it finishes, so a killed run loses only episodes in flight.
+ * An episode that a server failure ended (`server_error`, see `isServerFailure`) is kept apart
+ * and counted; a resumed run redoes it and replaces it, and the run is marked `failed` until
+ * none is left.
  * Throws CollectStoppedError (with the summary so far) when stopped by repeated failures or the
  * caller's signal; the run is then marked `failed` or `interrupted` and can be resumed.
  */
@@ -150,7 +154,8 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
   ];
   const pending = samples.filter(({ task, sampleIndex, ref }) => {
     const earlier = committed(task, sampleIndex, ref);
-    if (earlier === undefined) return true;
+    // A sample the server failed is redone: its stored episode is replaced when the new one commits.
+    if (earlier === undefined || earlier.status === 'server_error') return true;
     tally.addCommitted(earlier);
     return false;
   });
@@ -159,6 +164,8 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
   const jobs = pending.map((sample) =>
     limit(async () => {
       const { task, sampleIndex } = sample;
+      // Between episodes, let timers and signal handlers (Ctrl-C) run, whatever the provider does.
+      await yieldToEventLoop();
       if (signal.aborted) return;
       let episode: Episode;
       try {
@@ -173,7 +180,7 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
       // An episode cut short by the stop is not kept: resuming redoes it.
       if (signal.aborted) return;
       try {
-        store.insertEpisode(episode);
+        store.insertEpisode(episode, { replaceServerFailure: true });
       } catch (error) {
         // Another process continuing the same run committed this sample first.
         if (error instanceof DuplicateEpisodeError) return;
@@ -220,7 +227,8 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
     options.events?.({ type: 'collect-end', summary, stopped: { reason: stopped.reason, message: stopped.message } });
     throw new CollectStoppedError(stopped.message, stopped.reason, runId, summary, { cause: stopped.cause });
   }
-  store.finishRun(runId, 'completed');
+  // Samples the server failed are missing from the run: it is not complete until a resume redoes them.
+  store.finishRun(runId, (summary.byStatus.server_error ?? 0) > 0 ? 'failed' : 'completed');
   options.events?.({ type: 'collect-end', summary, stopped: null });
   return { ...summary, continued };
 }
@@ -351,9 +359,11 @@ async function collectOne(
     // Stopped while writing the plan: nothing to keep, the job drops the sample.
     if (signal.aborted) throw error;
     meter.recordFailure(orchestratorAttribution, error);
-    // The orchestrator's server failed after its retries: keep the failure as an episode.
-    const episode = await runEpisode({ ...common, planText: '' });
-    return { ...episode, status: 'runtime_error', reason: `orchestrator call failed: ${errorMessage(error)}`, diagnostics: [] };
+    // The orchestrator's call failed after its retries: keep the failure as an episode, apart (and ungraded) when the server failed.
+    const { grade, ...episode } = await runEpisode({ ...common, planText: '' });
+    const reason = `orchestrator call failed: ${errorMessage(error)}`;
+    if (isServerFailure(error)) return { ...episode, status: 'server_error', reason, diagnostics: [] };
+    return { ...episode, ...(grade !== undefined && { grade }), status: 'runtime_error', reason, diagnostics: [] };
   }
   return runEpisode({
     ...common,

@@ -47,6 +47,14 @@ export const TEMPLATE_ORCHESTRATOR = 'template';
 
 const MAX_FAILURES_LISTED = 5;
 
+/**
+ * The share of a run's episodes that server failures (`server_error`) may end before the run
+ * counts as failed (`orchrm collect` exits 1 and prints the command that redoes them). Each of
+ * them is missing from the data until a resume on a healthy server redoes it; beyond a few in a
+ * hundred, the server needs attention before the data is used.
+ */
+export const DEFAULT_MAX_SERVER_FAILURE_SHARE = 0.02;
+
 /** Counts episodes as they finish, so a long run never holds them all in memory. */
 export class CollectTally {
   private readonly byStatus: Partial<Record<EpisodeStatus, number>> = {};

@@ -15,6 +15,12 @@ export const EpisodeStatusSchema = z.enum([
   'runtime_error',
   'timeout',
   'budget_exceeded',
+  /**
+   * A model call failed after its retries because of the server (unreachable, 5xx, 429, timeout,
+   * a broken body, a refused key; `isServerFailure`): the episode says nothing about its plan, so
+   * it is never mined, and a resumed collection redoes it.
+   */
+  'server_error',
 ]);
 export type EpisodeStatus = z.infer<typeof EpisodeStatusSchema>;
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../tasks/corpus.js';
 import { loadSuite } from '../tasks/load-suite.js';
 import { loadTaskFile } from '../tasks/task-file.js';
-import { InvalidUtf8Error, readTextFile, readTextLines, Utf8Validator } from './read-text-file.js';
+import { InvalidUtf8Error, LineTooLongError, readTextFile, readTextLines, Utf8Validator } from './read-text-file.js';
 
 let directory: string;
 beforeEach(() => {
@@ -67,5 +67,28 @@ describe('readTextFile and readTextLines', () => {
     const lines: string[] = [];
     for await (const line of readTextLines(path)) lines.push(line);
     expect(lines).toEqual(['one', 'two ü']);
+  });
+});
+
+describe('readTextLines on long lines', () => {
+  const read = async (path: string, options?: { maxLineChars?: number }) => {
+    const lines: string[] = [];
+    for await (const line of readTextLines(path, options)) lines.push(line);
+    return lines;
+  };
+
+  it('reads lines spanning many chunks exactly, with CRLF ends and a last line without one', async () => {
+    const path = join(directory, 'long.jsonl');
+    const long = 'é'.repeat(300_000) + 'x'.repeat(300_001);
+    writeFileSync(path, `short\r\n${long}\r\n\n${long}`);
+    expect(await read(path)).toEqual(['short', long, '', long]);
+  });
+
+  it('refuses a line longer than the limit as soon as it is seen, naming the file and the line', async () => {
+    const path = join(directory, 'one-line.jsonl');
+    writeFileSync(path, `{"a":1}\n${'x'.repeat(2_000_000)}\n{"b":2}\n`);
+    await expect(read(path, { maxLineChars: 1_000_000 })).rejects.toThrow(new LineTooLongError(path, 2, 1_000_000));
+    await expect(read(path, { maxLineChars: 1_000_000 })).rejects.toThrow(/line 2 is longer than 1000000 characters/);
+    expect(await read(path, { maxLineChars: 2_000_000 })).toHaveLength(3);
   });
 });

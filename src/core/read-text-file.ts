@@ -90,27 +90,68 @@ export function readTextFile(path: string): string {
   return decoder.decode(bytes);
 }
 
+/** A line longer than a reader accepts; names the file, the line and the limit. */
+export class LineTooLongError extends UserError {
+  constructor(
+    readonly path: string,
+    /** 1-based. */
+    readonly line: number,
+    readonly maxLineChars: number,
+  ) {
+    super(`${path}: line ${line} is longer than ${maxLineChars} characters, the most a line may hold; is it a JSONL file (one record per line)? Split the record or pass a larger maxLineChars`);
+  }
+}
+
 /**
- * The lines of a UTF-8 text file, read as a stream (for corpora and JSONL files of any size).
- * Bytes that are not UTF-8 raise InvalidUtf8Error when reached; a leading byte-order mark is
- * dropped; `\r\n` and `\n` both end a line.
+ * Longest line `readTextLines` accepts by default: 128 Mi characters (an episode with every
+ * prompt kept is a few MB), so a file without line breaks cannot take all memory.
+ */
+export const DEFAULT_MAX_LINE_CHARS = 128 * 1024 * 1024;
+
+/**
+ * The lines of a UTF-8 text file, read as a stream (for corpora and JSONL files of any size), in
+ * time linear in the file's length and memory bounded by the longest line: a line longer than
+ * `maxLineChars` raises LineTooLongError as soon as it is seen. Bytes that are not UTF-8 raise
+ * InvalidUtf8Error when reached; a leading byte-order mark is dropped; `\r\n` and `\n` both end a line.
  *
  * @example
  * for await (const line of readTextLines('corpus.jsonl')) index(JSON.parse(line));
  */
-export async function* readTextLines(path: string): AsyncGenerator<string> {
+export async function* readTextLines(path: string, options: { maxLineChars?: number } = {}): AsyncGenerator<string> {
+  const { maxLineChars = DEFAULT_MAX_LINE_CHARS } = options;
   const validator = new Utf8Validator(path);
   const streamDecoder = new TextDecoder('utf-8');
-  let pending = '';
+  // The unfinished line's pieces, joined once when its end arrives: appending to one string and
+  // splitting it again on every chunk made a long line cost the square of its length.
+  let pieces: string[] = [];
+  let pendingChars = 0;
+  let lineNumber = 1;
+  const take = (piece: string): string => {
+    if (pendingChars + piece.length > maxLineChars) throw new LineTooLongError(path, lineNumber, maxLineChars);
+    const line = pieces.length === 0 ? piece : pieces.join('') + piece;
+    pieces = [];
+    pendingChars = 0;
+    lineNumber++;
+    return line.endsWith('\r') ? line.slice(0, -1) : line;
+  };
+  const keep = (piece: string): void => {
+    pendingChars += piece.length;
+    if (pendingChars > maxLineChars) throw new LineTooLongError(path, lineNumber, maxLineChars);
+    pieces.push(piece);
+  };
   for await (const chunk of createReadStream(path)) {
     const bytes = chunk as Buffer;
     validator.push(bytes);
-    pending += streamDecoder.decode(bytes, { stream: true });
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) yield line.endsWith('\r') ? line.slice(0, -1) : line;
+    const text = streamDecoder.decode(bytes, { stream: true });
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      yield take(text.slice(start, newline));
+      start = newline + 1;
+    }
+    if (start < text.length) keep(text.slice(start));
   }
   validator.end();
-  pending += streamDecoder.decode();
-  if (pending !== '') yield pending.endsWith('\r') ? pending.slice(0, -1) : pending;
+  const rest = streamDecoder.decode();
+  if (rest !== '') keep(rest);
+  if (pendingChars > 0) yield take('');
 }

@@ -1,4 +1,5 @@
 import { findings, type DemoResults } from '../report/index.js';
+import type { EncoderChoice } from '../rm/index.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}`;
@@ -15,6 +16,7 @@ export function formatDemoSummary(results: DemoResults, files: { results: string
   lines.push(`orchrm demo: scenario ${results.scenario}, seed ${results.seed}, ${((results.durationMs ?? 0) / 1000).toFixed(0)} s`);
   pairLines(results, lines);
   modelLines(results, lines);
+  curveLines(results, lines);
   bonLines(results, lines);
   switchingLines(results, lines);
   grpoLines(results, lines);
@@ -52,6 +54,11 @@ function modelLines(results: DemoResults, lines: string[]): void {
   const validPairs = rm.outcomePairs?.validVsValid.total ?? 0;
   lines.push('', `Reward models on ${rm.heldOut.tasks} held-out tasks: pairwise accuracy on ${validPairs.toLocaleString('en-US')} valid-vs-valid outcome pairs [95% CI], and on valid-vs-invalid ones`);
   lines.push(`  ${`${rm.model} (every source)`.padEnd(36)} ${cell(rm.outcomePairs)}`);
+  const choice = results.config.encoderChoice as EncoderChoice | undefined;
+  if (choice !== undefined) {
+    const candidates = choice.candidates.map((candidate) => `${candidate.encoder}${candidate.validVsValidAccuracy === null ? '' : ` ${percent(candidate.validVsValidAccuracy)}`}`).join(', ');
+    lines.push(`      encoder ${choice.chosen}, chosen by ${choice.by}${choice.validVsValidPairs > 0 ? ` (${choice.validVsValidPairs} pairs)` : ''} among: ${candidates}`);
+  }
   for (const [kind, baseline] of Object.entries(rm.baselines)) {
     lines.push(`  ${`${kind} baseline`.padEnd(36)} ${cell(baseline.outcomePairs)}`, `      ${baseline.verdict}`);
   }
@@ -62,6 +69,25 @@ function modelLines(results: DemoResults, lines: string[]): void {
     if (entry === undefined) continue;
     lines.push(`  ${`${entry.model} (${label})`.padEnd(36)} ${cell(entry.outcomePairs)}`, `      ${entry.model} minus ${entry.comparedWith}: ${signed(entry.difference.diff)} points ${pointsInterval(entry.difference.ci)}`);
   }
+}
+
+/** The learning curve: each share's tokens and held-out accuracies, and where it flattens. */
+export function curveLines(results: DemoResults, lines: string[]): void {
+  const curve = results.learningCurve;
+  if (curve === undefined || curve.points.length === 0) return;
+  lines.push('', `Learning curve: the reward model trained on shares of the collection's training tasks, each judged on the same ${curve.heldOut.tasks} held-out tasks (collection tokens leave out ${curve.notInPoints})`);
+  for (const point of curve.points) {
+    lines.push(`  ${point.collection.padEnd(8)} ${`${(point.share * 100).toFixed(1)}%`.padStart(6)} ${String(point.tasks).padStart(5)} tasks ${tokens(point.collectionTokens).padStart(8)} tokens   valid-vs-valid ${percent(point.validVsValid.accuracy)}${interval(point.validVsValid.ci)}   Best-of-${curve.n} ${percent(point.bestOfN.accuracy)}${interval(point.bestOfN.ci)}`);
+  }
+  const flat = curveFlattensAt(curve.points);
+  if (flat !== undefined) lines.push(`  flattens at ${(flat.share * 100).toFixed(1)}% (${flat.tasks} tasks, ${tokens(flat.collectionTokens)} tokens): valid-vs-valid within 1 point of the whole collection's, Best-of-${curve.n} interval reaching its accuracy less 1 point`);
+}
+
+/** The first point whose valid-vs-valid accuracy is within 1 point of the largest share's and whose Best-of-N interval reaches that share's accuracy less 1 point. */
+export function curveFlattensAt(points: NonNullable<DemoResults['learningCurve']>['points']) {
+  const sorted = [...points].sort((a, b) => a.share - b.share);
+  const full = sorted.at(-1);
+  return full === undefined ? undefined : sorted.find((point) => point.validVsValid.accuracy >= full.validVsValid.accuracy - 0.01 && point.bestOfN.ci[1] >= full.bestOfN.accuracy - 0.01);
 }
 
 function bonLines(results: DemoResults, lines: string[]): void {
@@ -144,7 +170,33 @@ export function grpoLines(results: DemoResults, lines: string[]): void {
   }
   const collection = results.config.templateCollection as { tasks: number; episodes: number; tokens: { total: number } } | undefined;
   const templateShare = collection && grpo.rmCollectionTokens.total > 0 ? `; the templates, run on ${collection.tasks} tasks (${collection.episodes} episodes), took ${percent(collection.tokens.total / grpo.rmCollectionTokens.total)} of it` : '';
-  lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens (its own line, not in the rm total above)${templateShare}`);
+  if (results.bill === undefined) {
+    lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens (its own line, not in the rm total above)${templateShare}`);
+    return;
+  }
+  lines.push(`  (GRPO training tokens only: the reward model's collection${templateShare} and stronger checkpoint are in the whole bill below)`);
+  billLines(results.bill, lines);
+}
+
+/** The whole bill of both routes, stage by stage, with the break-even and what it leaves out. */
+export function billLines(bill: NonNullable<DemoResults['bill']>, lines: string[]): void {
+  lines.push('', 'The whole bill: every token each route spends to train the orchestrator once (tokens by stage, from its own count)');
+  for (const [label, route] of [
+    ['reward model', bill.rewardModel],
+    ['execution', bill.execution],
+  ] as const) {
+    for (const stage of route.stages) {
+      lines.push(`  ${label.padEnd(13)} ${`${stage.stage}${stage.apart === undefined ? '' : ' (apart)'}`.padEnd(26)} ${tokens(stage.tokens.total).padStart(9)}  ${stage.paid === 'once' ? 'once' : 'per GRPO run'}`);
+    }
+    lines.push(`  ${label.padEnd(13)} ${'whole bill'.padEnd(26)} ${tokens(route.total.total).padStart(9)}${route.totalWithoutApart.total === route.total.total ? '' : `  (${tokens(route.totalWithoutApart.total)} without the stages listed apart)`}`);
+  }
+  const runs = (count: number | null) => (count === null ? 'never (a run saves nothing)' : `after ${count} GRPO run${count === 1 ? '' : 's'}`);
+  const apart = bill.rewardModel.stages.filter((stage) => stage.apart !== undefined);
+  lines.push(
+    `  one GRPO run saves ${tokens(bill.savingPerRun)} tokens on the reward-model route, which pays for itself ${runs(bill.breakEvenRuns)}${apart.length > 0 ? ` (${runs(bill.breakEvenRunsWithoutApart)} without ${apart.map((stage) => stage.stage).join(', ')})` : ''}`,
+  );
+  for (const stage of apart) lines.push(`  ${stage.stage} is listed apart: ${stage.apart}`);
+  lines.push(`  left out of both: ${bill.leavesOut.join('; ')}`);
 }
 
 /** The cost head, the calibration and the cost-accuracy frontier of rm+templates (issue 22), when the run measured them. */

@@ -43,15 +43,36 @@ describe('runDemo --quick', () => {
     expect(results.bon.picks?.[0]?.strategies['rm+templates']?.pick).toMatchObject({ source: expect.stringMatching(/^(sample|template)$/), kind: expect.any(String), score: expect.any(Number) });
     expect(Object.keys(results.bon.picks?.[0]?.fixed ?? {}).length).toBe((results.config.templates as string[]).length);
     for (const row of results.families) expect(row.switching?.map((entry) => entry.strategy)).toEqual(['rm', 'rm+templates', 'rm-templates-only']);
+    // The encoder was chosen among the candidates on the validation split's valid-vs-valid outcome pairs.
+    expect(results.config.encoderChoice).toMatchObject({ by: 'validation valid-vs-valid accuracy', candidates: [{ encoder: 'shape,bits:18' }, { encoder: 'shape,cross,bits:18' }] });
     const { seeds } = results.grpo;
     expect(seeds?.seeds).toEqual([3, 4, 5]);
     expect(seeds?.rm.accuracies[0]).toBe(results.grpo.rm.accuracy);
     expect(seeds!.execution.ci[0]).toBeLessThanOrEqual(seeds!.execution.mean);
-    expect(readFileSync(outcome.reportPath, 'utf8')).toContain('<svg');
+    // Issue 22: the whole bill adds up from the stages' own counts.
+    const { bill } = results;
+    const stage = (name: string) => bill?.rewardModel.stages.find((entry) => entry.stage === name)?.tokens;
+    expect(stage('strong checkpoint')).toEqual(results.config.strongCheckpoint && (results.config.strongCheckpoint as { trainingTokens: unknown }).trainingTokens);
+    expect(stage('strong checkpoint')?.execution).toBeGreaterThan(0);
+    expect(stage('strong checkpoint')?.orchestrator).toBeGreaterThan(0);
+    expect(stage('collection')).toEqual(results.grpo.rmCollectionTokens);
+    expect(stage('grpo')).toEqual(seeds?.rm.trainingTokens);
+    expect(bill?.execution.stages.map((entry) => entry.tokens)).toEqual([seeds?.execution.trainingTokens]);
+    expect(bill?.rewardModel.total.total).toBeCloseTo(stage('strong checkpoint')!.total + results.grpo.rmCollectionTokens.total + seeds!.rm.trainingTokens.total, 6);
+    expect(bill?.savingPerRun).toBeCloseTo(seeds!.execution.trainingTokens.total - seeds!.rm.trainingTokens.total, 6);
+    const page = readFileSync(outcome.reportPath, 'utf8');
+    expect(page).toContain('<svg');
+    expect(page).toContain('id="bill"');
+    expect(page).toContain('id="curve"');
     expect(existsSync(join(outDir, 'demo.db'))).toBe(true);
     const model = await loadRewardModel(outcome.modelPath);
     expect(await model.score('How many apples?', ['{"dom":"low","nodes":[],"directAnswer":"3"}'])).toHaveLength(1);
     model.close();
-    expect(lines.filter((line) => /^\d\/7 .*\(at \d+ s\)$/.test(line))).toHaveLength(7);
+    expect(lines.filter((line) => /^\d\/8 .*\(at \d+ s\)$/.test(line))).toHaveLength(8);
+    // Issue 22: the learning curve, every point on the same held-out set, shares growing with their tokens.
+    const curve = results.learningCurve!;
+    expect(curve.points.map((point) => point.share)).toEqual([0.125, 0.25, 0.5, 1]);
+    expect(curve.points.every((point) => point.collection === 'passive' && point.validVsValid.total === curve.heldOut.validPairs)).toBe(true);
+    for (let index = 1; index < curve.points.length; index++) expect(curve.points[index]!.collectionTokens).toBeGreaterThan(curve.points[index - 1]!.collectionTokens);
   }, 300_000);
 });

@@ -8,6 +8,8 @@ import {
   bonResultsFromTables,
   DemoResultsSchema,
   grpoRunFromResult,
+  learningCurvePointResult,
+  RESULTS_SCHEMA_VERSION,
   outcomePairsResult,
   pairSourcesFromStats,
   renderReport,
@@ -15,7 +17,9 @@ import {
   type DemoResults,
 } from '../report/index.js';
 import {
+  collectionTokensByTask,
   evaluateWithBaselines,
+  learningCurve,
   loadEvaluationData,
   loadTrainingPairs,
   parseBtConfig,
@@ -35,6 +39,7 @@ import { FULL_SIZES, mergeSizes, QUICK_SIZES, type DemoSizes, type DemoSizesInpu
 import { grpoSeedsSummary } from './grpo-seeds.js';
 import { familyRows } from './family-rows.js';
 import { addTokenSplits, tokenSplit } from './token-split.js';
+import { demoBill } from './bill.js';
 import { costModelResults } from './cost-model-results.js';
 
 export interface DemoOptions {
@@ -59,11 +64,21 @@ export interface DemoOutcome {
   modelPath: string;
 }
 
+/**
+ * The encoders the demo's reward model chooses among on its validation split (issue 21): the task's
+ * and plan's shapes alone, or with the task's words crossed with the plan's block kinds (which can
+ * tell a famous name from an obscure one, but can also memorise tasks).
+ */
+export const DEMO_ENCODER_CANDIDATES = ['shape', 'shape,cross'] as const;
+
 /** Best-of-N's headline N, as in the paper's figures. */
 const HEADLINE_N = 8;
 
 /** Stages the demo announces (`i/STAGES ...` on stderr). */
-const STAGES = 7;
+const STAGES = 8;
+
+/** Shares of the collection's training tasks the demo's learning curve trains on (the last is all of it). */
+const CURVE_SHARES = [0.125, 0.25, 0.5, 1];
 
 /**
  * OrchRM's whole story on the controlled environment, start to finish: a stronger orchestrator
@@ -95,12 +110,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const store = openStore(dbPath);
   try {
     stage(2, `collecting episodes: ${sizes.collect.tasks} train tasks x ${sizes.collect.plansPerTask} plans from base and from strong, and the ${environment.templates.names.length} templates on ${percent(sizes.collect.templateShare)} of the tasks`);
-    const collectionTokens = [];
+    const collectionSplits = [];
     let templateCollection: { tasks: number; episodes: number; tokens: ReturnType<typeof tokenSplit> } | undefined;
     for (const [index, checkpoint] of [baseCheckpoint(), strong].entries()) {
       // The templates run once, beside the base checkpoint's plans.
       const summary = await collect(environment, store, checkpoint, sizes, seed + index, index === 0 ? sizes.collect.templateShare : 0);
-      collectionTokens.push(tokenSplit(summary.tokens));
+      collectionSplits.push(tokenSplit(summary.tokens));
       if (summary.templates !== undefined && summary.templates.episodes > 0) templateCollection = { tasks: summary.templates.tasks, episodes: summary.templates.episodes, tokens: tokenSplit(summary.templates.tokens) };
       progress(`    ${checkpoint.name}: ${summary.episodes} episodes${summary.templates?.episodes ? ` (${summary.templates.episodes} of them templates)` : ''}, accuracy ${percent(summary.accuracy ?? 0)}`);
     }
@@ -114,19 +129,32 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     }
 
     stage(4, 'training the Bradley-Terry reward models (every source, label-free, outcome only) and three baselines, each tuned on its validation split');
-    const config = parseBtConfig({ seed, maxEpochs: sizes.rmEpochs });
+    const config = parseBtConfig({ seed, maxEpochs: sizes.rmEpochs, encoderCandidates: [...DEMO_ENCODER_CANDIDATES] });
     const modelPath = join(outDir, 'rm.safetensors');
-    const { model, config: chosenConfig, pairs: trainingPairs } = await trainStoredRewardModel(store, mined.datasetId, config, { out: modelPath, name: 'orchrm-bt-linear' });
+    const { model, config: chosenConfig, pairs: trainingPairs, encoderChoice } = await trainStoredRewardModel(store, mined.datasetId, config, { out: modelPath, name: 'orchrm-bt-linear' });
+    progress(`    encoder chosen by ${encoderChoice?.by}: ${encoderChoice?.candidates.map((candidate) => `${candidate.encoder} ${candidate.validVsValidAccuracy === null ? '' : percent(candidate.validVsValidAccuracy)}`).join(', ')}; kept ${encoderChoice?.chosen}`);
+    // The baselines and the outcome-only model read the chosen encoder (each tuned on its own validation split).
+    const { encoderCandidates: _candidates, ...chosenEncoderConfig } = { ...config, encoder: chosenConfig.encoder };
     const heldOut = loadEvaluationData(store, { datasetId: mined.datasetId });
-    const evaluation = await evaluateWithBaselines([model], heldOut, { trainingPairs, config, seed });
+    const evaluation = await evaluateWithBaselines([model], heldOut, { trainingPairs, config: chosenEncoderConfig, seed });
     const labelFreePairs = loadTrainingPairs(store, labelFreeMined.datasetId);
+    // Label-free chooses among the same candidates, by validation loss: its pairs read no grade, so it has no outcome pairs to choose on.
     const labelFree = (await trainRewardModel(labelFreePairs, config, { name: 'orchrm-bt-label-free' })).model;
     const outcomePairs = trainingPairs.filter((pair) => pair.source === 'outcome');
     // Compared on held-out pairs only, never used to choose: no bootstrap heads.
-    const outcomeOnly = (await trainRewardModel(outcomePairs, { ...config, ensembleSize: 0 }, { name: 'orchrm-bt-outcome-only' })).model;
+    const outcomeOnly = (await trainRewardModel(outcomePairs, { ...chosenEncoderConfig, ensembleSize: 0 }, { name: 'orchrm-bt-outcome-only' })).model;
     const alternatives = await compareAlternatives(heldOut, { model, labelFree, outcomeOnly }, { labelFree: labelFreePairs, outcomeOnly: outcomePairs }, seed);
 
-    stage(5, `Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}: every strategy, the template pool and the fixed-plan baselines`);
+    stage(5, `learning curve: the reward model trained on ${CURVE_SHARES.map((share) => `${share * 100}%`).join(', ')} of the collection's training tasks (chosen settings, not tuned), every point judged on the same held-out tasks`);
+    const curvePoints = await learningCurve(trainingPairs, heldOut, collectionTokensByTask(store, mined.datasetId), {
+      shares: CURVE_SHARES,
+      n: HEADLINE_N,
+      seed,
+      config: { ...chosenConfig, tune: false },
+    });
+    for (const point of curvePoints) progress(`    ${point.share * 100}% (${point.tasks} tasks): valid-vs-valid ${percent(point.validVsValid.accuracy)}, Best-of-${HEADLINE_N} ${percent(point.bestOfN.accuracy)}`);
+
+    stage(6, `Best-of-N on ${sizes.bon.tasks} test tasks, N up to ${HEADLINE_N}: every strategy, the template pool and the fixed-plan baselines`);
     const bonOptions: BestOfNOptions = {
       environment,
       tasks: environment.tasks('test', sizes.bon.tasks),
@@ -144,7 +172,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const labelFreeTable = summarizeBestOfN(labelFreeRun).find((table) => table.n === HEADLINE_N)!;
 
     const grpoSeeds = Array.from({ length: sizes.grpo.seeds }, (_, index) => seed + index);
-    stage(6, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward vs execution reward, seeds ${grpoSeeds.join(', ')}`);
+    stage(7, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward vs execution reward, seeds ${grpoSeeds.join(', ')}`);
     // Every seed trains on the same tasks and is evaluated on the same held-out draws (evaluation seed `seed`); only the training draws differ.
     const grpo = async (reward: 'rm' | 'execution', runSeed: number) =>
       runGrpo(environment, {
@@ -165,9 +193,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     }
     const [grpoRm, grpoExecution] = [grpoRuns.rm[0]!, grpoRuns.execution[0]!];
 
-    stage(7, 'writing results.json and report.html');
+    stage(8, 'writing results.json and report.html');
+    const grpoSeedRuns = grpoSeedsSummary(grpoSeeds, { rm: grpoRuns.rm.map(grpoRunFromResult), execution: grpoRuns.execution.map(grpoRunFromResult) });
+    const baseAccuracy = grpoRm.evaluations[0]?.accuracy ?? 0;
+    const strongCheckpointTokens = {
+      orchestrator: improved.rounds.reduce((sum, round) => sum + round.orchestratorTokens, 0),
+      execution: improved.rounds.reduce((sum, round) => sum + round.executionTokens, 0),
+      verification: 0,
+    };
+    const collectionTokens = addTokenSplits(...collectionSplits);
     const results: DemoResults = DemoResultsSchema.parse({
-      schemaVersion: 3,
+      schemaVersion: RESULTS_SCHEMA_VERSION,
       scenario: scenario.name,
       seed,
       version: ORCHRM_VERSION,
@@ -177,12 +213,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         sizes,
         headlineN: HEADLINE_N,
         encoder: chosenConfig.encoder,
+        ...(encoderChoice !== undefined && { encoderChoice }),
         head: chosenConfig.head,
         tuned: { l2: chosenConfig.l2, learningRate: chosenConfig.learningRate, hashBits: chosenConfig.encoder.hashBits },
         datasetId: mined.datasetId,
         labelFreeDatasetId: labelFreeMined.datasetId,
         mining: mined.config,
-        strongCheckpoint: { name: strong.name, step: strong.step, trainingTokens: improved.rounds.reduce((sum, round) => sum + round.executionTokens, 0) },
+        strongCheckpoint: { name: strong.name, step: strong.step, trainingTokens: { ...strongCheckpointTokens, total: strongCheckpointTokens.orchestrator + strongCheckpointTokens.execution } },
         bonPool: 'sampled+templates',
         templates: environment.templates.names,
         ...(templateCollection !== undefined && { templateCollection }),
@@ -199,13 +236,26 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       outcomeOnly: alternatives.outcomeOnly,
       bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N), ...(frontier !== undefined && { frontier }) },
       grpo: {
-        baseAccuracy: grpoRm.evaluations[0]?.accuracy ?? 0,
-        rmCollectionTokens: addTokenSplits(...collectionTokens),
+        baseAccuracy,
+        rmCollectionTokens: collectionTokens,
         rm: grpoRunFromResult(grpoRm),
         execution: grpoRunFromResult(grpoExecution),
-        seeds: grpoSeedsSummary(grpoSeeds, { rm: grpoRuns.rm.map(grpoRunFromResult), execution: grpoRuns.execution.map(grpoRunFromResult) }),
+        seeds: grpoSeedRuns,
       },
       families: familyRows(bon.bySuite, HEADLINE_N, bon.switching),
+      learningCurve: {
+        n: HEADLINE_N,
+        heldOut: { tasks: new Set(heldOut.episodes.map((episode) => episode.taskId)).size, episodes: heldOut.episodes.length, validPairs: curvePoints[0]?.validVsValid.total ?? 0 },
+        notInPoints: 'the held-out tasks\' episodes (collected with the rest), and the stronger checkpoint\'s training (see bill)',
+        points: curvePoints.map(learningCurvePointResult),
+      },
+      bill: demoBill({
+        strongCheckpoint: { ...strongCheckpointTokens, total: strongCheckpointTokens.orchestrator + strongCheckpointTokens.execution },
+        collection: collectionTokens,
+        rmGrpo: grpoSeedRuns.rm.trainingTokens,
+        executionGrpo: grpoSeedRuns.execution.trainingTokens,
+        gain: { rm: grpoSeedRuns.rm.mean - baseAccuracy, execution: grpoSeedRuns.execution.mean - baseAccuracy },
+      }),
     });
     const resultsPath = join(outDir, 'results.json');
     writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);

@@ -11,6 +11,7 @@ export class EpisodeLimits {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout | undefined;
   private failure: Error | undefined;
+  private firstServerFailure: string | undefined;
   private readonly parentSignal: AbortSignal | undefined;
   /**
    * The episode's signal follows the caller's through `AbortSignal.any` rather than a listener:
@@ -57,6 +58,19 @@ export class EpisodeLimits {
     if (this.tokenBudget !== undefined && this.spentTokens > this.tokenBudget) {
       this.fail(new BudgetExceededError(this.tokenBudget, this.spentTokens));
     }
+  }
+
+  /**
+   * The first model call of the episode that failed after its retries because of the server
+   * (`isServerFailure`), as its message; undefined when none did.
+   */
+  get serverFailure(): string | undefined {
+    return this.firstServerFailure;
+  }
+
+  /** Notes a call that failed because of the server; the episode then ends as `server_error`. */
+  noteServerFailure(message: string): void {
+    this.firstServerFailure ??= message;
   }
 
   dispose(): void {

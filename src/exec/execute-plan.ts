@@ -109,7 +109,9 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanExec
   const stoppedBy = limits.stoppedBy;
   let status: EpisodeStatus = 'ok';
   let reason: string | undefined;
-  if (stoppedBy instanceof BudgetExceededError) [status, reason] = ['budget_exceeded', stoppedBy.message];
+  // A call the server failed changed what the plan did, however it ended: the episode is the server's failure.
+  if (limits.serverFailure !== undefined && !options.signal?.aborted) [status, reason] = ['server_error', `server failure: ${limits.serverFailure}`];
+  else if (stoppedBy instanceof BudgetExceededError) [status, reason] = ['budget_exceeded', stoppedBy.message];
   else if (stoppedBy instanceof TimeoutError) [status, reason] = ['timeout', stoppedBy.message];
   else if (failed) [status, reason] = [episodeStatusOf(failed.status), `node ${failed.nodeId}: ${failed.reason ?? failed.status}`];
   else if (finalTrace?.status !== 'ok') [status, reason] = ['runtime_error', `answer node ${answerNode} did not finish`];

@@ -1,6 +1,7 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { deriveSeed, type LlmCallRecord } from '../core/index.js';
 import type { BlockChatRequest } from '../agents/index.js';
-import { type ChatProvider, type ChatRequest, type ChatResponse, requestHash, responseCallFields, type UsageMeter } from '../llm/index.js';
+import { type ChatProvider, type ChatRequest, type ChatResponse, isServerFailure, requestHash, responseCallFields, type UsageMeter } from '../llm/index.js';
 import type { EpisodeLimits } from './episode-limits.js';
 
 export interface NodeChatOptions {
@@ -31,6 +32,9 @@ export function createNodeChat(options: NodeChatOptions): (request: BlockChatReq
   const attribution = meter && { episodeId: meter.episodeId, nodeId, role: 'execution' as const };
   let nextIndex = 0;
   return async (blockRequest) => {
+    // A provider that answers without I/O (the in-process simulator) would otherwise keep the event
+    // loop from running the episode's deadline timer and signal handlers until the run ends.
+    await yieldToEventLoop();
     limits.ensureCanCall();
     const index = nextIndex++;
     const sampleIndex = blockRequest.sampleIndex ?? 0;
@@ -73,6 +77,7 @@ export function createNodeChat(options: NodeChatOptions): (request: BlockChatReq
       if (attribution) meter?.meter.recordFailure(attribution, error);
       record.latencyMs = performance.now() - startedAt;
       record.error = limits.stoppedBy?.message ?? errorMessage(error);
+      if (limits.stoppedBy === undefined && isServerFailure(error)) limits.noteServerFailure(record.error);
       throw limits.stoppedBy ?? error;
     }
   };

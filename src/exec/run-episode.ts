@@ -1,4 +1,5 @@
 import { addUsage, type Dom, emptyUsage, type Episode, EPISODE_SCHEMA_VERSION, type Grader, type LlmCallRecord, type OrchestratorRef, splitGradeUsage, stableId } from '../core/index.js';
+import { isServerFailure } from '../llm/index.js';
 import { parsePlan } from '../plan/index.js';
 import { executePlan, type ExecutePlanOptions } from './execute-plan.js';
 import { errorMessage } from './node-chat.js';
@@ -26,7 +27,8 @@ export interface RunEpisodeOptions extends Omit<ExecutePlanOptions, 'plan'> {
 /**
  * Parses, validates and executes one plan and returns the complete Episode. Never throws on
  * anything a model did: unparseable text is `parse_error`, an invalid graph `invalid_plan`,
- * failures during execution the matching status, always with the reason kept.
+ * failures during execution the matching status, always with the reason kept. A call that the
+ * server failed after its retries (`isServerFailure`) makes the episode `server_error`, ungraded.
  */
 export async function runEpisode(options: RunEpisodeOptions): Promise<Episode> {
   const startedAt = performance.now();
@@ -85,9 +87,11 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Episode> {
         episode.usage.verification = addUsage(episode.usage.verification, usage);
       }
     } catch (error) {
+      // A judge the server failed graded nothing: the episode is redone, not kept ungraded.
+      if (isServerFailure(error)) episode.status = 'server_error';
       episode.reason = `${episode.reason ? `${episode.reason}; ` : ''}grading failed: ${errorMessage(error)}`;
     }
-  } else if (episode.finalAnswer === undefined && task.answer !== undefined && options.grader) {
+  } else if (episode.finalAnswer === undefined && task.answer !== undefined && options.grader && episode.status !== 'server_error') {
     // No answer reached: graded wrong, so outcome pairs can use failed episodes too.
     episode.grade = { correct: false, method: 'no_answer' };
   }

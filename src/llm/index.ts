@@ -50,6 +50,7 @@ export {
   type RetryReason,
   type RetryResult,
 } from './retry.js';
+export { isServerFailure } from './server-failure.js';
 export { responseCallFields, type ResponseCallFields } from './response-call-fields.js';
 export { createParameterMemory, refusedParameter, type ModelParameters, type OmittableParameter, type ParameterLesson, type ParameterMemory, type TokenLimitField } from './parameter-memory.js';
 export { joinReasoning, splitReasoning, type SplitReasoning } from './split-reasoning.js';

@@ -7,7 +7,7 @@ const percent = (value: number | null) => (value === null ? 'n/a' : `${(value * 
 export function formatMiningReport(result: MinePairsResult): string {
   const lines = [
     `dataset ${result.datasetId}: ${result.pairs} pair(s) from ${result.episodes} episode(s) of ${result.tasks} task(s)` +
-      ` (${result.labelFreeTasks} without gold answer; ${result.withoutPlanText} episode(s) without plan text left out)`,
+      ` (${result.labelFreeTasks} without gold answer; ${result.withoutPlanText} episode(s) without plan text left out${result.serverFailures > 0 ? `, ${result.serverFailures} ended by a server failure left out (resume their collection on a healthy server)` : ''})`,
     `splits: train ${result.bySplit.train}, validation ${result.bySplit.validation}, test ${result.bySplit.test}`,
   ];
   for (const [source, report] of Object.entries(result.sources)) {

@@ -7,7 +7,8 @@ import { createCanonicalKeyer, toMiningEpisode, type TaskGroup } from './mining-
 /**
  * Streams the store's episode outlines (no LLM calls, node outputs or params) and groups their mining summaries by
  * task; in label-free mode grades are left behind here, before any miner runs. Memory holds one summary per episode, not its trace. Episodes with no plan text (the
- * orchestrator call itself failed) are left out: there is no plan to prefer or reject.
+ * orchestrator call itself failed) are left out: there is no plan to prefer or reject; so are
+ * episodes a server failure ended (`server_error`): what they did says nothing about their plan.
  * Groups come sorted by task id and episodes by id, so results never depend on insertion order.
  */
 export function groupStoredEpisodes(
@@ -15,15 +16,20 @@ export function groupStoredEpisodes(
   filter: EpisodeFilter,
   options: { labelFree: boolean },
   events?: EventSink<ProgressEvent>,
-): { groups: TaskGroup[]; withoutPlanText: number } {
+): { groups: TaskGroup[]; withoutPlanText: number; serverFailures: number } {
   const total = store.countEpisodes(filter);
   const groups = new Map<string, TaskGroup>();
   let done = 0;
   let withoutPlanText = 0;
+  let serverFailures = 0;
   const canonicalKeyOf = createCanonicalKeyer();
   for (const episode of store.iterateEpisodeOutlines(filter)) {
     done += 1;
     if (events !== undefined && (done % 1000 === 0 || done === total)) events({ type: 'progress', stage: 'reading episodes', done, total });
+    if (episode.status === 'server_error') {
+      serverFailures += 1;
+      continue;
+    }
     if (episode.planText.trim() === '') {
       withoutPlanText += 1;
       continue;
@@ -38,5 +44,5 @@ export function groupStoredEpisodes(
   }
   const sorted = [...groups.values()].sort((a, b) => compareText(a.taskId, b.taskId));
   for (const group of sorted) group.episodes.sort((a, b) => compareText(a.id, b.id));
-  return { groups: sorted, withoutPlanText };
+  return { groups: sorted, withoutPlanText, serverFailures };
 }

@@ -18,6 +18,8 @@ export interface MinePairsOptions {
 export interface MinePairsResult extends MiningReport {
   /** Episodes left out because they hold no plan text (the orchestrator call failed). */
   withoutPlanText: number;
+  /** Episodes left out because a server failure ended them (status `server_error`; a resumed collection redoes them). */
+  serverFailures: number;
   config: PairMiningConfig;
 }
 
@@ -36,13 +38,13 @@ export function minePairs(store: Store, options: MinePairsOptions = {}): MinePai
   const config = parsed.data;
   const filter = options.filter ?? {};
   const datasetId = options.datasetId ?? stableId('pairs', stableStringify({ config, filter }));
-  const { groups, withoutPlanText } = groupStoredEpisodes(store, filter, { labelFree: config.labelFree }, options.events);
+  const { groups, withoutPlanText, serverFailures } = groupStoredEpisodes(store, filter, { labelFree: config.labelFree }, options.events);
   const { pairs, report } = minePairGroups(groups, config, datasetId);
-  const result: MinePairsResult = { ...report, withoutPlanText, config };
+  const result: MinePairsResult = { ...report, withoutPlanText, serverFailures, config };
   store.transaction(() => {
     store.deletePairs(datasetId);
     store.insertPairs(pairs);
-    store.savePairDataset({ id: datasetId, kind: 'mined', config: { ...config, filter }, report: { ...report, withoutPlanText } });
+    store.savePairDataset({ id: datasetId, kind: 'mined', config: { ...config, filter }, report: { ...report, withoutPlanText, serverFailures } });
   });
   return result;
 }

@@ -33,6 +33,18 @@ export function searchTag(query: string): string {
 }
 
 /**
+ * The sentence a critic writes when the answer under review rests on a statement of the text
+ * that the text itself undermines (a note "written before the last delivery", a rumour); a
+ * refine that reads it knows which statement to distrust (simulated worker, docs/sim.md §4.7).
+ */
+export const MISLEADING_STATEMENT_FLAG = 'It relies on a statement that the text itself marks as unreliable; ignore that statement.';
+
+/** Whether a critique flags a misleading statement (written with MISLEADING_STATEMENT_FLAG). */
+export function flagsMisleadingStatement(critique: string): boolean {
+  return critique.includes(MISLEADING_STATEMENT_FLAG);
+}
+
+/**
  * The critic's verdict: the last `<verdict>` tag decides; anything but correct/incorrect is
  * `unclear`.
  *

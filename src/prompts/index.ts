@@ -33,7 +33,18 @@ export {
 } from './block-prompts.js';
 export { readBlockPrompt, type BlockPromptView, type DebateAnswerLine, type ParsedBlockPrompt } from './read-block-prompt.js';
 export type { ShownDocument } from './read-search-results.js';
-export { answerTag, MAX_QUERY_CHARS, readSearchAction, readVerdict, searchTag, verdictTag, type SearchAction, type Verdict } from './block-replies.js';
+export {
+  answerTag,
+  flagsMisleadingStatement,
+  MAX_QUERY_CHARS,
+  MISLEADING_STATEMENT_FLAG,
+  readSearchAction,
+  readVerdict,
+  searchTag,
+  verdictTag,
+  type SearchAction,
+  type Verdict,
+} from './block-replies.js';
 export { extractAnswer, type AnswerMethod, type ExtractedAnswer } from './extract-answer.js';
 export {
   buildPlanJudgeMessages,

@@ -1,6 +1,6 @@
 import { deriveSeed, Rng } from '../core/index.js';
 import { meanInterval, MIN_VERDICT_TASKS, tooFewToJudge, wilsonInterval } from '../rm/index.js';
-import { percent, points, pointsInterval } from './format-values.js';
+import { percent, points, pointsInterval, tokens as formatTokens } from './format-values.js';
 import type { DemoResults } from './results-schema.js';
 
 /** What a run shows about one hope: it held, it did not, the sample is too small to say, or it was not measured. */
@@ -27,7 +27,7 @@ export interface Finding {
  * judge" (`MIN_VERDICT_TASKS`, `MIN_VERDICT_PAIRS`).
  */
 export function findings(results: DemoResults): Finding[] {
-  return [...rmFindings(results), ...sourceFindings(results), ...familyFindings(results), ...bonFindings(results), ...frontierFindings(results), grpoFinding(results)];
+  return [...rmFindings(results), ...sourceFindings(results), ...familyFindings(results), ...bonFindings(results), ...frontierFindings(results), grpoFinding(results), ...billFindings(results)];
 }
 
 /**
@@ -301,7 +301,9 @@ function grpoFinding(results: DemoResults): Finding {
   const rmTokens = seeds?.rm.trainingTokens.total ?? grpo.rm.trainingTokens.total;
   const executionTokens = seeds?.execution.trainingTokens.total ?? grpo.execution.trainingTokens.total;
   const tokenRatio = executionTokens / Math.max(1, rmTokens);
-  const withCollection = executionTokens / Math.max(1, rmTokens + grpo.rmCollectionTokens.total);
+  // With the whole bill (version 4) the paid-once stages are every one the bill lists; before, the collection alone.
+  const paidOnce = results.bill === undefined ? grpo.rmCollectionTokens.total : results.bill.rewardModel.total.total - results.bill.rewardModel.stages.filter((stage) => stage.paid === 'per-run').reduce((sum, stage) => sum + stage.tokens.total, 0);
+  const withCollection = executionTokens / Math.max(1, rmTokens + paidOnce);
   const rmAccuracies = seeds?.rm.accuracies ?? [grpo.rm.accuracy];
   const executionAccuracies = seeds?.execution.accuracies ?? [grpo.execution.accuracy];
   const gain = (accuracies: readonly number[]) => meanInterval(accuracies.map((accuracy) => accuracy - grpo.baseAccuracy));
@@ -312,7 +314,7 @@ function grpoFinding(results: DemoResults): Finding {
   const measured =
     executionGain.mean <= 0
       ? `execution reward gained ${points(executionGain.mean)} points, so there is no gain to compare with (rm: ${points(rmGain.mean)}).`
-      : `rm gained ${points(rmGain.mean)} points${over}, ${percent(rmGain.mean / executionGain.mean)} of execution’s ${points(executionGain.mean)}${executionOver}; rm minus 0.9 x execution: ${points(margin.mean)}${rmAccuracies.length > 1 ? ` ${pointsInterval([margin.ci.low, margin.ci.high])}` : ''}; execution spent ${tokenRatio.toFixed(1)}x rm’s training tokens (${withCollection.toFixed(2)}x once the tokens spent collecting the reward model’s training episodes are counted).`;
+      : `rm gained ${points(rmGain.mean)} points${over}, ${percent(rmGain.mean / executionGain.mean)} of execution’s ${points(executionGain.mean)}${executionOver}; rm minus 0.9 x execution: ${points(margin.mean)}${rmAccuracies.length > 1 ? ` ${pointsInterval([margin.ci.low, margin.ci.high])}` : ''}; execution spent ${tokenRatio.toFixed(1)}x rm’s training tokens (${withCollection.toFixed(2)}x once ${results.bill === undefined ? 'the tokens spent collecting the reward model’s training episodes are' : 'the reward model’s whole bill, stronger checkpoint and collection, is'} counted).`;
   const evalTasks = (results.config.sizes as { grpo?: { evalTasks?: number } } | undefined)?.grpo?.evalTasks;
   const tooFew =
     rmAccuracies.length < MIN_GRPO_SEEDS
@@ -321,4 +323,43 @@ function grpoFinding(results: DemoResults): Finding {
         ? tooFewToJudge({ tasks: evalTasks })?.replace(/^/, 'held-out evaluation on ')
         : undefined;
   return judged(hope, measured, executionGain.mean <= 0 ? null : margin.ci.low >= 0 && tokenRatio >= 10, tooFew);
+}
+
+/**
+ * Issue 22's target for the whole bill: the reward-model route (stronger checkpoint, collection
+ * and one GRPO run) spends at most one execution-reward GRPO run's training tokens, at 90% of its
+ * accuracy gain or more (per seed, rm's gain minus 0.9 times execution's: interval at or above zero).
+ * Judged with and without the stages listed apart.
+ */
+function billFindings(results: DemoResults): Finding[] {
+  const { bill, grpo } = results;
+  if (bill === undefined) return [];
+  const rmAccuracies = grpo.seeds?.rm.accuracies ?? [grpo.rm.accuracy];
+  const executionAccuracies = grpo.seeds?.execution.accuracies ?? [grpo.execution.accuracy];
+  const margin = meanInterval(rmAccuracies.map((accuracy, index) => accuracy - grpo.baseAccuracy - 0.9 * ((executionAccuracies[index] ?? 0) - grpo.baseAccuracy)));
+  const marginHeld = bill.execution.accuracyGain > 0 && margin.ci.low >= 0;
+  const tooFew = rmAccuracies.length < MIN_GRPO_SEEDS ? `${rmAccuracies.length} GRPO seed${rmAccuracies.length === 1 ? '' : 's'}; a GRPO verdict needs at least ${MIN_GRPO_SEEDS}` : undefined;
+  const executionRun = bill.execution.total.total;
+  const gain = `rm’s GRPO gain ${points(bill.rewardModel.accuracyGain)} points, ${bill.gainShare === null ? 'execution gained nothing' : `${percent(bill.gainShare)} of execution’s ${points(bill.execution.accuracyGain)}`}; rm minus 0.9 x execution ${points(margin.mean)}${rmAccuracies.length > 1 ? ` ${pointsInterval([margin.ci.low, margin.ci.high])}` : ''}`;
+  const runs = (count: number | null) => (count === null ? 'never (a run saves nothing)' : `after ${count} GRPO run${count === 1 ? '' : 's'}`);
+  const apart = bill.rewardModel.stages.filter((stage) => stage.apart !== undefined).map((stage) => stage.stage);
+  const findingsList = [
+    judged(
+      'The reward-model route’s whole bill (stronger checkpoint, collection and one GRPO run) is at most one execution-reward GRPO run’s training tokens, at 90% of its accuracy gain or more.',
+      `${(bill.rewardModel.total.total / Math.max(1, executionRun)).toFixed(2)}x one execution run’s tokens (${formatTokens(bill.rewardModel.total.total)} vs ${formatTokens(executionRun)}); it pays for itself ${runs(bill.breakEvenRuns)}; ${gain}.`,
+      bill.execution.accuracyGain <= 0 ? null : bill.rewardModel.total.total <= executionRun && marginHeld,
+      tooFew,
+    ),
+  ];
+  if (apart.length > 0) {
+    findingsList.push(
+      judged(
+        `The same without the stages listed apart (${apart.join(', ')}).`,
+        `${(bill.rewardModel.totalWithoutApart.total / Math.max(1, executionRun)).toFixed(2)}x one execution run’s tokens (${formatTokens(bill.rewardModel.totalWithoutApart.total)}); it pays for itself ${runs(bill.breakEvenRunsWithoutApart)}; ${gain}.`,
+        bill.execution.accuracyGain <= 0 ? null : bill.rewardModel.totalWithoutApart.total <= executionRun && marginHeld,
+        tooFew,
+      ),
+    );
+  }
+  return findingsList;
 }

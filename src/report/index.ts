@@ -12,10 +12,14 @@ export {
   FamilyRowSchema,
   TaskPicksSchema,
   RESULTS_SCHEMA_VERSION,
+  type Bill,
+  type BillStage,
   type BonFrontierResult,
   type BonTableResult,
   type CostModelResults,
   type DemoResults,
+  type LearningCurvePointResult,
+  type LearningCurveResult,
   type GrpoRunResult,
   type IntervalTuple,
   type RmResults,
@@ -23,7 +27,7 @@ export {
   type TaskPicks,
   type TokenSplit,
 } from './results-schema.js';
-export { bonPicksFromRun, switchingRowsOf, bonResultsFromTables, grpoRunFromResult, intervalTuple, outcomePairsResult, pairSourcesFromStats, rmResultsFromReport } from './results-from-stages.js';
+export { bonPicksFromRun, switchingRowsOf, bonResultsFromTables, grpoRunFromResult, intervalTuple, learningCurvePointResult, outcomePairsResult, pairSourcesFromStats, rmResultsFromReport } from './results-from-stages.js';
 export {
   ViewerData,
   type DocumentLookup,

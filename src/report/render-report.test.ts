@@ -42,6 +42,20 @@ describe('renderReportHtml', () => {
     expect(strategyPoints).toBe(40);
   });
 
+  test('shows the switching table per family and GRPO over seeds with its interval (issue 21)', async () => {
+    const results = fixture((draft) => {
+      draft.families[0]!.switching = [{ strategy: 'rm-templates-only', bestFixed: 'reflexion-3', tasks: 200, switched: 41, wins: 17, losses: 6, kinds: { 'components-sc': 30, 'steps-sc': 11 } }];
+      const runs = (accuracies: number[]) => ({ accuracies, mean: accuracies.reduce((sum, value) => sum + value, 0) / accuracies.length, ci: [0.5, 0.6] as [number, number], trainingTokens: { orchestrator: 1e6, execution: 0, verification: 0, total: 1e6 } });
+      draft.grpo.seeds = { seeds: [0, 1, 2], rm: runs([0.55, 0.56, 0.57]), execution: runs([0.535, 0.58, 0.56]) };
+    });
+    const html = await renderReportHtml(results, { outDir: directory });
+    expect(html).toContain('Switching: on how many of a family');
+    expect(html).toMatch(/<td[^>]*>rm-templates-only<\/td><td[^>]*>reflexion-3<\/td><td[^>]*>41 of 200 \(20\.5%\)<\/td><td[^>]*>17<\/td><td[^>]*>6<\/td><td[^>]*>components-sc 30, steps-sc 11<\/td>/);
+    expect(html).toContain('mean over 3 seeds (0, 1, 2)');
+    expect(html).toMatch(/<th[^>]*>execution<\/th><td[^>]*>55\.8%<\/td><td[^>]*>50\.0–60\.0%<\/td>/);
+    expect(html).toContain('53.5%, 58.0%, 56.0%');
+  });
+
   test('the page loads nothing: no scripts, no external resources, only in-page and relative links', async () => {
     const html = await renderReportHtml(fixture(), { outDir: directory });
     expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|@import|url\(/i);

@@ -6,7 +6,9 @@ import { escapeHtml } from './escape-html.js';
 import { duration } from './format-values.js';
 import { REPORT_STYLES } from './report-styles.js';
 import type { DemoResults } from './results-schema.js';
+import { billSection } from './sections/bill-section.js';
 import { bonSection } from './sections/bon-section.js';
+import { curveSection } from './sections/curve-section.js';
 import { environmentSection } from './sections/environment-section.js';
 import { familiesSection } from './sections/families-section.js';
 import { grpoSection } from './sections/grpo-section.js';
@@ -44,7 +46,9 @@ export async function renderReportHtml(results: DemoResults, options: RenderRepo
     { id: 'summary', title: 'Summary', html: summarySection(results) },
     { id: 'bon', title: 'Best-of-N', html: await bonSection(results.bon) },
     { id: 'grpo', title: 'GRPO', html: await grpoSection(results.grpo) },
+    ...(results.bill === undefined ? [] : [{ id: 'bill', title: 'The whole bill', html: billSection(results.bill) }]),
     { id: 'rm', title: 'Reward model', html: await rmSection(results.rm) },
+    ...(results.learningCurve === undefined ? [] : [{ id: 'curve', title: 'Learning curve', html: curveSection(results.learningCurve) }]),
     { id: 'pairs', title: 'Pairs', html: await pairsSection(results.pairs) },
     ...(results.reliability !== undefined || results.labelFree !== undefined ? [{ id: 'sources', title: 'Sources and labels', html: sourcesSection(results) }] : []),
     { id: 'families', title: 'Per family', html: familiesSection(results.families) },

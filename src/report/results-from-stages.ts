@@ -1,9 +1,9 @@
 import type { PairStats } from '../pairs/index.js';
-import type { AccuracyEstimate, BaselineComparison, BaselineReport, ModelEvaluation } from '../rm/index.js';
+import type { AccuracyEstimate, BaselineComparison, BaselineReport, LearningCurvePoint, ModelEvaluation } from '../rm/index.js';
 import type { BestOfNRun, BonTable, SwitchingSummary } from '../select/index.js';
 import type { GrpoResult } from '../train/index.js';
 import { UserError } from '../core/index.js';
-import type { BonTableResult, DemoResults, GrpoRunResult, IntervalTuple, RmResults, SwitchingRow, TaskPicks } from './results-schema.js';
+import type { BonTableResult, DemoResults, GrpoRunResult, IntervalTuple, LearningCurvePointResult, RmResults, SwitchingRow, TaskPicks } from './results-schema.js';
 
 /**
  * Adapters from what each stage returns to the sections of results.json, so `orchrm demo`
@@ -141,4 +141,23 @@ export function switchingRowsOf(switching: readonly SwitchingSummary[], suite: s
   return switching
     .filter((row) => row.suite === suite && row.n === n)
     .map(({ strategy, bestFixed, tasks, switched, wins, losses, kinds }) => ({ strategy, bestFixed, tasks, switched, wins, losses, kinds: { ...kinds } }));
+}
+
+/**
+ * A learning-curve point of `learningCurve` (src/rm/eval) as results.json records it.
+ *
+ * @example
+ * results.learningCurve.points = curve.map(learningCurvePointResult);
+ */
+export function learningCurvePointResult(point: LearningCurvePoint): LearningCurvePointResult {
+  const { bestOfN } = point;
+  return {
+    collection: point.collection,
+    share: point.share,
+    tasks: point.tasks,
+    pairs: point.pairs,
+    collectionTokens: point.collectionTokens,
+    validVsValid: estimate(point.validVsValid),
+    bestOfN: { accuracy: bestOfN.accuracy, ci: intervalTuple(bestOfN.ci), randomAccuracy: bestOfN.randomAccuracy, oracleAccuracy: bestOfN.oracleAccuracy, tasks: bestOfN.tasks },
+  };
 }

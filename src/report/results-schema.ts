@@ -18,9 +18,10 @@ import { z } from 'zod';
  * outcome-only models, the template pool and per-family paired differences. Version 3 (issue 21)
  * added each strategy's pick per task (`bon.picks`), the switching table per family
  * (`families[].switching`), GRPO over several seeds (`grpo.seeds`) and the sample-size verdicts;
- * version 1 and 2 files (without them) are still read.
+ * version 1 and 2 files (without them) are still read. Version 4 (issue 22) added the whole token
+ * bill of each route (`bill`) and the learning curves (`learningCurve`); older files are still read.
  */
-export const RESULTS_SCHEMA_VERSION = 3;
+export const RESULTS_SCHEMA_VERSION = 4;
 
 const fraction = z.number().min(0).max(1);
 const count = z.number().int().min(0);
@@ -340,6 +341,80 @@ export const GrpoResultsSchema = z.object({
   seeds: z.object({ seeds: z.array(z.number().int()).min(1), rm: GrpoSeedRunsSchema, execution: GrpoSeedRunsSchema }).optional(),
 });
 
+/** One stage of a route's token bill (version 4), with the tokens its own count gave. */
+export const BillStageSchema = z.object({
+  /** Short name, e.g. `strong checkpoint`, `collection`, `grpo`. */
+  stage: z.string().min(1),
+  /** What was spent, in a phrase. */
+  what: z.string(),
+  tokens: TokenSplitSchema,
+  /** `once` whatever the number of orchestrator trainings (the collection), or `per-run` (each GRPO run). */
+  paid: z.enum(['once', 'per-run']),
+  /** Why this stage is listed apart (a user may already have what it makes); its route shows totals with and without it. */
+  apart: z.string().optional(),
+});
+
+/** One route to a trained orchestrator and everything it spends for one GRPO run (version 4). */
+export const BillRouteSchema = z.object({
+  stages: z.array(BillStageSchema),
+  /** Every stage: paid-once stages plus one GRPO run. */
+  total: TokenSplitSchema,
+  /** The same without the stages listed apart. */
+  totalWithoutApart: TokenSplitSchema,
+  /** Mean held-out accuracy over GRPO seeds minus the starting checkpoint's. */
+  accuracyGain: z.number().min(-1).max(1),
+});
+
+/**
+ * The whole bill of both routes (version 4): the reward-model route (the stronger checkpoint it
+ * collects from, the collection, and GRPO whose rewards are the model's scores) and the execution
+ * route (GRPO whose every plan is executed), each stage from that stage's own token count.
+ */
+export const BillSchema = z.object({
+  rewardModel: BillRouteSchema,
+  execution: BillRouteSchema,
+  /** Tokens one GRPO run saves on the reward-model route: the execution run's minus the rm run's. */
+  savingPerRun: z.number(),
+  /**
+   * Fewest GRPO runs after which the reward-model route has spent no more than the execution route
+   * (its paid-once stages repaid by the per-run saving); null when a run saves nothing.
+   */
+  breakEvenRuns: z.number().int().min(1).nullable(),
+  /** The same without the stages listed apart. */
+  breakEvenRunsWithoutApart: z.number().int().min(1).nullable(),
+  /** The reward-model route's GRPO accuracy gain over the execution route's; null when execution gains nothing. */
+  gainShare: z.number().nullable(),
+  /** Spending the bill does not count, each with where it is reported. */
+  leavesOut: z.array(z.string()),
+});
+
+/** One point of a learning curve (version 4): a model trained on a share of a collection, judged on the common held-out set. */
+export const LearningCurvePointSchema = z.object({
+  /** `passive`: every sampled plan executed; `active`: plans chosen by the model in rounds. */
+  collection: z.enum(['passive', 'active']),
+  /** Share of the collection's training tasks trained on. */
+  share: z.number().min(0).max(1),
+  tasks: count,
+  pairs: count,
+  /** Tokens of every episode of those tasks (orchestrator, execution, verification): what collecting them cost. */
+  collectionTokens: tokenCount,
+  /** Accuracy on the held-out valid-vs-valid outcome pairs. */
+  validVsValid: AccuracyWithCiSchema,
+  /** Best-of-N selection accuracy on the held-out episodes at `learningCurve.n`. */
+  bestOfN: z.object({ accuracy: fraction, ci: IntervalSchema, randomAccuracy: fraction, oracleAccuracy: fraction, tasks: count }),
+});
+
+/** Learning curves of the reward model against collection tokens, every point on one held-out set (version 4). */
+export const LearningCurveSchema = z.object({
+  /** Candidates per held-out task of the Best-of-N points. */
+  n: z.number().int().min(1),
+  /** The held-out set every point is judged on. */
+  heldOut: z.object({ tasks: count, episodes: count, validPairs: count }),
+  /** Tokens the collection behind the curve spent beyond its points: the held-out tasks' episodes, and the stronger checkpoint's training. */
+  notInPoints: z.string(),
+  points: z.array(LearningCurvePointSchema),
+});
+
 /** One pair source (`PairStats`, summarised). */
 export const PairSourceSchema = z.object({
   /** Pairs in the dataset from this source. */
@@ -425,7 +500,7 @@ export const LoopRoundSchema = z.object({
 
 /** `<out>/results.json` of `orchrm demo` (and `orchrm loop`). */
 export const DemoResultsSchema = z.object({
-  schemaVersion: z.union([z.literal(1), z.literal(2), z.literal(RESULTS_SCHEMA_VERSION)]),
+  schemaVersion: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(RESULTS_SCHEMA_VERSION)]),
   /** Scenario name or file. */
   scenario: z.string().min(1),
   seed: z.number().int(),
@@ -460,6 +535,10 @@ export const DemoResultsSchema = z.object({
   families: z.array(FamilyRowSchema),
   /** Self-improvement rounds of `orchrm loop`. */
   loop: z.array(LoopRoundSchema).optional(),
+  /** The whole token bill of the reward-model route and the execution route (version 4). */
+  bill: BillSchema.optional(),
+  /** The reward model's learning curves against collection tokens (version 4). */
+  learningCurve: LearningCurveSchema.optional(),
 });
 
 /** `<out>/results.json`, validated. */
@@ -473,3 +552,7 @@ export type GrpoRunResult = z.infer<typeof GrpoRunSchema>;
 export type RmResults = z.infer<typeof RmResultsSchema>;
 export type TaskPicks = z.infer<typeof TaskPicksSchema>;
 export type SwitchingRow = z.infer<typeof SwitchingRowSchema>;
+export type Bill = z.infer<typeof BillSchema>;
+export type LearningCurveResult = z.infer<typeof LearningCurveSchema>;
+export type LearningCurvePointResult = z.infer<typeof LearningCurvePointSchema>;
+export type BillStage = z.infer<typeof BillStageSchema>;

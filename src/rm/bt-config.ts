@@ -28,6 +28,18 @@ export type BtTuning = z.infer<typeof BtTuningSchema>;
 export const BtConfigSchema = z.strictObject({
   /** Features: the spec grammar string (see ENCODER_SPEC_GRAMMAR) or a spec object. @default 'shape' */
   encoder: z.preprocess((value) => (typeof value === 'string' ? parseEncoderSpec(value) : value), EncoderSpecSchema).default(() => parseEncoderSpec(DEFAULT_ENCODER_SPEC_TEXT)),
+  /**
+   * Encoders to choose from (issue 21): each is trained (tuned as `tune` says, without bootstrap
+   * heads) and the one with the best accuracy on the validation split's valid-vs-valid outcome
+   * pairs is kept, its spec replacing `encoder`; the first listed wins a tie. Test pairs never
+   * take part. Without validation outcome pairs (a label-free dataset) the lowest validation loss
+   * decides. @default none: `encoder` as given
+   */
+  encoderCandidates: z
+    .array(z.preprocess((value) => (typeof value === 'string' ? parseEncoderSpec(value) : value), EncoderSpecSchema))
+    .min(1)
+    .max(8, 'name at most 8 candidate encoders: each costs a full (tuned) training')
+    .optional(),
   /** @default { kind: 'linear' } */
   head: HeadConfigSchema.default({ kind: 'linear' }),
   /**

@@ -10,7 +10,7 @@ export { loadRewardModel, MODEL_FORMAT, MODEL_FORMAT_VERSION, saveRewardModel, t
 export { encodePairs, FeatureMatrixBuilder, SPLIT_CODES, splitIndices, type EncodePairsOptions, type FeatureMatrix, type PairDataset } from './pair-dataset.js';
 export { readSafetensors, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsFile, type SafetensorsTensor } from './safetensors.js';
 export { syntheticPairs, syntheticPlan, syntheticTask, syntheticUtility, type SyntheticPairsOptions, type SyntheticTask, type SyntheticTaskKind } from './synthetic-pairs.js';
-export { trainRewardModel, type CalibrationSummary, type RmTrainingEvent, type TrainRewardModelOptions, type TrainRewardModelResult } from './train-reward-model.js';
+export { trainRewardModel, type CalibrationSummary, type EncoderChoice, type EncoderTrial, type RmTrainingEvent, type TrainRewardModelOptions, type TrainRewardModelResult } from './train-reward-model.js';
 export { calibratedProbability, fitPlatt, type PlattCalibration } from './calibration.js';
 export { COST_TARGET, tokensFromCostScore, trainCostHead, type CostFit, type CostHeadReport, type CostHeadSettings, type PlanOutcome } from './cost-head.js';
 export { registerRewardModel, trainingSource, trainStoredRewardModel, worldOfRun, type StoredRmTrainingEvent, type TrainStoredRewardModelOptions, type TrainStoredRewardModelResult } from './stored-reward-model.js';
@@ -28,3 +28,4 @@ export {
 } from './trained-reward-model.js';
 export * from './eval/index.js';
 export * from './remote/index.js';
+export { collectActively, type ActiveCollectOptions, type ActiveRound, type ActiveRoundEvent } from './active-collection.js';

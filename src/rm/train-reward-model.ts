@@ -6,9 +6,10 @@ import { trainBootstrapHeads } from './bootstrap-heads.js';
 import { calibratedProbability, fitPlatt, type PlattCalibration } from './calibration.js';
 import { trainCostHead, type CostHeadReport, type PlanOutcome } from './cost-head.js';
 import { probabilityCalibrationError } from './eval/calibration-error.js';
-import { analyzePlan } from './features/plan-analysis.js';
 import { btTrainingKey, loadBtTrainingState, saveBtTrainingState } from './bt-training-state.js';
+import { formatEncoderSpec } from './features/encoder-spec.js';
 import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';
+import { analyzePlan } from './features/plan-analysis.js';
 import { createHead } from './heads/create-head.js';
 import type { RewardHead } from './heads/reward-head.js';
 import { encodePairs, splitIndices, type PairDataset } from './pair-dataset.js';
@@ -68,78 +69,75 @@ export interface TrainRewardModelResult {
   training: BtTrainingResult;
   /** The encoded pairs (all splits) of the chosen hashed dimension, for evaluation without re-encoding. */
   dataset: PairDataset;
-  /** The configuration of the model kept: with tuning, the chosen `l2`, `learningRate` and `hashBits`. */
+  /** The configuration of the model kept: with tuning, the chosen `l2`, `learningRate` and `hashBits`; with candidates, the chosen `encoder`. */
   config: BtConfig;
-  /** Every trial, in the order run; empty without tuning. */
+  /** Every tuning trial of the kept encoder, in the order run; empty without tuning. */
   trials: TuningTrial[];
   /** Resume state files written (`stateFile`, or one per trial with tuning); remove them once the model is saved. */
   stateFiles: string[];
+  /** With `config.encoderCandidates`: every candidate's validation figures and the one kept. */
+  encoderChoice?: EncoderChoice;
+}
+
+/** One candidate encoder's result in an encoder choice (`BtConfig.encoderCandidates`). */
+export interface EncoderTrial {
+  /** The spec, as `formatEncoderSpec` writes it. */
+  encoder: string;
+  /** Strict accuracy (a tie is wrong) on the validation split's valid-vs-valid outcome pairs; null without such pairs. */
+  validVsValidAccuracy: number | null;
+  /** Lowest validation loss of its kept head (over every validation pair). */
+  validationLoss: number;
+}
+
+/** How the encoder was chosen: every candidate, on what, and the one kept. */
+export interface EncoderChoice {
+  by: 'validation valid-vs-valid accuracy' | 'validation loss (no valid-vs-valid outcome pairs in the validation split)';
+  /** Validation pairs of source `outcome` whose two plans are both valid. */
+  validVsValidPairs: number;
+  candidates: EncoderTrial[];
+  chosen: string;
 }
 
 /**
  * Encodes the pairs and trains a Bradley-Terry reward model on their `train` split, with early
  * stopping on `validation` (`test` pairs are encoded but never trained on). With `config.tune`
  * (the default) it trains one head per hyperparameter combination and keeps the one with the
- * lowest validation loss. With `config.ensembleSize` it then trains that many bootstrap heads with
- * the chosen hyperparameters (`trainBootstrapHeads`): the model's uncertainty.
+ * lowest validation loss. With `config.encoderCandidates` it does that for each candidate encoder
+ * and keeps the encoder whose model ranks the validation split's valid-vs-valid outcome pairs best
+ * (`EncoderChoice`, recorded in the model's metrics). With `config.ensembleSize` it then trains
+ * that many bootstrap heads with the chosen encoder and hyperparameters (`trainBootstrapHeads`):
+ * the model's uncertainty.
  *
  * @example
  * const { model, training } = await trainRewardModel(pairs, { head: { kind: 'mlp' }, seed: 1 }, { events: printEpoch });
  */
 export async function trainRewardModel(pairs: readonly Pair[], configInput: BtConfigInput = {}, options: TrainRewardModelOptions = {}): Promise<TrainRewardModelResult> {
   const config = parseBtConfig(configInput);
-  const encode = async (hashBits: number) => {
-    const pipeline = new FeaturePipeline({ ...config.encoder, hashBits }, options.features);
-    const dataset = await encodePairs(pairs, pipeline, {
-      ...(options.catalog ? { catalog: options.catalog } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.events ? { events: options.events } : {}),
-    });
-    return { pipeline, dataset };
-  };
-  const trainOne = (pipeline: FeaturePipeline, dataset: PairDataset, trialConfig: BtConfig, stateFile: string | undefined) => {
-    const head = createHead(trialConfig.head, pipeline.dimension, trialConfig.seed);
-    const key = btTrainingKey(dataset.dataHash, trialConfig);
-    const resume = stateFile !== undefined && options.resume === true ? loadBtTrainingState(stateFile, key) : undefined;
-    if (options.resume) options.events?.({ type: 'rm-training-resume', epochsDone: resume?.epoch ?? 0 });
-    const training = trainBradleyTerry(dataset, head, trialConfig, {
-      ...(options.events && { events: options.events }),
-      ...(options.signal && { signal: options.signal }),
-      ...(resume && { resume }),
-      ...(stateFile !== undefined && { onEpochState: (state) => saveBtTrainingState(stateFile, state, key) }),
-    });
-    return { head, training };
-  };
-
-  const first = await encode(config.encoder.hashBits);
-  const tuning = config.tune !== false && splitIndices(first.dataset, 'validation').length > 0 ? config.tune : undefined;
-  let chosen: { pipeline: FeaturePipeline; dataset: PairDataset; head: RewardHead; training: BtTrainingResult; config: BtConfig };
-  const trials: TuningTrial[] = [];
+  const candidates = config.encoderCandidates;
+  let chosen: TrainedEncoder;
+  let encoderChoice: EncoderChoice | undefined;
   const stateFiles: string[] = [];
-  if (tuning === undefined) {
-    if (options.stateFile !== undefined) stateFiles.push(options.stateFile);
-    const { head, training } = trainOne(first.pipeline, first.dataset, config, options.stateFile);
-    chosen = { ...first, head, training, config };
+  if (candidates === undefined) {
+    chosen = await trainWithEncoder(pairs, config, options, options.stateFile, stateFiles);
   } else {
-    let best: (typeof chosen & { loss: number }) | undefined;
-    for (const hashBits of tuning.hashBits ?? [config.encoder.hashBits]) {
-      const encoded = hashBits === config.encoder.hashBits ? first : await encode(hashBits);
-      for (const l2 of tuning.l2) {
-        for (const learningRate of tuning.learningRate) {
-          const trialConfig: BtConfig = { ...config, encoder: { ...config.encoder, hashBits }, l2, learningRate, tune: false };
-          // A finished trial's resume state holds its final state: on resume it is reloaded, not retrained.
-          const stateFile = options.stateFile === undefined ? undefined : `${options.stateFile}.trial-${trials.length}`;
-          if (stateFile !== undefined) stateFiles.push(stateFile);
-          const { head, training } = trainOne(encoded.pipeline, encoded.dataset, trialConfig, stateFile);
-          const loss = training.history[training.bestEpoch - 1]?.validation?.loss ?? Infinity;
-          const trial: TuningTrial = { hashBits, l2, learningRate, validationLoss: loss, bestEpoch: training.bestEpoch };
-          trials.push(trial);
-          options.events?.({ type: 'tuning-trial-end', trial });
-          if (best === undefined || loss < best.loss) best = { ...encoded, head, training, config: trialConfig, loss };
-        }
-      }
+    const validVsValid = validationValidVsValid(pairs, options.catalog ?? defaultBlockCatalog());
+    const trained: { result: TrainedEncoder; trial: EncoderTrial }[] = [];
+    for (const [index, encoder] of candidates.entries()) {
+      const stateFile = options.stateFile === undefined ? undefined : `${options.stateFile}.encoder-${index}`;
+      const result = await trainWithEncoder(pairs, { ...config, encoder }, options, stateFile, stateFiles);
+      const accuracy = validVsValid.length === 0 ? null : pairAccuracy(result.head, result.dataset, validVsValid);
+      trained.push({ result, trial: { encoder: formatEncoderSpec(encoder), validVsValidAccuracy: accuracy, validationLoss: result.validationLoss } });
     }
-    chosen = best!;
+    // Strictly better only: the first listed candidate wins a tie.
+    const better = (a: EncoderTrial, b: EncoderTrial) => (validVsValid.length === 0 ? a.validationLoss < b.validationLoss : a.validVsValidAccuracy! > b.validVsValidAccuracy!);
+    const best = trained.reduce((kept, entry) => (better(entry.trial, kept.trial) ? entry : kept));
+    chosen = best.result;
+    encoderChoice = {
+      by: validVsValid.length === 0 ? 'validation loss (no valid-vs-valid outcome pairs in the validation split)' : 'validation valid-vs-valid accuracy',
+      validVsValidPairs: validVsValid.length,
+      candidates: trained.map((entry) => entry.trial),
+      chosen: best.trial.encoder,
+    };
   }
   const { encoder: _encoder, head: _head, ...trainingConfig } = chosen.config;
   options.signal?.throwIfAborted();
@@ -162,14 +160,112 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
         history: chosen.training.history,
         bestEpoch: chosen.training.bestEpoch,
         stoppedEarly: chosen.training.stoppedEarly,
-        tuning: tuning === undefined ? (config.tune === false ? 'off' : 'no validation pairs: trained once with the given l2 and learning rate') : trials,
+        tuning: chosen.tuning ?? (config.tune === false ? 'off' : 'no validation pairs: trained once with the given l2 and learning rate'),
+        ...(encoderChoice !== undefined && { encoderChoice }),
         ...(ensemble.length > 0 && { ensemble: ensemble.map((member) => ({ bestEpoch: member.training.bestEpoch, tasksDrawn: member.tasksDrawn, validationLoss: member.training.history[member.training.bestEpoch - 1]?.validation?.loss ?? null })) }),
         ...(cost !== undefined && { cost: cost.report satisfies CostHeadReport }),
         ...(calibration !== undefined && { calibration }),
       },
     },
   });
-  return { model, training: chosen.training, dataset: chosen.dataset, config: chosen.config, trials, stateFiles };
+  return { model, training: chosen.training, dataset: chosen.dataset, config: chosen.config, trials: chosen.tuning ?? [], stateFiles, ...(encoderChoice !== undefined && { encoderChoice }) };
+}
+
+/** A head trained with one encoder (tuned or not), before bootstrap heads. */
+interface TrainedEncoder {
+  pipeline: FeaturePipeline;
+  dataset: PairDataset;
+  head: RewardHead;
+  training: BtTrainingResult;
+  /** The configuration kept (`encoderCandidates` dropped: the encoder is chosen). */
+  config: BtConfig;
+  /** Every tuning trial; undefined when nothing was tuned. */
+  tuning: TuningTrial[] | undefined;
+  validationLoss: number;
+}
+
+/** Encodes the pairs with `config.encoder` and trains one head, or with tuning one per trial and keeps the lowest validation loss. */
+async function trainWithEncoder(pairs: readonly Pair[], configWithCandidates: BtConfig, options: TrainRewardModelOptions, baseStateFile: string | undefined, stateFiles: string[]): Promise<TrainedEncoder> {
+  const { encoderCandidates: _candidates, ...config } = configWithCandidates;
+  const encode = async (hashBits: number) => {
+    const pipeline = new FeaturePipeline({ ...config.encoder, hashBits }, options.features);
+    const dataset = await encodePairs(pairs, pipeline, {
+      ...(options.catalog ? { catalog: options.catalog } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.events ? { events: options.events } : {}),
+    });
+    return { pipeline, dataset };
+  };
+  const trainOne = (pipeline: FeaturePipeline, dataset: PairDataset, trialConfig: BtConfig, stateFile: string | undefined) => {
+    const head = createHead(trialConfig.head, pipeline.dimension, trialConfig.seed);
+    const key = btTrainingKey(dataset.dataHash, trialConfig);
+    const resume = stateFile !== undefined && options.resume === true ? loadBtTrainingState(stateFile, key) : undefined;
+    if (options.resume) options.events?.({ type: 'rm-training-resume', epochsDone: resume?.epoch ?? 0 });
+    const training = trainBradleyTerry(dataset, head, trialConfig, {
+      ...(options.events && { events: options.events }),
+      ...(options.signal && { signal: options.signal }),
+      ...(resume && { resume }),
+      ...(stateFile !== undefined && { onEpochState: (state) => saveBtTrainingState(stateFile, state, key) }),
+    });
+    return { head, training };
+  };
+  const lossOf = (training: BtTrainingResult) => training.history[training.bestEpoch - 1]?.validation?.loss ?? Infinity;
+
+  const first = await encode(config.encoder.hashBits);
+  const tuning = config.tune !== false && splitIndices(first.dataset, 'validation').length > 0 ? config.tune : undefined;
+  if (tuning === undefined) {
+    if (baseStateFile !== undefined) stateFiles.push(baseStateFile);
+    const { head, training } = trainOne(first.pipeline, first.dataset, config, baseStateFile);
+    return { ...first, head, training, config, tuning: undefined, validationLoss: lossOf(training) };
+  }
+  const trials: TuningTrial[] = [];
+  let best: TrainedEncoder | undefined;
+  for (const hashBits of tuning.hashBits ?? [config.encoder.hashBits]) {
+    const encoded = hashBits === config.encoder.hashBits ? first : await encode(hashBits);
+    for (const l2 of tuning.l2) {
+      for (const learningRate of tuning.learningRate) {
+        const trialConfig: BtConfig = { ...config, encoder: { ...config.encoder, hashBits }, l2, learningRate, tune: false };
+        // A finished trial's resume state holds its final state: on resume it is reloaded, not retrained.
+        const stateFile = baseStateFile === undefined ? undefined : `${baseStateFile}.trial-${trials.length}`;
+        if (stateFile !== undefined) stateFiles.push(stateFile);
+        const { head, training } = trainOne(encoded.pipeline, encoded.dataset, trialConfig, stateFile);
+        const loss = lossOf(training);
+        const trial: TuningTrial = { hashBits, l2, learningRate, validationLoss: loss, bestEpoch: training.bestEpoch };
+        trials.push(trial);
+        options.events?.({ type: 'tuning-trial-end', trial });
+        if (best === undefined || loss < best.validationLoss) best = { ...encoded, head, training, config: trialConfig, tuning: trials, validationLoss: loss };
+      }
+    }
+  }
+  return best!;
+}
+
+/**
+ * The validation split's valid-vs-valid outcome pairs (source `outcome`, both plans parse and
+ * validate against the catalog), as indices into `pairs`: the pairs an encoder is chosen on. The
+ * dataset built from the same pairs keeps their order, so the indices address its pairs too.
+ */
+function validationValidVsValid(pairs: readonly Pair[], catalog: BlockCatalog): Uint32Array {
+  const validity = new Map<string, boolean>();
+  const isValid = (planText: string) => {
+    let valid = validity.get(planText);
+    if (valid === undefined) validity.set(planText, (valid = analyzePlan(planText, catalog).plan !== undefined));
+    return valid;
+  };
+  const indices: number[] = [];
+  pairs.forEach((pair, index) => {
+    if (pair.split === 'validation' && pair.source === 'outcome' && isValid(pair.winner.planText) && isValid(pair.loser.planText)) indices.push(index);
+  });
+  return Uint32Array.from(indices);
+}
+
+/** Strict pairwise accuracy (a tie is wrong, as in `outcomePairAccuracy`) of a head over some of a dataset's pairs. */
+function pairAccuracy(head: RewardHead, dataset: PairDataset, pairIndices: Uint32Array): number {
+  const { rowStart, indices, values } = dataset.matrix;
+  const score = (row: number) => head.score(indices, values, rowStart[row]!, rowStart[row + 1]!);
+  let correct = 0;
+  for (const pair of pairIndices) if (score(dataset.winner[pair]!) > score(dataset.loser[pair]!)) correct += 1;
+  return correct / pairIndices.length;
 }
 
 /**

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { registerExportCommand } from '../cli/commands/export.js';
 import { registerPairsCommand } from '../cli/commands/pairs.js';
 import { runCommand } from '../cli/test-fixtures/run-command.js';
 import { createRichEpisode } from '../testing/episode-factory.js';
@@ -95,5 +96,19 @@ describe('a damaged database', () => {
     } finally {
       salvaged.close();
     }
+  });
+});
+
+describe('orchrm export --out of a database damaged mid-table', () => {
+  it('ends with the recovery recipe, exit 2, and leaves neither the output nor a .partial file', async () => {
+    zeroPages(60, 63);
+    const out = join(directory, 'episodes.jsonl');
+    const { exitCode, stderr } = await runCommand(registerExportCommand, ['export', '--db', path, '--out', out]);
+    expect(stderr).not.toMatch(/unexpected error|ERR_STREAM_DESTROYED|at .*\.ts:\d+/);
+    expect(stderr).toMatch(RECIPE[0]!);
+    expect(exitCode).toBe(2);
+    // The partial file is removed once its stream has closed, not before (a late open recreated it).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(readdirSync(directory).filter((name) => name.startsWith('episodes.jsonl'))).toEqual([]);
   });
 });

@@ -35,6 +35,7 @@ export class EpisodeWriter {
   private readonly insertEpisode: SqliteStatement<[EpisodeRow]>;
   private readonly insertNode: SqliteStatement<[NodeTraceRow]>;
   private readonly insertCall: SqliteStatement<[LlmCallRow]>;
+  private readonly deleteServerFailed: SqliteStatement<[string]>;
 
   constructor(
     db: SqliteDatabase,
@@ -46,6 +47,13 @@ export class EpisodeWriter {
     this.insertEpisode = insertStatement<EpisodeRow>(db, 'episodes', EPISODE_COLUMNS);
     this.insertNode = insertStatement<NodeTraceRow>(db, 'node_traces', NODE_COLUMNS);
     this.insertCall = insertStatement<LlmCallRow>(db, 'llm_calls', CALL_COLUMNS);
+    // Its node traces and calls go with it (ON DELETE CASCADE).
+    this.deleteServerFailed = db.prepare("DELETE FROM episodes WHERE id = ? AND status = 'server_error'");
+  }
+
+  /** Deletes the stored episode with this id if a server failure ended it; must run inside a transaction. */
+  deleteServerFailure(id: string): void {
+    this.deleteServerFailed.run(id);
   }
 
   /** Inserts one episode; must run inside a transaction so its rows commit together. */

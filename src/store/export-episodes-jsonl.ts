@@ -23,7 +23,12 @@ export async function exportEpisodesJsonl(store: Store, output: Writable | strin
     await rename(partialPath, output);
     return { exported };
   } catch (error) {
+    // Writes still queued fail with ERR_STREAM_DESTROYED: heard here, not as an uncaught error. The
+    // file is removed once the stream has closed: removed earlier, a still-pending open recreates it.
+    stream.on('error', () => undefined);
+    const closed = stream.closed ? Promise.resolve() : new Promise<void>((resolve) => stream.once('close', () => resolve()));
     stream.destroy();
+    await closed;
     await rm(partialPath, { force: true });
     throw error;
   }

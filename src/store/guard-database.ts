@@ -1,5 +1,6 @@
 import type { SqliteDatabase, SqliteStatement } from '../core/index.js';
 import { DatabaseDamagedError, isCorruptionError } from './database-damaged-error.js';
+import { DatabaseLockedError, isBusyError, processesWithFileOpen, type LockHolders } from './database-locked-error.js';
 
 const STATEMENT_CALLS = new Set<PropertyKey>(['run', 'get', 'all']);
 const DATABASE_CALLS = new Set<PropertyKey>(['exec', 'pragma']);
@@ -7,11 +8,16 @@ const DATABASE_CALLS = new Set<PropertyKey>(['exec', 'pragma']);
 /**
  * The connection with every SQLite corruption error turned into a DatabaseDamagedError naming
  * the file and how to recover, wherever it surfaces (a read deep in `pairs mine`, an iterator
- * half-way through an export). Other errors pass unchanged. A Proxy rather than a wrapper class,
+ * half-way through an export), and every lock that outlasted the busy timeout into a
+ * DatabaseLockedError naming what may hold it. Other errors pass unchanged. A Proxy rather than a wrapper class,
  * so every statement, iterator and transaction orchrm's modules create is covered.
  */
-export function guardDatabase(db: SqliteDatabase, path: string, schemaVersion: number): SqliteDatabase {
-  const explain = (error: unknown): unknown => (isCorruptionError(error) ? new DatabaseDamagedError(path, error.message, schemaVersion, { cause: error }) : error);
+export function guardDatabase(db: SqliteDatabase, path: string, schemaVersion: number, busyTimeoutMs: number): SqliteDatabase {
+  const explain = (error: unknown): unknown => {
+    if (isCorruptionError(error)) return new DatabaseDamagedError(path, error.message, schemaVersion, { cause: error });
+    if (isBusyError(error)) return new DatabaseLockedError(path, busyTimeoutMs, lockHolders(db, path), { cause: error });
+    return error;
+  };
   const guarded = <A extends unknown[], R>(call: (...args: A) => R) =>
     (...args: A): R => {
       try {
@@ -59,4 +65,17 @@ export function guardDatabase(db: SqliteDatabase, path: string, schemaVersion: n
       return bound;
     },
   });
+}
+
+/** What may hold the lock: runs still marked running (a read, which WAL allows beside a writer) and the processes with the file open. */
+export function lockHolders(db: SqliteDatabase, path: string): LockHolders {
+  let runningRuns: LockHolders['runningRuns'] = [];
+  try {
+    runningRuns = db
+      .prepare<[], { id: string; kind: string; createdAt: string }>("SELECT id, kind, created_at AS createdAt FROM runs WHERE status = 'running' ORDER BY created_at DESC LIMIT 5")
+      .all();
+  } catch {
+    // A database too new or too old to have the runs table: the processes are all we can name.
+  }
+  return { runningRuns, processes: path === ':memory:' ? [] : processesWithFileOpen(path) };
 }

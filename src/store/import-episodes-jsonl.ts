@@ -1,12 +1,24 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Episode, EPISODE_SCHEMA_VERSION, EpisodeSchema, InvalidInputError, readTextLines, UserError, zodIssues } from '../core/index.js';
 import type { Store } from './store.js';
 
 export interface ImportEpisodesOptions {
   /** Files every imported episode under this run (created when missing), replacing their own runId. */
   runId?: string;
+  /** Most episodes written in one transaction (a batch also ends after `BATCH_MAX_MS`). @default 500 */
+  batchSize?: number;
 }
+
+/** Longest a batch holds the write lock. @unit milliseconds */
+const BATCH_MAX_MS = 500;
+/**
+ * Pause between batches with the lock free: a writer waiting on it (a collect committing an
+ * episode) retries every 100 ms or sooner (SQLite's busy handler), so it gets its turn.
+ * @unit milliseconds
+ */
+const BATCH_PAUSE_MS = 100;
 
 export interface ImportEpisodesSummary {
   imported: number;
@@ -18,12 +30,15 @@ export interface ImportEpisodesSummary {
 const MAX_REPORTED_ISSUES = 50;
 
 /**
- * Imports episodes from a JSONL file (docs/episode-format.md), all or nothing: every line is
- * validated first, and an invalid file is refused with the line number and field of each problem
- * before anything is written; the valid file is then written in one transaction. Episodes already
- * present are skipped and counted, so importing the same file twice is harmless. Runs named by
+ * Imports episodes from a JSONL file (docs/episode-format.md): every line is validated first, and
+ * an invalid file is refused with the line number and field of each problem before anything is
+ * written. The valid file is then written in batches (at most `batchSize` episodes or half a
+ * second each, one transaction each, with the lock free for 100 ms between them), so another
+ * process writing the same database (a collect) goes on meanwhile. Episodes already present are
+ * skipped and counted, so importing the same file twice is harmless, and a killed import is
+ * finished by importing the file again. Runs named by
  * the episodes (or by `runId`) are created with kind `import` when the store does not have them.
- * The store should not be written by other code while the import runs. Pass a function that
+ * Pass a function that
  * opens the store to have it opened only once the file is found valid. An empty file is refused.
  * @example const { imported, skipped } = await importEpisodesJsonl(store, 'episodes.jsonl');
  */
@@ -36,9 +51,22 @@ export async function importEpisodesJsonl(
   // Opened only now, so a refused file leaves no new database behind.
   const store = typeof storeOrOpen === 'function' ? storeOrOpen() : storeOrOpen;
   const summary = { imported: 0, skipped: 0 };
-  store.db.exec('BEGIN IMMEDIATE');
+  const batchSize = options.batchSize ?? 500;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new UserError(`batchSize must be a positive integer, got ${batchSize}`);
+  let inBatch = 0;
+  let batchStartedAt = 0;
   try {
     for await (const episode of readEpisodes(path)) {
+      if (inBatch > 0 && (inBatch >= batchSize || performance.now() - batchStartedAt >= BATCH_MAX_MS)) {
+        store.db.exec('COMMIT');
+        inBatch = 0;
+        await sleep(BATCH_PAUSE_MS);
+      }
+      if (inBatch === 0) {
+        store.db.exec('BEGIN IMMEDIATE');
+        batchStartedAt = performance.now();
+      }
+      inBatch += 1;
       const runId = options.runId ?? episode.runId;
       const placed: Episode = runId === undefined ? episode : { ...episode, runId };
       if (isStored(store, placed)) {
@@ -49,7 +77,7 @@ export async function importEpisodesJsonl(
       store.insertEpisode(placed);
       summary.imported += 1;
     }
-    store.db.exec('COMMIT');
+    if (store.db.inTransaction) store.db.exec('COMMIT');
   } catch (error) {
     if (store.db.inTransaction) store.db.exec('ROLLBACK');
     throw error;

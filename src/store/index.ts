@@ -2,6 +2,7 @@ export { openStore, DEFAULT_MAX_STORED_TEXT_CHARS, type StoreOptions } from './o
 export type { Store, EpisodeKey } from './store.js';
 export { DuplicateEpisodeError } from './duplicate-episode-error.js';
 export { DatabaseDamagedError } from './database-damaged-error.js';
+export { DatabaseLockedError, type LockHolders } from './database-locked-error.js';
 export type { EpisodeReadOptions } from './episode-reader.js';
 export { EpisodeFilterSchema, EpisodeListOptionsSchema, type EpisodeFilter, type EpisodeListOptions } from './episode-filter.js';
 export type { EpisodeSummary } from './episode-summary.js';

@@ -5,7 +5,8 @@ import { type SqliteDatabase, UserError } from '../core/index.js';
 import { assertNotNewer, migrate, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import { Store } from './store.js';
 import { DatabaseDamagedError, isCorruptionError } from './database-damaged-error.js';
-import { guardDatabase } from './guard-database.js';
+import { guardDatabase, lockHolders } from './guard-database.js';
+import { DatabaseLockedError, isBusyError } from './database-locked-error.js';
 
 export interface StoreOptions {
   /** Open for reading only: no migration, no writes. The file must exist. @default false */
@@ -22,13 +23,22 @@ export interface StoreOptions {
    * @default 262144 (twice the longest response a node may request, 32,768 tokens at ~4 chars each)
    */
   maxStoredTextChars?: number;
-  /** How long a write waits for another process's lock before failing. @unit milliseconds @default 5000 */
+  /**
+   * How long a write waits for another process's lock before failing with DatabaseLockedError
+   * (which names what may hold it). @unit milliseconds @default 30000
+   */
   busyTimeoutMs?: number;
   /** Clock for run timestamps (tests inject a fixed one). @default () => new Date() */
   now?: () => Date;
 }
 
 export const DEFAULT_MAX_STORED_TEXT_CHARS = 262_144;
+
+/**
+ * How long a write waits for another writer by default: an episode commit takes milliseconds,
+ * and a batch of `import` at most about a second, so only a stuck or foreign writer lasts this long.
+ */
+export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
 
 /**
  * Opens (creating and migrating when needed) the SQLite artifact store at `path`.
@@ -50,7 +60,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     readonly = false,
     keepPrompts = false,
     maxStoredTextChars = DEFAULT_MAX_STORED_TEXT_CHARS,
-    busyTimeoutMs = 5000,
+    busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
     now = () => new Date(),
   } = options;
   if (!Number.isInteger(maxStoredTextChars) || maxStoredTextChars < 1) {
@@ -76,10 +86,11 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       migrateOrExplain(db, path);
     }
   } catch (error) {
+    const explained = explainOpenError(error, path, db, busyTimeoutMs);
     db.close();
-    throw explainOpenError(error, path);
+    throw explained;
   }
-  return new Store(guardDatabase(db, path, readSchemaVersion(db)), path, { readonly, keepPrompts, maxStoredTextChars, now });
+  return new Store(guardDatabase(db, path, readSchemaVersion(db), busyTimeoutMs), path, { readonly, keepPrompts, maxStoredTextChars, now });
 }
 
 function checkReadableVersion(db: SqliteDatabase, path: string): void {
@@ -97,6 +108,8 @@ function migrateOrExplain(db: SqliteDatabase, path: string): void {
     migrate(db, path);
   } catch (error) {
     if (!(error instanceof Database.SqliteError)) throw error;
+    // Another writer holds the lock: explained as such by the caller, not as a foreign database.
+    if (isBusyError(error)) throw error;
     throw new UserError(
       `could not bring ${path} to schema version ${SCHEMA_VERSION}: ${error.message}; is it a database written by another program?`,
       { cause: error },
@@ -119,8 +132,9 @@ function checkNotDamaged(db: SqliteDatabase, path: string): void {
   if (result !== 'ok') throw new DatabaseDamagedError(path, `quick_check found: ${String(result)}`, readSchemaVersion(db));
 }
 
-function explainOpenError(error: unknown, path: string): unknown {
+function explainOpenError(error: unknown, path: string, db: SqliteDatabase, busyTimeoutMs: number): unknown {
   if (isCorruptionError(error)) return new DatabaseDamagedError(path, error.message, undefined, { cause: error });
+  if (isBusyError(error)) return new DatabaseLockedError(path, busyTimeoutMs, lockHolders(db, path), { cause: error });
   if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
     return new UserError(`${path} is not an SQLite database; pass --db with an orchrm database or a new file name`, { cause: error });
   }

@@ -57,13 +57,22 @@ export class Store {
     this.writer = options.readonly ? undefined : new EpisodeWriter(db, this.tasks, options);
   }
 
-  /** Validates and writes an episode with all its node traces and calls, in one transaction. */
-  insertEpisode(episode: Episode): void {
+  /**
+   * Validates and writes an episode with all its node traces and calls, in one transaction. With
+   * `replaceServerFailure`, a stored episode of the same id that a server failure ended
+   * (`server_error`) is deleted in the same transaction: a resumed collection redoing it.
+   */
+  insertEpisode(episode: Episode, options: { replaceServerFailure?: boolean } = {}): void {
     const writer = this.requireWriter();
     const parsed = EpisodeSchema.safeParse(episode);
     if (!parsed.success) throw new InvalidInputError(`episode ${episode.id}`, zodIssues(parsed.error));
     try {
-      this.db.transaction(() => writer.write(parsed.data)).immediate();
+      this.db
+        .transaction(() => {
+          if (options.replaceServerFailure === true) writer.deleteServerFailure(parsed.data.id);
+          writer.write(parsed.data);
+        })
+        .immediate();
     } catch (error) {
       throw describeConflict(error, parsed.data);
     }

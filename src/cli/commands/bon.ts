@@ -8,8 +8,9 @@ import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
-import { environmentFromFlags, PlanFormatFlagSchema, sharedEnvironmentFlags as shared, SplitFlagSchema } from './environment-flags.js';
+import { environmentFromFlags, environmentInputs, PlanFormatFlagSchema, sharedEnvironmentFlags as shared, SplitFlagSchema } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
+import { refuseInputsAsOutputs } from '../output-guard.js';
 import { embeddingFlags, featureOptionsFromFlags } from './embedding-flags.js';
 
 const bonConfig = BonConfigSchema.shape;
@@ -96,6 +97,7 @@ async function bon(flags: BonFlags): Promise<void> {
   const orchestrator = flags.orchestrator ?? (flags.provider === undefined || flags.scenario !== undefined ? 'sim:base' : undefined);
   const { taskFile: _taskFile, orchestrator: _orchestrator, embeddingsUrl: _embeddingsUrl, embeddingsApiKeyEnv: _embeddingsApiKeyEnv, ...rest } = flags;
   const needsJudge = strategies.includes('judge') || strategies.includes('plan-judge');
+  refuseInputsAsOutputs([...environmentInputs(flags), { flag: '--rm', path: flags.rm }], [{ flag: '--db', path: flags.db }]);
   const setup = await environmentFromFlags({ ...rest, ...(orchestrator !== undefined && { orchestrator }) }, { judge: needsJudge });
   const { environment } = setup;
   const store = openStore(flags.db);

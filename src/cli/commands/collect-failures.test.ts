@@ -118,7 +118,40 @@ describe('orchrm collect when calls fail mid-run', () => {
     const { exitCode, stderr, stdout } = await output;
     expect(exitCode).toBe(1);
     expect(stderr).toMatch(/orchrm: every episode failed; the most frequent error: .*answered 500/);
-    expect(JSON.parse(stdout)).toMatchObject({ episodes: 2, byStatus: { runtime_error: 2 }, failures: [{ episodes: 2, message: expect.stringContaining('answered 500') }] });
+    expect(JSON.parse(stdout)).toMatchObject({ episodes: 2, byStatus: { server_error: 2 }, failures: [{ episodes: 2, message: expect.stringContaining('answered 500') }] });
+  });
+
+  it('a server failure is not a plan failure: kept apart, exit 1 beyond --max-server-failures, the printed command finishes the run', async () => {
+    // The server fails every worker call of one task of six: 2 of 12 episodes, more than 2%.
+    let healthy = false;
+    server = await startChatServer({
+      models: ['orch', 'work'],
+      handler: (body, index, request) => (!healthy && body.model === 'work' && JSON.stringify(body.messages).includes('2 + 3') ? { status: 503 } : works(body, index, request)),
+    });
+    const provider = providerFile(server.url, { concurrency: 1 });
+    const first = await collect(provider, '--json').output;
+    expect(first.exitCode).toBe(1);
+    expect(JSON.parse(first.stdout)).toMatchObject({ episodes: 12, byStatus: { ok: 10, server_error: 2 } });
+    expect(first.stderr).toMatch(/orchrm: 2 of 12 episodes \(16\.7%\) of run run_\w+ ended in a server failure after their retries, more than the 2\.0% a run may lose \(--max-server-failures\); they are stored apart \(status server_error\) and never mined\.\n {2}finish the run on a healthy server with: npx orchrm collect .* --resume run_\w+\n/);
+    const store = openStore(join(directory, 'runs.db'), { readonly: true });
+    const runId = store.listEpisodes({})[0]!.runId!;
+    expect(store.getRun(runId)?.status).toBe('failed');
+    store.close();
+
+    // Below the threshold the run still says how to finish it, but exits 0.
+    const tolerant = await collect(provider, '--json', '--max-server-failures', '0.5').output;
+    expect(tolerant.exitCode).toBeUndefined();
+    expect(tolerant.stderr).toContain('finish the run on a healthy server with:');
+
+    healthy = true;
+    const resumeArgs = /--resume (run_\w+)/.exec(first.stderr)!;
+    const second = await collect(provider, '--json', '--resume', resumeArgs[1]!).output;
+    expect(second.exitCode).toBeUndefined();
+    expect(JSON.parse(second.stdout)).toMatchObject({ episodes: 12, skipped: 10, byStatus: { ok: 12 } });
+    const after = openStore(join(directory, 'runs.db'), { readonly: true });
+    expect(after.listEpisodes({})).toHaveLength(12);
+    expect(after.getRun(runId)?.status).toBe('completed');
+    after.close();
   });
 });
 

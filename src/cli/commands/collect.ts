@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { collectEpisodes, CollectStoppedError, type CollectEvent, type CollectProgress, type CollectResult, type CollectSummary } from '../../collect/index.js';
+import { collectEpisodes, CollectStoppedError, DEFAULT_MAX_SERVER_FAILURE_SHARE, type CollectEvent, type CollectProgress, type CollectResult, type CollectSummary } from '../../collect/index.js';
 import { loadPlanTemplates } from '../../select/index.js';
 import { fanOutEvents, ignoreEvents, UserError } from '../../core/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { createCliEvents, formatDuration, formatTokens } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
-import { environmentFromFlags, PlanFormatFlagSchema, sharedEnvironmentFlags as shared, SplitFlagSchema } from './environment-flags.js';
+import { environmentFromFlags, environmentInputs, PlanFormatFlagSchema, sharedEnvironmentFlags as shared, SplitFlagSchema } from './environment-flags.js';
 import { commandSummary } from '../command-catalog.js';
+import { refuseInputsAsOutputs } from '../output-guard.js';
 
 /** Episodes in flight when there is no provider config to take the number from. */
 const DEFAULT_CONCURRENCY = 4;
@@ -57,7 +58,17 @@ const CollectFlagsSchema = z.object({
   newRun: z.boolean().default(false).meta({
     description: 'collect again under a new run id even when this database already holds a run with the same tasks, seed, plans per task and orchestrator (by default that run is continued)',
   }),
+  maxServerFailures: z.number().min(0).max(1).default(DEFAULT_MAX_SERVER_FAILURE_SHARE).meta({
+    placeholder: 'share',
+    description: 'exit 1 when more than this share of the episodes ended in a server failure (unreachable, 5xx, 429, timeout) after their retries; they are kept apart and redone by --resume',
+  }),
   stopAfterFailures: z.number().int().min(0).default(5).meta({ description: 'stop when this many episodes in a row fail with the same model-call error (0: never)' }),
+  activeRounds: z.number().int().min(0).default(0).meta({
+    placeholder: 'n',
+    description: 'collect actively in n rounds (at least 2; 0: every sampled plan executed): see below for what a round spends',
+  }),
+  candidatesPerTask: z.number().int().min(2).default(8).meta({ description: 'with --active-rounds: plans written per task after round 1, among which the model chooses' }),
+  activePlans: z.number().int().min(2).default(2).meta({ description: 'with --active-rounds: of those, plans executed per task' }),
   json: z.boolean().default(false).meta({ description: 'print the summary as JSON on stdout' }),
   events: z.boolean().default(false).meta({ description: 'print progress as JSON lines on stdout (collect-start, episode-end, collect-end with the summary) instead of the summary' }),
 });
@@ -73,12 +84,23 @@ export function registerCollectCommand(program: Command): void {
         'Before anything is spent, the server is asked for its models (GET /v1/models): a server that is down,',
         'a rejected key or a model name it does not serve stops the command with what to fix.',
         'Running the same collection again on the same --db continues it (or says it is complete); Ctrl-C stops',
-        'it and prints the command that resumes it. Exit codes: 0 done, 1 the run stopped or every episode',
-        'failed, 2 a bad flag, file or server, 130 interrupted.',
+        'it and prints the command that resumes it. An episode that a server failure ended (unreachable, 5xx, 429,',
+        'timeout, after the retries) is stored apart as server_error, never mined, and redone by --resume.',
+        'Exit codes: 0 done, 1 the run stopped, every episode failed or more than --max-server-failures of them',
+        'ended in a server failure, 2 a bad flag, file or server, 130 interrupted.',
+        '',
+        'Active collection (--active-rounds n) splits the tasks into n rounds. Round 1 spends what a passive collection',
+        'spends on its tasks: --plans-per-task plans written and executed each. Before each later round, a reward model',
+        'is trained on the earlier rounds\' pairs (CPU only, no tokens); then per task --candidates-per-task plans are',
+        'written (orchestrator tokens only) and --active-plans of them executed (orchestrator, execution and judge tokens):',
+        'the plan the model would pick and those its bootstrap heads disagree on most. Every plan written is billed in',
+        'the store. Use a --db of its own; running the command again continues it (candidates are written again: keep',
+        'the response cache on to get them for free).',
         '',
         'Examples:',
         '  orchrm collect --tasks gsm8k-test.jsonl --suite gsm8k --provider vllm.json --plans-per-task 8 --db runs.db --seed 1',
         '  orchrm collect --scenario default --orchestrator sim:base --count 200 --plans-per-task 4 --db sim.db',
+        '  orchrm collect --scenario default --orchestrator sim:base --count 600 --plans-per-task 4 --active-rounds 3 --db active.db',
       ].join('\n'),
     )
     .action(runAction(async (raw: Record<string, unknown>, command: Command) => collect(collectFlags.parse(raw), commandLine(command))));
@@ -99,6 +121,8 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
   if (flags.json && flags.events) throw new UserError('--json and --events both write to stdout; choose one');
   if (flags.resume !== undefined && flags.newRun) throw new UserError('--resume continues a run and --new-run starts one; choose one');
   if (flags.templates !== undefined && flags.templateShare === 0) throw new UserError('--templates names the plans --template-share runs; give --template-share (e.g. 0.25) too');
+  refuseInputsAsOutputs(environmentInputs(flags), [{ flag: '--db', path: flags.db }]);
+  if (flags.activeRounds > 0) return collectActivelyFromFlags(flags);
   const setup = await environmentFromFlags(flags);
   const { environment } = setup;
   const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
@@ -156,6 +180,7 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
       );
     }
     if (!flags.events) process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, flags.db));
+    reportServerFailures(summary, flags, args);
     const failed = summary.failures.reduce((sum, failure) => sum + failure.episodes, 0);
     if (summary.episodes > 0 && failed === summary.episodes) {
       process.stderr.write(`orchrm: every episode failed; the most frequent error: ${summary.failures[0]?.message}\n`);
@@ -168,12 +193,85 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
   }
 }
 
+/** `collect --active-rounds n`: the rounds of `collectActively`, one summary line each. */
+async function collectActivelyFromFlags(flags: CollectFlags): Promise<void> {
+  if (flags.activeRounds < 2) throw new UserError(`--active-rounds needs at least 2 rounds (the first is passive), got ${flags.activeRounds}`);
+  for (const [set, flag] of [
+    [flags.templateShare > 0, '--template-share'],
+    [flags.resume !== undefined, '--resume'],
+    [flags.newRun, '--new-run'],
+    [flags.events, '--events'],
+  ] as const) {
+    if (set) throw new UserError(`${flag} is not supported with --active-rounds; an active collection continues by running the same command again`);
+  }
+  // Loaded here: a passive collection never pays for the reward-model code.
+  const { collectActively } = await import('../../rm/index.js');
+  const setup = await environmentFromFlags(flags);
+  const store = openStore(flags.db, { keepPrompts: flags.keepPrompts });
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    process.stderr.write('\norchrm: interrupted; run the same command again to continue\n');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const rounds = await collectActively({
+      environment: setup.environment,
+      tasks: setup.tasks,
+      orchestrator: setup.orchestrator,
+      store,
+      rounds: flags.activeRounds,
+      firstRoundPlans: flags.plansPerTask,
+      candidatesPerTask: flags.candidatesPerTask,
+      plansPerTask: flags.activePlans,
+      concurrency: flags.concurrency ?? setup.providerConfig?.concurrency ?? DEFAULT_CONCURRENCY,
+      seed: flags.seed,
+      config: { ...setup.config, keepPrompts: flags.keepPrompts },
+      signal: interrupt.signal,
+      events: (event) => {
+        if (event.type === 'active-round-end') process.stderr.write(`round ${event.round.round}/${event.rounds}: ${event.round.summary.episodes} episodes on ${event.round.tasks} tasks, ${formatTokens(tokensOf(event.round.summary))} tokens\n`);
+      },
+    });
+    if (flags.json) process.stdout.write(`${JSON.stringify(rounds, null, 2)}\n`);
+    else for (const round of rounds) process.stdout.write(`round ${round.round}: ${formatSummary(round.summary, flags.db)}`);
+  } catch (error) {
+    if (!(error instanceof CollectStoppedError) && !interrupt.signal.aborted) throw error;
+    process.stderr.write(`orchrm: stopped: ${error instanceof Error ? error.message : String(error)}; run the same command again to continue\n`);
+    process.exitCode = interrupt.signal.aborted ? INTERRUPTED_EXIT_CODE : RUN_FAILED_EXIT_CODE;
+  } finally {
+    process.off('SIGINT', onSigint);
+    setup.environment.close();
+    store.close();
+  }
+}
+
+function tokensOf(summary: CollectSummary): number {
+  return summary.tokens.orchestrator.totalTokens + summary.tokens.execution.totalTokens + summary.tokens.verification.totalTokens;
+}
+
 /** `57.3 episodes/min, eta 4m05s, 1.23M tokens, 2 failed` */
 function progressDetail(progress: CollectProgress): string {
   const perMinute = progress.episodesPerSecond * 60;
   const rate = perMinute >= 10 ? perMinute.toFixed(0) : perMinute.toFixed(1);
   const eta = progress.etaMs === null ? 'eta -' : `eta ${formatDuration(progress.etaMs)}`;
   return `${rate} episodes/min, ${eta}, ${formatTokens(progress.tokens)} tokens, ${progress.failed} failed`;
+}
+
+/**
+ * Episodes a server failure ended are missing from the run until a resume redoes them: say how
+ * many and the command that does it; beyond --max-server-failures of the run, exit 1.
+ */
+function reportServerFailures(summary: CollectSummary, flags: CollectFlags, args: readonly string[]): void {
+  const lost = summary.byStatus.server_error ?? 0;
+  if (lost === 0) return;
+  const share = lost / summary.episodes;
+  const tooMany = share > flags.maxServerFailures;
+  process.stderr.write(
+    `orchrm: ${lost} of ${summary.episodes} episodes (${(share * 100).toFixed(1)}%) of run ${summary.runId} ended in a server failure after their retries` +
+      `${tooMany ? `, more than the ${(flags.maxServerFailures * 100).toFixed(1)}% a run may lose (--max-server-failures)` : ''}; ` +
+      `they are stored apart (status server_error) and never mined.\n  finish the run on a healthy server with: ${resumeCommand(summary.runId, args)}\n`,
+  );
+  if (tooMany) process.exitCode = RUN_FAILED_EXIT_CODE;
 }
 
 /** What a stopped run prints: the summary so far, why it stopped, and the command that continues it. */

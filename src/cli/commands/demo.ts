@@ -4,6 +4,7 @@ import { formatDemoSummary, runDemo } from '../../demo/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
+import { guardOutputFolder } from '../output-guard.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 import { createCliEvents } from '../progress.js';
@@ -14,14 +15,19 @@ const DemoFlagsSchema = z.object({
   seed: z.number().int().min(0).default(0).meta({ description: 'seed of everything' }),
   quick: z.boolean().default(false).meta({ description: 'smaller run (46-67 s measured on 2 shared cores; the full run took 79-266 s)' }),
   json: z.boolean().default(false).meta({ description: 'print results.json on stdout instead of the summary' }),
+  force: z.boolean().default(false).meta({ description: 'replace the results of an earlier demo in --out (with npm start: npm start -- --force)' }),
 });
 const demoFlags = optionsFromSchema(DemoFlagsSchema);
+
+/** What a demo writes into --out (runDemo). */
+const DEMO_OUTPUTS = ['results.json', 'report.html', 'rm.safetensors', 'demo.db'];
 
 /** `orchrm demo` (what `npm start` runs): OrchRM's whole story on the controlled environment. */
 export function registerDemoCommand(program: Command, streams: CommandStreams = processStreams): void {
   addOptions(program.command('demo').description(commandSummary('demo')), demoFlags).action(
       runAction(async (raw: Record<string, unknown>) => {
         const flags = demoFlags.parse(raw);
+        guardOutputFolder(flags.out, DEMO_OUTPUTS, { force: flags.force, earlier: 'an earlier demo', forceHint: ' (with npm start: npm start -- --force)' });
         const outcome = await runDemo({
           environment: await createSimEnvironment(loadScenario(flags.scenario)),
           outDir: flags.out,

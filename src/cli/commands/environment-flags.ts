@@ -6,6 +6,7 @@ import type { Orchestrator } from '../../orchestrator/index.js';
 import { genericPlanTemplates } from '../../select/index.js';
 import { createSimEnvironment, loadCheckpoint, loadScenario, orchestratorRefOfModel, SIM_ORCHESTRATOR_MODEL_PREFIX } from '../../sim/index.js';
 import { createBm25Retriever, loadCorpus, SUITES, type Suite } from '../../tasks/index.js';
+import type { NamedPath } from '../output-guard.js';
 import { createCliEvents } from '../progress.js';
 
 /**
@@ -77,6 +78,18 @@ export interface FlagEnvironment {
 }
 
 const SIM_PREFIX = 'sim:';
+
+/** The files the flags name for reading, for the check that the command's --db is none of them. */
+export function environmentInputs(flags: Pick<EnvironmentFlags, 'tasks' | 'provider' | 'corpus' | 'scenario' | 'checkpoint'> & { templates?: string | undefined }): NamedPath[] {
+  return [
+    { flag: '--tasks', path: flags.tasks },
+    { flag: '--provider', path: flags.provider },
+    { flag: '--corpus', path: flags.corpus },
+    { flag: '--scenario', path: flags.scenario },
+    { flag: '--templates', path: flags.templates },
+    ...flags.checkpoint.map((path) => ({ flag: '--checkpoint', path })),
+  ];
+}
 
 /**
  * Builds the environment the flags describe: a task file (`--tasks`) or a scenario's split

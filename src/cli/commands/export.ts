@@ -6,6 +6,7 @@ import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { commandSummary } from '../command-catalog.js';
+import { forceFlag, guardOutputs } from '../output-guard.js';
 
 const ExportFlagsSchema = z.object({
   db: z.string().min(1).default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to read' }),
@@ -14,6 +15,7 @@ const ExportFlagsSchema = z.object({
   run: z.string().min(1).optional().meta({ placeholder: 'id', description: 'only episodes of this run' }),
   task: z.string().min(1).optional().meta({ placeholder: 'id', description: 'only episodes of this task' }),
   status: EpisodeStatusSchema.optional().meta({ placeholder: 'status', description: 'only episodes with this status' }),
+  ...forceFlag,
 });
 const exportFlags = optionsFromSchema(ExportFlagsSchema);
 
@@ -27,7 +29,8 @@ export function registerExportCommand(program: Command, streams: CommandStreams 
     .addHelpText('after', '\nExample:\n  orchrm export --db runs.db --run run_1a2b --out episodes.jsonl')
     .action(
       runAction(async (rawFlags: Record<string, unknown>) => {
-        const { db, out, run, task, status } = exportFlags.parse(rawFlags);
+        const { db, out, run, task, status, force } = exportFlags.parse(rawFlags);
+        guardOutputs({ inputs: [{ flag: '--db', path: db }], outputs: [{ flag: '--out', path: out }], force });
         const store = openStore(db, { readonly: true });
         try {
           const filter = { ...(run && { runId: run }), ...(task && { taskId: task }), ...(status && { status }) };

@@ -9,6 +9,7 @@ import { GrpoConfigSchema, GrpoEvaluationSchema, NoTrainablePolicyError, removeG
 import { createCliEvents } from '../progress.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
+import { forceFlag, guardOutputs, refuseInputsAsOutputs } from '../output-guard.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 import { embeddingFlags, featureOptionsFromFlags } from './embedding-flags.js';
@@ -49,6 +50,7 @@ const GrpoFlagsSchema = z.object({
   out: z.string().min(1).optional().meta({ placeholder: 'file.json', description: 'write the final checkpoint here (feed it to orchrm collect --checkpoint)' }),
   db: z.string().min(1).optional().meta({ placeholder: 'path', description: 'write checkpoints to this database (checkpoints table)' }),
   resume: z.boolean().default(false).meta({ description: 'continue an interrupted run from <out>.grpo-state.json (needs the same flags, --out included)' }),
+  ...forceFlag,
   json: z.boolean().default(false).meta({ description: 'print the result (config, step history, evaluations) as JSON on stdout' }),
 });
 const grpoFlags = optionsFromSchema(GrpoFlagsSchema);
@@ -68,6 +70,9 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
       runAction(async (raw: Record<string, unknown>) => {
         const flags = grpoFlags.parse(raw);
         if (flags.resume && flags.out === undefined) throw new UserError('--resume continues from <out>.grpo-state.json; pass the same --out as the interrupted run');
+        const inputs = [{ flag: '--from', path: flags.from === 'base' ? undefined : flags.from }, { flag: '--rm', path: flags.rm }, { flag: '--scenario', path: flags.scenario }];
+        guardOutputs({ inputs, outputs: [{ flag: '--out', path: flags.out }], force: flags.force });
+        refuseInputsAsOutputs(inputs, [{ flag: '--db', path: flags.db }]);
         const stateFile = flags.out === undefined ? undefined : `${flags.out}.grpo-state.json`;
         const environment: Environment = await createSimEnvironment(loadScenario(flags.scenario));
         const { trainable } = environment;

@@ -5,6 +5,7 @@ import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { commandSummary } from '../command-catalog.js';
+import { refuseInputsAsOutputs } from '../output-guard.js';
 
 const ImportFlagsSchema = z.object({
   db: z.string().default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store to write' }),
@@ -16,8 +17,9 @@ const importFlags = optionsFromSchema(ImportFlagsSchema);
 
 /**
  * Adds `orchrm import <file.jsonl> --db <path> [--run id] [--keep-prompts] [--json]`: validates
- * every line of an episode JSONL file, then imports it all in one transaction or nothing; episodes
- * already stored are skipped. Runs recorded by other frameworks come in the same way.
+ * every line of an episode JSONL file (an invalid file imports nothing), then writes it in batches
+ * so a collect writing the same database goes on; episodes already stored are skipped, so a killed
+ * import is finished by running it again. Runs recorded by other frameworks come in the same way.
  */
 export function registerImportCommand(program: Command, streams: CommandStreams = processStreams): void {
   addOptions(program.command('import').argument('<file.jsonl>', 'episodes, one JSON object per line (docs/episode-format.md)').description(commandSummary('import')), importFlags)
@@ -25,6 +27,7 @@ export function registerImportCommand(program: Command, streams: CommandStreams 
     .action(
       runAction(async (file: string, raw: Record<string, unknown>) => {
         const flags = importFlags.parse(raw);
+        refuseInputsAsOutputs([{ flag: '<file.jsonl>', path: file }], [{ flag: '--db', path: flags.db }]);
         let store: ReturnType<typeof openStore> | undefined;
         try {
           // The store is opened only once the file is valid: a refused file creates no database.

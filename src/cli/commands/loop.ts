@@ -4,6 +4,7 @@ import { runLoop } from '../../demo/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
+import { guardOutputFolder } from '../output-guard.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 import { createCliEvents } from '../progress.js';
@@ -16,6 +17,7 @@ const LoopFlagsSchema = z.object({
   testTasks: z.number().int().min(1).default(100).meta({ description: 'held-out tasks for Best-of-8' }),
   seed: z.number().int().min(0).default(0).meta({ description: 'seed' }),
   json: z.boolean().default(false).meta({ description: 'print the rounds as JSON on stdout' }),
+  force: z.boolean().default(false).meta({ description: 'replace the loop.json and loop.db of an earlier loop in --out' }),
 });
 const loopFlags = optionsFromSchema(LoopFlagsSchema);
 
@@ -26,6 +28,8 @@ export function registerLoopCommand(program: Command, streams: CommandStreams = 
     .action(
       runAction(async (raw: Record<string, unknown>) => {
         const flags = loopFlags.parse(raw);
+        // results.json and report.html of a demo there are meant to gain the rounds; an earlier loop's own files are not replaced silently.
+        guardOutputFolder(flags.out, ['loop.json', 'loop.db'], { force: flags.force, earlier: 'an earlier loop' });
         const outcome = await runLoop({
           environment: await createSimEnvironment(loadScenario(flags.scenario)),
           outDir: flags.out,

@@ -17,10 +17,12 @@ import {
   trainingFlags,
   type MinedSource,
   type PairMiningConfigInput,
+  layoutPathFor,
 } from '../../pairs/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
+import { forceFlag, guardOutputs, refuseInputsAsOutputs } from '../output-guard.js';
 import { runAction } from '../run-action.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { commandSummary } from '../command-catalog.js';
@@ -86,6 +88,7 @@ const ExportFlagsSchema = z.object({
   promptKey: z.string().min(1).optional().meta({ placeholder: 'key', description: 'openrlhf text rows: key of the task text (default prompt; pass the same to --data.prompt_key)' }),
   chosenKey: z.string().min(1).optional().meta({ placeholder: 'key', description: 'openrlhf: key of the winning plan (default chosen)' }),
   rejectedKey: z.string().min(1).optional().meta({ placeholder: 'key', description: 'openrlhf: key of the losing plan (default rejected)' }),
+  ...forceFlag,
   // Removed; kept to say why.
   marginKey: z.string().optional().meta({ placeholder: 'key', hidden: true }),
 });
@@ -224,6 +227,14 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
         };
         const toStdout = flags.out === '-';
         const layoutPath = typeof flags.layout === 'string' ? flags.layout : flags.layout === false || toStdout ? false : undefined;
+        guardOutputs({
+          inputs: [{ flag: '--db', path: flags.db }],
+          outputs: [
+            { flag: '--out', path: flags.out },
+            { flag: typeof flags.layout === 'string' ? '--layout' : '--layout (default <out>.orchrm-layout)', path: layoutPath === false ? undefined : (layoutPath ?? layoutPathFor(flags.out)) },
+          ],
+          force: flags.force,
+        });
         const store = openStore(flags.db, { readonly: true });
         try {
           const { exported, layout, layoutPath: writtenLayout } = await exportPairs(store, toStdout ? streams.stdout : flags.out, {
@@ -264,6 +275,7 @@ export function registerPairsCommand(program: Command, streams: CommandStreams =
     .action(
       runAction(async (file: string, raw: Record<string, unknown>) => {
         const flags = importFlags.parse(raw);
+        refuseInputsAsOutputs([{ flag: '<file.jsonl>', path: file }], [{ flag: '--db', path: flags.db }]);
         let store: ReturnType<typeof openStore> | undefined;
         try {
           // The store is opened only once the file is valid: a refused file creates no database.

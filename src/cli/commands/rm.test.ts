@@ -165,6 +165,23 @@ describe('orchrm rm', () => {
     }
   });
 
+  it('chooses the encoder among --encoders on the validation split and records the choice in the model file (issue 21)', { timeout: 120_000 }, async () => {
+    const out = join(directory, 'chosen.safetensors');
+    const train = await run(['rm', 'train', '--db', db, '--encoders', 'length;shape,bits:14', '--out', out, '--seed', '1', '--epochs', '4', '--ensemble', '0', '--no-tune', '--json']);
+    expect(process.exitCode).toBeUndefined();
+    const { encoderChoice } = JSON.parse(train.stdout) as { encoderChoice: { by: string; validVsValidPairs: number; candidates: { encoder: string; validVsValidAccuracy: number }[]; chosen: string } };
+    expect(encoderChoice.by).toBe('validation valid-vs-valid accuracy');
+    expect(encoderChoice.validVsValidPairs).toBeGreaterThan(0);
+    expect(encoderChoice.candidates.map((candidate) => candidate.encoder)).toEqual(['length,bits:18', 'shape,bits:14']);
+    const best = encoderChoice.candidates.reduce((kept, candidate) => (candidate.validVsValidAccuracy > kept.validVsValidAccuracy ? candidate : kept));
+    expect(encoderChoice.chosen).toBe(best.encoder);
+    const metadata = readSafetensors(readFileSync(out)).metadata;
+    expect(metadata.encoder_spec).toContain(best.encoder.startsWith('shape') ? '"shape"' : '"length"');
+    expect(JSON.parse(metadata.metrics!)).toMatchObject({ encoderChoice: { chosen: best.encoder } });
+    await expect(run(['rm', 'train', '--db', db, '--encoders', ' ; ', '--out', out])).resolves.toBeDefined();
+    expect(process.exitCode).toBe(2);
+  });
+
   it('fails with clear messages', async () => {
     const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     await run(['rm', 'eval', '--model', join(directory, 'missing.safetensors'), '--db', db]);

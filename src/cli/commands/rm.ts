@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InvalidUtf8Error, type Pair, readTextFile, UserError } from '../../core/index.js';
-import { ablateSources, type BaselineEpochEndEvent, BtConfigSchema, type CalibrationSummary, type CostHeadReport, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel } from '../../rm/index.js';
+import { ablateSources, type BaselineEpochEndEvent, type EncoderChoice, type EncoderSpec, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel, collectionTokensByTask, DEFAULT_CURVE_SHARES, formatLearningCurve, learningCurve, type CalibrationSummary, type CostHeadReport } from '../../rm/index.js';
 import { createCliEvents } from '../progress.js';
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
+import { forceFlag, guardOutputs } from '../output-guard.js';
 import { embeddingFlags, featureOptionsFromFlags } from './embedding-flags.js';
 
 const btConfig = BtConfigSchema.shape;
@@ -18,6 +19,11 @@ const json = (description: string) => z.boolean().default(false).meta({ descript
 const TrainFlagsSchema = z.object({
   db: db.meta({ placeholder: 'path', description: 'SQLite store holding the pairs' }),
   encoder: z.string().min(1).default(DEFAULT_ENCODER_SPEC_TEXT).meta({ placeholder: 'spec', description: `features (${ENCODER_SPEC_GRAMMAR.split('\n')[0]}, see --help)` }),
+  encoders: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ placeholder: 'specs', description: "candidate encoders separated by ';' (e.g. 'shape;shape,cross'): each is trained and the one most accurate on the validation split's valid-vs-valid outcome pairs is kept (replaces --encoder)" }),
   head: z.enum([LinearHeadConfigSchema.shape.kind.value, MlpHeadConfigSchema.shape.kind.value]).default('linear').meta({ placeholder: 'kind', description: 'reward head' }),
   dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'pair dataset (default: the most recent)' }),
   out: z.string().min(1).optional().meta({ placeholder: 'file', description: 'model file to write (default: rm-<head>.safetensors)' }),
@@ -27,6 +33,7 @@ const TrainFlagsSchema = z.object({
   ensembleSize: btConfig.ensembleSize,
   resume: z.boolean().default(false).meta({ description: 'continue from the resume state <out>.training.safetensors of an interrupted run' }),
   ...embeddingFlags,
+  ...forceFlag,
   json: json('print the training summary as JSON on stdout'),
 });
 
@@ -38,6 +45,20 @@ const AblateFlagsSchema = z.object({
   tune: z.boolean().default(true).meta({ description: 'train each model once with the default L2 and learning rate (faster)' }),
   ...embeddingFlags,
   json: json('print the report as JSON on stdout'),
+});
+
+const CurveFlagsSchema = z.object({
+  db: db.meta({ placeholder: 'path', description: 'SQLite store holding the pairs and the episodes they were mined from' }),
+  dataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'pair dataset to draw the shares from (default: the most recent)' }),
+  shares: z.string().default(DEFAULT_CURVE_SHARES.join(',')).meta({ placeholder: 'list', description: 'shares of the training tasks, comma-separated, each in (0, 1]' }),
+  n: z.number().int().min(1).default(8).meta({ description: 'candidates per held-out task of Best-of-N' }),
+  heldOutDb: z.string().min(1).optional().meta({ placeholder: 'path', description: 'store of the held-out set every point is judged on (default: --db); give the passive collection\'s to put an active one on its curve' }),
+  heldOutDataset: z.string().min(1).optional().meta({ placeholder: 'id', description: 'pair dataset whose test split is the held-out set (default: --dataset, or the most recent of --held-out-db)' }),
+  collection: z.enum(['passive', 'active']).default('passive').meta({ placeholder: 'kind', description: 'how the collection was made, as the points record it' }),
+  seed: btConfig.seed.meta({ description: 'seed of the task order, training and intervals' }),
+  tune: z.boolean().default(false).meta({ description: 'tune L2 and learning rate on validation at every point (slower; off by default)' }),
+  maxEpochs: btConfig.maxEpochs,
+  json: json('print the points as JSON on stdout'),
 });
 
 const EvalFlagsSchema = z.object({
@@ -72,6 +93,7 @@ const trainFlags = optionsFromSchema(TrainFlagsSchema);
 const explainFlags = optionsFromSchema(ExplainFlagsSchema);
 const ablateFlags = optionsFromSchema(AblateFlagsSchema);
 const evalFlags = optionsFromSchema(EvalFlagsSchema);
+const curveFlags = optionsFromSchema(CurveFlagsSchema);
 const scoreFlags = optionsFromSchema(ScoreFlagsSchema);
 
 function readText(path: string, flag: string): string {
@@ -125,6 +147,23 @@ function parseJsonLine(line: string): unknown {
   }
 }
 
+/** `--encoders`: specs separated by `;` (a spec itself separates its items by commas). */
+export function parseEncoderCandidates(text: string): EncoderSpec[] {
+  const specs = text.split(';').map((item) => item.trim()).filter((item) => item !== '');
+  if (specs.length === 0) throw new UserError(`--encoders names no encoder; write specs separated by ';', e.g. 'shape;shape,cross'`);
+  return specs.map((spec) => parseEncoderSpec(spec));
+}
+
+/** One line per candidate encoder: its validation figures, the kept one marked. */
+function formatEncoderChoice(choice: EncoderChoice): string {
+  const lines = [`encoder chosen by ${choice.by}${choice.validVsValidPairs > 0 ? ` (${choice.validVsValidPairs} pairs)` : ''}:`];
+  for (const candidate of choice.candidates) {
+    const accuracy = candidate.validVsValidAccuracy === null ? '' : `valid-vs-valid ${(candidate.validVsValidAccuracy * 100).toFixed(1)}%, `;
+    lines.push(`  ${candidate.encoder === choice.chosen ? '*' : ' '} ${candidate.encoder}: ${accuracy}validation loss ${candidate.validationLoss.toFixed(4)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** One epoch's line, without its newline. */
 function epochLine(log: EpochLog, label = 'epoch'): string {
   const validation = log.validation ? `, validation loss ${log.validation.loss.toFixed(4)} accuracy ${(log.validation.accuracy * 100).toFixed(1)}%` : '';
@@ -143,17 +182,27 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
     rm.command('train').description('Train a reward model on the train split of a pair dataset (early stopping on validation) and register it in the store.'),
     trainFlags,
   )
-    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nUncertainty:\n  Then --ensemble (default 5) more heads are trained with the chosen hyperparameters, each on a\n  bootstrap resample of the training tasks, and stored in the same file; where they disagree the\n  model has seen too little (bon's rm+templates reads them). They are retrained on --resume.\n\nCost and calibration:\n  On a mined dataset a linear cost head is also trained, on the execution tokens of the\n  episodes of train-split tasks (no grade read), and the score is calibrated into a success\n  probability (Platt scaling on the train split's graded plans; none for a label-free dataset).\n  Both go in the same file (format 3), bon's price and cheapest-within objectives read them, and\n  the calibration error (ECE) on the train and validation splits is printed.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
+    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nChoosing the encoder:\n  --encoders 'shape;shape,cross' trains a model (tuned as above) with each spec and keeps the\n  one that ranks the validation split's valid-vs-valid outcome pairs best (the first listed wins a\n  tie; test pairs never take part); every candidate's figures are recorded in the model file.\n\nUncertainty:\n  Then --ensemble (default 5) more heads are trained with the chosen hyperparameters, each on a\n  bootstrap resample of the training tasks, and stored in the same file; where they disagree the\n  model has seen too little (bon's rm+templates reads them). They are retrained on --resume.\n\nCost and calibration:\n  On a mined dataset a linear cost head is also trained, on the execution tokens of the\n  episodes of train-split tasks (no grade read), and the score is calibrated into a success\n  probability (Platt scaling on the train split's graded plans; none for a label-free dataset).\n  Both go in the same file (format 3), bon's price and cheapest-within objectives read them, and\n  the calibration error (ECE) on the train and validation splits is printed.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
     .action(
       runAction(async (rawFlags: Record<string, unknown>) => {
         const flags = trainFlags.parse(rawFlags);
-        const config = parseBtConfig({ encoder: parseEncoderSpec(flags.encoder), head: { kind: flags.head }, seed: flags.seed, maxEpochs: flags.maxEpochs, ensembleSize: flags.ensembleSize, ...(!flags.tune && { tune: false as const }) });
+        const encoderCandidates = flags.encoders === undefined ? undefined : parseEncoderCandidates(flags.encoders);
+        const config = parseBtConfig({
+          encoder: encoderCandidates?.[0] ?? parseEncoderSpec(flags.encoder),
+          ...(encoderCandidates !== undefined && { encoderCandidates }),
+          head: { kind: flags.head },
+          seed: flags.seed,
+          maxEpochs: flags.maxEpochs,
+          ensembleSize: flags.ensembleSize,
+          ...(!flags.tune && { tune: false as const }),
+        });
         const out = flags.out ?? `rm-${flags.head}.safetensors`;
+        guardOutputs({ inputs: [{ flag: '--db', path: flags.db }], outputs: [{ flag: flags.out === undefined ? '--out (default rm-<head>.safetensors)' : '--out', path: out }], force: flags.force });
         const store = openStore(flags.db);
         try {
           const dataset = resolvePairDataset(store, flags.dataset);
           const stateFile = `${out}.training.safetensors`;
-          const { training, config: chosen, stateFiles, id, model } = await trainStoredRewardModel(store, dataset.id, config, {
+          const { training, config: chosen, stateFiles, id, encoderChoice, model } = await trainStoredRewardModel(store, dataset.id, config, {
             out,
             name: `orchrm-bt-${flags.head}`,
             stateFile,
@@ -184,13 +233,14 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
             l2: chosen.l2,
             learningRate: chosen.learningRate,
             last: training.history.at(-1),
+            ...(encoderChoice !== undefined && { encoderChoice }),
             ...(cost !== undefined && { cost }),
             ...(calibration !== undefined && { calibration }),
           };
           streams.stdout.write(
             flags.json
               ? `${JSON.stringify(summary, null, 2)}\n`
-              : `wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n${costLines(cost, calibration)}`,
+              : `${encoderChoice === undefined ? '' : formatEncoderChoice(encoderChoice)}wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n${costLines(cost, calibration)}`,
           );
         } finally {
           store.close();
@@ -219,6 +269,50 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
           });
           streams.stdout.write(flags.json ? `${JSON.stringify({ datasetId: data.datasetId, ...report }, null, 2)}\n` : formatAblationReport(report));
         } finally {
+          store.close();
+        }
+      }),
+    );
+
+  addOptions(
+    rm.command('curve').description('Learning curve: train on growing shares of a collection and judge every point on one held-out set (valid-vs-valid and Best-of-N accuracy, with intervals) against collection tokens.'),
+    curveFlags,
+  )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Spends no model tokens: it trains one model per share (CPU) on pairs already mined. The tokens of a point are those of every',
+        'episode of its tasks (orchestrator, execution and verification), read from the store; the held-out tasks\' episodes are not in',
+        'any point. A share holds the tasks of every smaller share (a seeded order of the tasks).',
+        '',
+        'Examples:',
+        '  orchrm rm curve --db orchrm-demo/demo.db',
+        '  orchrm rm curve --db active.db --collection active --held-out-db orchrm-demo/demo.db --shares 0.25,0.5,1',
+      ].join('\n'),
+    )
+    .action(
+      runAction(async (rawFlags: Record<string, unknown>) => {
+        const flags = curveFlags.parse(rawFlags);
+        const shares = flags.shares.split(',').map((text) => Number(text.trim()));
+        if (shares.some((share) => !(share > 0 && share <= 1))) throw new UserError(`--shares must be numbers in (0, 1] separated by commas, got "${flags.shares}"`);
+        const store = openStore(flags.db, { readonly: true });
+        const heldOutStore = flags.heldOutDb === undefined ? store : openStore(flags.heldOutDb, { readonly: true });
+        try {
+          const dataset = resolvePairDataset(store, flags.dataset);
+          const heldOutDataset = flags.heldOutDataset ?? (flags.heldOutDb === undefined ? dataset.id : undefined);
+          const heldOut = loadEvaluationData(heldOutStore, { ...(heldOutDataset !== undefined && { datasetId: heldOutDataset }) });
+          const points = await learningCurve(loadTrainingPairs(store, dataset.id), heldOut, collectionTokensByTask(store, dataset.id), {
+            collection: flags.collection,
+            shares,
+            n: flags.n,
+            seed: flags.seed,
+            config: { seed: flags.seed, maxEpochs: flags.maxEpochs, ...(!flags.tune && { tune: false as const }) },
+            onPoint: (point, done, total) => streams.stderr.write(`${done}/${total} share ${point.share}: ${point.tasks} tasks, ${point.pairs} pairs\n`),
+          });
+          streams.stdout.write(flags.json ? `${JSON.stringify({ datasetId: dataset.id, heldOutDatasetId: heldOut.datasetId, n: flags.n, points }, null, 2)}\n` : formatLearningCurve(points, flags.n));
+        } finally {
+          if (heldOutStore !== store) heldOutStore.close();
           store.close();
         }
       }),

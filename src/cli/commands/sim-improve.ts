@@ -4,6 +4,7 @@ import { baseCheckpoint, createSimEnvironment, improveByExecution, type ImproveE
 import { createCliEvents } from '../progress.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
+import { forceFlag, guardOutputs } from '../output-guard.js';
 import { runAction } from '../run-action.js';
 import { simCommand } from './sim.js';
 
@@ -18,6 +19,7 @@ const ImproveFlagsSchema = z.object({
   learningRate: z.number().default(1).meta({ description: 'step size' }),
   seed: z.number().int().min(0).default(0).meta({ description: 'seed' }),
   json: z.boolean().default(false).meta({ description: 'print the round history as JSON on stdout' }),
+  ...forceFlag,
 });
 const improveFlags = optionsFromSchema(ImproveFlagsSchema);
 
@@ -31,6 +33,7 @@ export function registerSimImproveCommand(program: Command, streams: CommandStre
     .action(
       runAction(async (raw: Record<string, unknown>) => {
         const flags = improveFlags.parse(raw);
+        guardOutputs({ inputs: [{ flag: '--from', path: flags.from === 'base' ? undefined : flags.from }, { flag: '--scenario', path: flags.scenario }], outputs: [{ flag: '--out', path: flags.out }], force: flags.force });
         const environment = await createSimEnvironment(loadScenario(flags.scenario));
         const from = flags.from === 'base' ? baseCheckpoint() : await loadCheckpoint(flags.from);
         const result = await improveByExecution(environment, from, {

@@ -99,8 +99,8 @@ describe('orchrm view', () => {
     await run(testIo().io, ['view', '--db', db, '--family', 'arith']);
     await run(testIo().io, ['view', '--db', join(directory, 'missing.db')]);
     const written = errors.mock.calls.map(([chunk]) => String(chunk)).join('');
-    expect(written).toContain('is the database itself; write the page to another file');
-    expect(written).toContain('exists; choose another file or pass --force to replace it');
+    expect(written).toContain('is the file --db reads');
+    expect(written).toContain('the file exists; pass --force to replace it');
     expect(written).toContain('--family selects the tasks of a page written with --out');
     expect(written).toContain('no orchrm database at');
     expect(readFileSync(existing, 'utf8')).toBe('keep me');

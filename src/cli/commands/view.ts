@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../core/index.js';
@@ -10,6 +10,7 @@ import { openStore, type Store, TaskOutcomeSchema } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { commandSummary } from '../command-catalog.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
+import { guardOutputs } from '../output-guard.js';
 import { runAction } from '../run-action.js';
 import { PortSchema, untilSignal } from '../server-process.js';
 
@@ -61,8 +62,7 @@ export function registerViewCommand(program: Command, io: Partial<ViewCommandIo>
 
 async function view(io: ViewCommandIo, flags: ViewFlags): Promise<void> {
   if (flags.out !== undefined) {
-    if (resolve(flags.out) === resolve(flags.db)) throw new UserError(`--out ${flags.out} is the database itself; write the page to another file`);
-    if (existsSync(flags.out) && !flags.force) throw new UserError(`--out ${flags.out} exists; choose another file or pass --force to replace it`);
+    guardOutputs({ inputs: [{ flag: '--db', path: flags.db }, { flag: '--model', path: flags.model }, { flag: '--corpus', path: flags.corpus }], outputs: [{ flag: '--out', path: flags.out }], force: flags.force });
   } else {
     const fileOnly = (['family', 'split', 'outcome', 'search'] as const).filter((flag) => flags[flag] !== undefined);
     if (fileOnly.length > 0) throw new UserError(`--${fileOnly[0]} selects the tasks of a page written with --out; the served viewer has the same filters on the page`);

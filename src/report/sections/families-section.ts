@@ -36,5 +36,39 @@ export function familiesSection(families: DemoResults['families']): string {
     paragraph('The best plan depends on the task: a method that only learned one good plan for everything shows up here as a gain on one family and none on the other. Hover a cell for its 95% interval where one was measured.'),
     htmlTable({ caption: 'Test accuracy per family and method (bon: Best-of-N strategy at the headline N; grpo: policy after training with that reward)', columns: ['Family', 'Tasks', ...methods], rows }),
     pairedTable,
+    switchingTable(families),
   ]);
+}
+
+/**
+ * Per family and rm strategy: on how many tasks its pick was another kind of plan than the
+ * family's best fixed template, and on those tasks how often that won (right where the template,
+ * executed on the same task, was wrong) or lost. A router that knows the task wins more than it loses.
+ */
+function switchingTable(families: DemoResults['families']): string {
+  const rows = families.flatMap((row) =>
+    (row.switching ?? []).map((entry): TableCell[] => {
+      const kinds = Object.entries(entry.kinds)
+        .slice(0, 3)
+        .map(([kind, count]) => `${kind} ${count}`)
+        .join(', ');
+      const verdict = entry.wins > entry.losses ? 'good' : entry.wins < entry.losses ? 'bad' : 'muted';
+      return [
+        row.family,
+        entry.strategy,
+        entry.bestFixed,
+        `${entry.switched} of ${entry.tasks} (${percent(entry.tasks === 0 ? 0 : entry.switched / entry.tasks)})`,
+        { text: String(entry.wins), className: verdict },
+        { text: String(entry.losses), className: verdict },
+        kinds === '' ? '–' : kinds,
+      ];
+    }),
+  );
+  if (rows.length === 0) return '';
+  return htmlTable({
+    caption: 'Switching: on how many of a family’s test tasks each strategy picked another kind of plan than the family’s best fixed template, and whether that won or lost against the template on the same task',
+    columns: ['Family', 'Strategy', 'Best fixed template', 'Switched', 'Won', 'Lost', 'Picked instead'],
+    rows,
+    numericColumns: [4, 5],
+  });
 }

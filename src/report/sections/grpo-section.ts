@@ -1,5 +1,5 @@
 import { grpoChart, grpoRuns } from '../charts/grpo-chart.js';
-import { percent, points, tokens } from '../format-values.js';
+import { percent, percentInterval, points, tokens } from '../format-values.js';
 import { htmlTable, type TableCell } from '../html-table.js';
 import { renderChartFigure } from '../render-chart.js';
 import type { DemoResults } from '../results-schema.js';
@@ -41,6 +41,28 @@ export async function grpoSection(grpo: DemoResults['grpo']): Promise<string> {
     tokens(grpo.rm.trainingTokens.verification + collection.verification),
     { text: tokens(grpo.rm.trainingTokens.total + collection.total), className: 'strong' },
   ]);
+  const { seeds } = grpo;
+  const seedsTable =
+    seeds === undefined
+      ? ''
+      : htmlTable({
+          caption: `Held-out accuracy after training, mean over ${seeds.seeds.length} seeds (${seeds.seeds.join(', ')}) with its 95% interval (Student’s t over seeds); every seed starts from the same checkpoint, trains on the same tasks and is evaluated on the same held-out draws`,
+          columns: ['Reward', 'Mean accuracy', '95% CI', 'Gain', 'Each seed', 'Training tokens per run'],
+          rows: (
+            [
+              ['rm', seeds.rm],
+              ['execution', seeds.execution],
+            ] as const
+          ).map(([reward, runs]): TableCell[] => [
+            reward,
+            { text: percent(runs.mean), className: 'strong' },
+            percentInterval(runs.ci),
+            points(runs.mean - grpo.baseAccuracy),
+            runs.accuracies.map(percent).join(', '),
+            tokens(runs.trainingTokens.total),
+          ]),
+          numericColumns: [1, 3, 5],
+        });
   return section('grpo', 'Reward-guided orchestrator training (GRPO)', [
     paragraph(
       `The orchestrator policy is trained with GRPO from the same start (held-out accuracy ${percent(grpo.baseAccuracy)}) for the same number of steps. With rm reward the sampled plans are only scored by the reward model; with execution reward every sampled plan is executed and graded.`,
@@ -52,5 +74,6 @@ export async function grpoSection(grpo: DemoResults['grpo']): Promise<string> {
       rows,
       numericColumns: [2, 3, 4, 5, 6, 7, 8],
     }),
+    seedsTable,
   ]);
 }

@@ -11,7 +11,7 @@ import type { EvaluateOptions, EvaluationData } from './evaluate-model.js';
 export interface EvaluateWithBaselinesOptions extends EvaluateOptions {
   /** Pairs the baselines are trained on: the train split, with validation pairs for early stopping. */
   trainingPairs: readonly Pair[];
-  /** Training configuration of the model under test; each baseline uses it with its own features. */
+  /** Training configuration of the model under test (its chosen encoder); each baseline uses it with its own features. */
   config: BtConfig;
   /** Endpoint and cache of embedding features (for a plan-only baseline that keeps plan embeddings). */
   features?: FeaturePipelineOptions;
@@ -48,7 +48,8 @@ export function baselineEncoder(kind: BaselineKind, encoder: EncoderSpec): Encod
  * process.stdout.write(formatBaselineReport(report));
  */
 export async function evaluateWithBaselines(models: readonly RewardModel[], data: EvaluationData, options: EvaluateWithBaselinesOptions): Promise<BaselineReport> {
-  const { trainingPairs, config, features, events, ...evaluateOptions } = options;
+  // A baseline's features derive from the model's encoder; it never chooses among candidates.
+  const { trainingPairs, config: { encoderCandidates: _candidates, ...config }, features, events, ...evaluateOptions } = options;
   const baselines: { kind: BaselineKind; model: RewardModel }[] = [];
   for (const kind of BASELINE_KINDS) {
     const { model } = await trainRewardModel(

@@ -71,6 +71,32 @@ export function loadEvaluationData(store: Store, options: { datasetId?: string; 
   return { datasetId: dataset.id, pairs, episodes };
 }
 
+/** Episodes a page of `collectionTokensByTask` reads. */
+const TOKEN_PAGE = 5000;
+
+/**
+ * Tokens of every episode a mined dataset was mined from, summed per task (orchestrator,
+ * execution and verification): what collecting each task cost, whether or not it yielded pairs.
+ * An imported dataset has no episodes: the map is empty.
+ *
+ * @example
+ * const tokens = collectionTokensByTask(store, datasetId); // Map { 'gsm8k-12' => 48210, ... }
+ */
+export function collectionTokensByTask(store: Store, datasetId?: string): Map<string, number> {
+  const dataset = resolvePairDataset(store, datasetId);
+  const tokens = new Map<string, number>();
+  const mined = MinedConfigSchema.safeParse(dataset.config);
+  if (dataset.kind !== 'mined' || !mined.success) return tokens;
+  for (let offset = 0; ; offset += TOKEN_PAGE) {
+    const page = store.listEpisodes({ ...mined.data.filter, limit: TOKEN_PAGE, offset });
+    for (const episode of page) {
+      const { orchestrator, execution, verification } = episode.usage;
+      tokens.set(episode.taskId, (tokens.get(episode.taskId) ?? 0) + orchestrator.totalTokens + execution.totalTokens + verification.totalTokens);
+    }
+    if (page.length < TOKEN_PAGE) return tokens;
+  }
+}
+
 /**
  * The executed plans of a mined pair dataset's episodes, in every split but `test`, for the cost
  * head and the calibration (`trainRewardModel`'s `planOutcomes`): each episode's task, plan text,

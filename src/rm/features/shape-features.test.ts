@@ -4,6 +4,7 @@ import { parseEncoderSpec, planOnlySpec } from './encoder-spec.js';
 import { FeaturePipeline } from './feature-pipeline.js';
 import { analyzePlan } from './plan-analysis.js';
 import { planShape } from './plan-shape.js';
+import { readQuantities } from './quantity-graph.js';
 import { countBucket, taskShape } from './task-shape.js';
 
 const catalog = defaultBlockCatalog();
@@ -24,6 +25,7 @@ describe('task shape', () => {
       'hedges=0',
       'math_notation=0',
       'question=who',
+      'quantities=0',
     ]);
     const arithmetic = taskShape('Ann has 3 apples. Bob has 2 more than Ann. A note claims Bob has 9. How many apples does Bob have?');
     expect(arithmetic).toContain('numbers=3-4');
@@ -31,6 +33,30 @@ describe('task shape', () => {
     expect(arithmetic).toContain('hedges=2');
     expect(arithmetic).toContain('question=how_many');
     expect([0, 2, 3, 5, 9, 17].map(countBucket)).toEqual(['0', '2', '3-4', '5-8', '9-16', '17+']);
+  });
+
+  it('reads the quantity graph of a word problem: depth, independent parts, distractors and a doubted statement on the path (issue 21)', () => {
+    const given = "There are 3 red pens in Ann's box. Bo's bag holds 4 blue cups. There are 9 gray hats in Cy's tin.";
+    const chain = `${given} The number of green pens in Di's jar is 2 times the number of red pens in Ann's box. The number of black pens in Ed's tray equals the number of green pens in Di's jar minus the number of blue cups in Bo's bag. How many black pens are in Ed's tray?`;
+    expect(readQuantities(chain)).toEqual({ quantities: 5, asked: 1, depth: 2, parts: 1, needed: 4, unused: 1, doubted: 0, doubtedOnPath: 0 });
+    // The asked quantity adds two parts that share nothing: a decomposition keeps them apart.
+    const split = `${given} The number of green pens in Di's jar is 2 times the number of red pens in Ann's box. The number of white mugs in Fay's crate is 5 more than the number of gray hats in Cy's tin. The number of black pens in Ed's tray equals the sum of the number of green pens in Di's jar and the number of white mugs in Fay's crate. How many black pens are in Ed's tray?`;
+    expect(readQuantities(split)).toMatchObject({ depth: 2, parts: 2, needed: 5, unused: 1 });
+    // A note on the path is a trap; one about an unused quantity is only a distractor.
+    const onPath = `${chain.replace(/ How many.*$/, '')} A note claims that the number of green pens in Di's jar is 40, but the note was written before the last delivery. How many black pens are in Ed's tray?`;
+    expect(readQuantities(onPath)).toMatchObject({ doubted: 1, doubtedOnPath: 1 });
+    const offPath = `${chain.replace(/ How many.*$/, '')} An old label says that the number of gray hats in Cy's tin is 2, but the label is out of date. How many black pens are in Ed's tray?`;
+    expect(readQuantities(offPath)).toMatchObject({ doubted: 1, doubtedOnPath: 0 });
+    expect(taskShape(onPath)).toEqual(expect.arrayContaining(['asked_depth=2', 'asked_parts=1', 'doubted_on_path=1', 'quantity_structure=doubted']));
+    expect(taskShape(split)).toEqual(expect.arrayContaining(['asked_parts=2', 'quantity_structure=split']));
+    expect(taskShape(offPath)).toEqual(expect.arrayContaining(['doubted_off_path=1', 'quantity_structure=chain', 'hedges=1']));
+    expect(readQuantities('Who is the mentor of the mentor of Andre Garwell?').quantities).toBe(0);
+    // A chain of 50,000 statements does not exhaust the stack: the reader keeps the first 2,000.
+    const name = (index: number) => `A${[...index.toString(26)].map((digit) => String.fromCharCode(97 + parseInt(digit, 26))).join('')}`;
+    const long = Array.from({ length: 50_000 }, (_, index) => `The number of red pens in ${name(index + 1)}'s box is 1 more than the number of red pens in ${name(index)}'s box.`).join(' ');
+    const reading = readQuantities(`${long} How many red pens are in ${name(1999)}'s box?`);
+    expect(reading.depth).toBe(1999);
+    expect(reading.unused).toBe(1);
   });
 
   it('reads the question form from the last question sentence', () => {

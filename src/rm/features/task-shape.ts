@@ -7,6 +7,8 @@
  * only (English): it never sees task metadata.
  */
 
+import { readQuantities, type QuantityReading } from './quantity-graph.js';
+
 const WORD = /[A-Za-z0-9'’-]+/g;
 const NUMBER = /(?<![A-Za-z])\d+(?:[.,]\d+)*/g;
 const SENTENCE_END = /[.?!](?:\s|$)/g;
@@ -20,7 +22,7 @@ const RELATION_WORDS =
 const ENTITY_RELATION_WORDS =
   /\b(?:born|birthplace|founded|founder|city|country|capital|company|employs?|employer|director|headquartered|located|spouse|married|studied|university|nationality|member|author|film|album|mentor|mayor|president|team|band)\b/gi;
 /** Statements the text itself casts doubt on. */
-const HEDGES = /\b(?:note|notes|claims?|claimed|reportedly|allegedly|rumou?red|supposedly|mistakenly|however)\b/gi;
+const HEDGES = /\b(?:note|notes|claims?|claimed|reportedly|allegedly|rumou?rs?|rumou?red|gossip|tabloid|supposedly|mistakenly|however|out of date|outdated|never confirmed)\b/gi;
 /** Capitalised words that do not open a sentence: a rough count of named entities. */
 const NAME_INSIDE_SENTENCE = /(?<=[a-z,;:] )[A-Z][a-z]+/g;
 const MATH_NOTATION = /[\\^=+*/]|\$|\bsqrt\b|\bfrac\b/g;
@@ -89,5 +91,28 @@ export function taskShape(text: string): string[] {
   ];
   if (SEVERAL.test(text)) names.push('asks_several');
   if (COMPARISON.test(text)) names.push('comparison');
+  names.push(...quantityShape(readQuantities(text)));
   return names;
+}
+
+/**
+ * The word problem's quantity graph (`readQuantities`) as shape names: how deep and how wide the
+ * asked computation is, what it does not need, and whether a doubted statement lies on its path;
+ * `quantity_structure` joins the last two (doubted beats split beats chain) so a linear head can
+ * weigh a plan by it directly. Only `quantities=0` for text without quantity phrases.
+ */
+function quantityShape(reading: QuantityReading): string[] {
+  if (reading.quantities === 0) return ['quantities=0'];
+  const parts = reading.parts >= 3 ? '3+' : String(reading.parts);
+  const structure = reading.doubtedOnPath > 0 ? 'doubted' : reading.parts > 1 ? 'split' : 'chain';
+  return [
+    `quantities=${countBucket(reading.quantities)}`,
+    `asked_depth=${countBucket(reading.depth)}`,
+    `asked_parts=${parts}`,
+    `needed=${countBucket(reading.needed)}`,
+    `unused=${countBucket(reading.unused)}`,
+    `doubted_on_path=${Math.min(reading.doubtedOnPath, 2)}`,
+    `doubted_off_path=${Math.min(reading.doubted - reading.doubtedOnPath, 2)}`,
+    `quantity_structure=${structure}`,
+  ];
 }

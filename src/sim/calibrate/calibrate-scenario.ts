@@ -25,7 +25,15 @@ export interface WithinFamilyDependence {
   /** The task axis whose values make the buckets (arith `depth`, multihop `hops`, hotpot `type`). */
   axis: string;
   familyBest: { kind: string; accuracy: number };
-  buckets: { value: string; tasks: number; bestKind: string; accuracy: number; familyBestAccuracy: number }[];
+  buckets: {
+    value: string;
+    tasks: number;
+    bestKind: string;
+    accuracy: number;
+    familyBestAccuracy: number;
+    /** Every kind's accuracy on the bucket's tasks. */
+    kindAccuracy: Record<string, number>;
+  }[];
   /** Points: accuracy of each bucket's best kind (task-weighted) minus the family's best kind. */
   gap: number;
   /** Share of the family's tasks whose bucket's best kind is not the family's best kind. */
@@ -132,7 +140,7 @@ export async function calibrateScenario(environment: SimEnvironment, options: Ca
 function taskTypeOf(task: Task): { axis: string; value: string } | undefined {
   const axes = task.metadata.axes;
   if (typeof axes !== 'object' || axes === null) return undefined;
-  const preferred = ['depth', 'hops', 'type'].find((axis) => axis in axes) ?? Object.keys(axes)[0];
+  const preferred = ['structure', 'type', 'depth', 'hops'].find((axis) => axis in axes) ?? Object.keys(axes)[0];
   if (preferred === undefined) return undefined;
   return { axis: preferred, value: String((axes as Record<string, unknown>)[preferred]) };
 }
@@ -207,7 +215,14 @@ function summarize(
       const accuracy = accuracyOf(bestIndex);
       bucketBestSum += accuracy * members.length;
       if (bestIndex !== familyBestIndex) differing += members.length;
-      rows.push({ value, tasks: members.length, bestKind: FIXED_PLAN_KINDS[bestIndex]!.name, accuracy: round(accuracy), familyBestAccuracy: round(accuracyOf(familyBestIndex)) });
+      rows.push({
+        value,
+        tasks: members.length,
+        bestKind: FIXED_PLAN_KINDS[bestIndex]!.name,
+        accuracy: round(accuracy),
+        familyBestAccuracy: round(accuracyOf(familyBestIndex)),
+        kindAccuracy: Object.fromEntries(FIXED_PLAN_KINDS.map((kind, kindIndex) => [kind.name, round(accuracyOf(kindIndex))])),
+      });
     }
     const gap = bucketBestSum / count - familyBest.accuracy;
     withinGain += gap * count;

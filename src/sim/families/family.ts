@@ -26,12 +26,25 @@ export interface SimStep {
   difficulty: number;
   /** For lookup/read steps: whether the fact is in the prompt's context (a retrieved document). */
   evidence: 'in_context' | 'absent' | 'not_needed';
-  /** A misleading statement about this step is present in the context (robustness axis). */
+  /**
+   * A misleading statement about this step is in the context: a planted note (arith) or a
+   * retrieved rumour about a famous entity (multihop). Its failure gives the statement's value.
+   */
   misled: boolean;
+  /**
+   * A fact about a famous entity, which models recall well without retrieval (popularity-
+   * dependent recall, docs/sim.md §4.7): recalled at `worker.famousRecallPenalty` instead of
+   * `noEvidencePenalty`. @default false
+   */
+  famous?: boolean;
 }
 
 /** How one step went, as drawn by the competence model. */
-export type StepOutcome = { ok: true } | { ok: false; wrongSeed: number };
+/**
+ * How one step went. A failure takes the misleading statement's value when `planted` (the step
+ * is misled and the call did not discount it), else a plausible wrong value from `wrongSeed`.
+ */
+export type StepOutcome = { ok: true } | { ok: false; wrongSeed: number; planted: boolean };
 
 export interface SolveResult {
   /** The answer the simulated model gives (right or plausibly wrong). */
@@ -50,6 +63,12 @@ export interface SimProblem {
   steps: SimStep[];
   /** Statements in context that play no part in the answer. */
   distractorCount: number;
+  /**
+   * Independent sub-computations the call must keep apart (arith: the independent parts of what
+   * it asks that it must work out itself). Each beyond the first costs every step
+   * `worker.interleavePenalty` (docs/sim.md §4.7). @default 1
+   */
+  parts?: number;
   /** The correct answer to what was asked (used by the critic's competence model). */
   correctAnswer: string;
   /**

@@ -65,7 +65,9 @@ describe('GRPO on the simulated environment', () => {
     });
     const before = await evaluateCheckpointByExecution(environment, baseCheckpoint(), { tasks: 80, samplesPerTask: 4 });
     const after = await evaluateCheckpointByExecution(environment, result.checkpoint, { tasks: 80, samplesPerTask: 4 });
-    expect(after.accuracy).toBeGreaterThan(before.accuracy + 0.08);
+    // Issue 21 made the best plan depend on the task inside each family, so a family-level policy gains less:
+    // measured 0.241 -> 0.294 (+5.3 points) here, against +8 or more before.
+    expect(after.accuracy).toBeGreaterThan(before.accuracy + 0.04);
     expect(result.evaluations.map((point) => point.step)).toEqual([0, 8]);
     expect(result.evaluations[1]?.accuracy).toBe(after.accuracy);
     expect(result.evaluationTokens).toBeGreaterThan(0);

@@ -2,7 +2,8 @@ import pLimit from 'p-limit';
 import { deriveSeed, type EventSink, Rng, type Task } from '../../core/index.js';
 import { runEpisode } from '../../exec/index.js';
 import type { SimEnvironment } from '../environment.js';
-import { createSimPolicy, improveCheckpoint, simOrchestratorRef, type PolicyCheckpoint, type RewardedSample, type SimPolicy } from '../policy/index.js';
+import { createSimTrainablePolicy } from '../grpo/sim-trainable-policy.js';
+import { createSimPolicy, improveCheckpoint, simOrchestratorRef, type PolicyCheckpoint, type RewardedSample } from '../policy/index.js';
 
 export interface ImproveByExecutionOptions {
   /** Name of the improved checkpoint. */
@@ -44,7 +45,8 @@ export async function evaluateCheckpointByExecution(
     tasks.flatMap((task) =>
       Array.from({ length: samplesPerTask }, (_, sample) =>
         limit(async () => {
-          const { episode } = await sampleAndExecute(environment, policy, checkpoint, task, sample, deriveSeed(seed, `evaluate:${task.id}:${sample}`));
+          const sampleSeed = deriveSeed(seed, `evaluate:${task.id}:${sample}`);
+          const episode = await executeSampled(environment, checkpoint, task, policy.sample(task.question, new Rng(sampleSeed), checkpoint).text, sample, sampleSeed);
           return { correct: episode.grade?.correct === true, tokens: episode.usage.execution.totalTokens };
         }),
       ),
@@ -62,6 +64,8 @@ export interface ImprovementRound {
   meanReward: number;
   accuracy: number;
   executionTokens: number;
+  /** Tokens of writing the round's plans, as GRPO bills them (`createSimTrainablePolicy`): the orchestrator prompt and the plan. */
+  orchestratorTokens: number;
 }
 
 /**
@@ -85,7 +89,8 @@ export async function improveByExecution(
     seed = 0,
     concurrency = 16,
   } = options;
-  const policy = createSimPolicy({ scenario: environment.scenario, families: environment.families, answerDirectly: environment.answerDirectly });
+  // The trainable policy samples as the sim policy does (temperature 1) and bills the plan's writing.
+  const policy = createSimTrainablePolicy(environment);
   const tasks = environment.tasks('train', rounds * tasksPerRound);
   const limit = pLimit(concurrency);
   let checkpoint = from;
@@ -97,11 +102,13 @@ export async function improveByExecution(
       roundTasks.flatMap((task) =>
         Array.from({ length: samplesPerTask }, (_, sample) =>
           limit(async () => {
-            const { sampled, episode } = await sampleAndExecute(environment, policy, current, task, sample, deriveSeed(seed, `improve:${round}:${task.id}:${sample}`));
+            const sampleSeed = deriveSeed(seed, `improve:${round}:${task.id}:${sample}`);
+            const sampled = await policy.sample(task, current, { seed: sampleSeed });
+            const episode = await executeSampled(environment, current, task, sampled.text, sample, sampleSeed);
             const correct = episode.grade?.correct === true;
             const reward = executedReward * (episode.status === 'ok' ? 1 : 0) + correctReward * (correct ? 1 : 0);
-            const rewarded: RewardedSample = { question: task.question, decisions: sampled.decisions, reward };
-            return { rewarded, correct, tokens: episode.usage.execution.totalTokens };
+            const rewarded: RewardedSample = { question: task.question, decisions: sampled.action, reward };
+            return { rewarded, correct, tokens: episode.usage.execution.totalTokens, orchestratorTokens: sampled.usage.totalTokens };
           }),
         ),
       ),
@@ -112,6 +119,7 @@ export async function improveByExecution(
       meanReward: results.reduce((sum, result) => sum + result.rewarded.reward, 0) / results.length,
       accuracy: results.filter((result) => result.correct).length / results.length,
       executionTokens: results.reduce((sum, result) => sum + result.tokens, 0),
+      orchestratorTokens: results.reduce((sum, result) => sum + result.orchestratorTokens, 0),
     };
     history.push(summary);
     options.events?.({ type: 'improve-round-end', round: summary, rounds });
@@ -119,19 +127,11 @@ export async function improveByExecution(
   return { checkpoint, rounds: history };
 }
 
-/** Samples one plan from a checkpoint and executes it in the environment. */
-async function sampleAndExecute(
-  environment: Omit<SimEnvironment, 'trainable'>,
-  policy: SimPolicy,
-  checkpoint: PolicyCheckpoint,
-  task: Task,
-  sampleIndex: number,
-  sampleSeed: number,
-) {
-  const sampled = policy.sample(task.question, new Rng(sampleSeed), checkpoint);
-  const episode = await runEpisode({
+/** Executes a plan of a checkpoint on a task in the environment. */
+function executeSampled(environment: Omit<SimEnvironment, 'trainable'>, checkpoint: PolicyCheckpoint, task: Task, planText: string, sampleIndex: number, sampleSeed: number) {
+  return runEpisode({
     task,
-    planText: sampled.text,
+    planText,
     blocks: environment.blocks,
     provider: environment.provider,
     retriever: environment.retriever,
@@ -140,5 +140,4 @@ async function sampleAndExecute(
     sampleIndex,
     orchestrator: simOrchestratorRef(checkpoint),
   });
-  return { sampled, episode };
 }

@@ -9,7 +9,8 @@ import { ScenarioSchema, type ScenarioInput } from '../scenario/scenario-schema.
 import { generateScenarioTasks } from '../scenario-tasks.js';
 import { pickTrajectory, trajectoryPickRate } from './pick-trajectory.js';
 
-const scenarioInput = (judge: ScenarioInput['judge'] = {}): ScenarioInput => ({ name: 'judge-test', seed: 3, families: { arith: { weight: 1 } }, judge });
+// No planted notes: a note (issue 21) can sink every plan on a small task, and these tests compare plans, not notes.
+const scenarioInput = (judge: ScenarioInput['judge'] = {}): ScenarioInput => ({ name: 'judge-test', seed: 3, families: { arith: { weight: 1, misleading: [0, 0] } }, judge });
 
 async function setup(judge: ScenarioInput['judge'] = {}) {
   const scenario = ScenarioSchema.parse(scenarioInput(judge));

@@ -30,7 +30,8 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, ScenarioInput>> = {
     name: 'control',
     description:
       'Control: one success latent per task shared by every call; no difficulty, fatigue, hand-off, distraction, temperature or evidence effects and equal tiers, so every plan is equally accurate.',
-    families: { arith: { weight: 1 }, multihop: { weight: 1 } },
+    // No famous questions and no rumours: the multihop questions and corpus are those of before issue 21.
+    families: { arith: { weight: 1 }, multihop: { weight: 1, famousShare: 0, rumours: 0 } },
     worker: {
       // Every tier equally able, so model choice cannot matter either; 0 puts accuracy near 50%.
       tiers: { 'sim-worker-small': { skill: 0 }, 'sim-worker': { skill: 0 }, 'sim-worker-large': { skill: 0 } },
@@ -41,10 +42,12 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, ScenarioInput>> = {
       misleadPenalty: 0,
       temperatureSlope: 0,
       noEvidencePenalty: 0,
+      famousRecallPenalty: 0,
+      interleavePenalty: 0,
       correlation: 1,
       correlationScope: 'task',
       sharedWrongAnswer: 1,
-      critic: { detect: 0, falseAlarm: 0 },
+      critic: { detect: 0, falseAlarm: 0, noteDetect: 0 },
       refineBonus: 0,
       persuasion: 0,
     },

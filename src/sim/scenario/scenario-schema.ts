@@ -31,6 +31,19 @@ export const MultihopFamilySchema = z.strictObject({
   hops: IntRange(1, 4).default([2, 4]),
   /** People in the knowledge base (companies and cities scale with it). */
   entities: z.number().int().min(20).max(100_000).default(300),
+  /**
+   * Share of questions about famous entities: every hop's subject is among the most talked-about
+   * `famousTop` of its type, so models recall the facts without search (worker.famousRecallPenalty).
+   */
+  famousShare: z.number().min(0).max(1).default(0.4),
+  /** Share of each entity type, from the most popular down, that counts as famous. */
+  famousTop: z.number().gt(0).max(1).default(0.1),
+  /**
+   * Probability that a famous entity's fact also has a rumour in the corpus: a gossip note stating
+   * a wrong value with the relation's words, which search retrieves and which misleads the step
+   * that reads it (knowledge conflicts, arXiv 2305.13300). 0: no rumours.
+   */
+  rumours: z.number().min(0).max(1).default(0.3),
 });
 
 /** `hotpot`: real HotpotQA questions with BM25 over their real paragraphs (only when the file exists). */
@@ -63,20 +76,38 @@ export const WorkerSchema = z.strictObject({
   /** Logit cost per ln(1 + distracting statements in context). */
   distractorPenalty: z.number().min(0).default(0.25),
   /** Logit cost on a step a misleading statement is about; its failure then gives the planted value. */
-  misleadPenalty: z.number().min(0).default(1.5),
+  misleadPenalty: z.number().min(0).default(2.5),
   /** Logit cost per unit of sampling temperature above `referenceTemperature`. */
   temperatureSlope: z.number().min(0).default(0.4),
   referenceTemperature: z.number().min(0).default(0.3),
   /** Logit cost of a lookup/read step whose fact is not in the context (the model must recall it). */
   noEvidencePenalty: z.number().min(0).default(4.5),
+  /**
+   * Logit cost of recalling, without evidence, a fact about a famous entity (multihop
+   * `famousShare`): models recall popular entities' facts well (PopQA, arXiv 2212.10511).
+   */
+  famousRecallPenalty: z.number().min(0).default(0.5),
+  /**
+   * Logit cost on every step of a call per independent sub-computation beyond the first that the
+   * call must work out itself (arith tasks with parallel parts): interleaving unrelated work in
+   * one chain. 0: no cost, so splitting independent parts gains nothing.
+   */
+  interleavePenalty: z.number().min(0).default(0.8),
   /** Share (rho) of a step's success latent common to every call on the same task step. */
   correlation: z.number().min(0).max(1).default(0.5),
   /** `step`: one shared latent per task step; `task`: one per task (every step fails together). */
   correlationScope: z.enum(['step', 'task']).default('step'),
   /** Probability that a failing call gives the step's shared wrong value rather than its own. */
   sharedWrongAnswer: z.number().min(0).max(1).default(0.3),
-  /** Critic: P(says incorrect | answer wrong) and P(says incorrect | answer right). */
-  critic: z.strictObject({ detect: z.number().min(0).max(1), falseAlarm: z.number().min(0).max(1) }).default({ detect: 0.6, falseAlarm: 0.1 }),
+  /**
+   * Critic: P(says incorrect | answer wrong), P(says incorrect | answer right), and
+   * P(says incorrect, naming the statement | the answer is the one a misleading statement gives):
+   * an error that contradicts the text is found far more often than a slip in the reasoning
+   * (arXiv 2311.08516, 2310.01798). A refine told so discounts the statement.
+   */
+  critic: z
+    .strictObject({ detect: z.number().min(0).max(1), falseAlarm: z.number().min(0).max(1), noteDetect: z.number().min(0).max(1).default(0.9) })
+    .default({ detect: 0.25, falseAlarm: 0.1, noteDetect: 0.9 }),
   /** Logit bonus of a refine call (it sees the critique). */
   refineBonus: z.number().min(0).default(0.5),
   /** Debate: P(adopting the other agents' plurality answer when it differs from one's own). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBlockRegistry } from '../../agents/registry.js';
 import { extractAnswer } from '../../prompts/extract-answer.js';
+import { flagsMisleadingStatement, MISLEADING_STATEMENT_FLAG } from '../../prompts/block-replies.js';
 import {
   answerPrompt,
   critiquePrompt,
@@ -84,6 +85,39 @@ describe('createSimWorker', () => {
     const refine = refinePrompt({ task, input: task.question }, '<answer>20</answer>', 'Wrong.\n<verdict>incorrect</verdict>');
     const refined = await rate(workerWith({ refineBonus: 2 }), refine, answerIs('21'), 1_000, { model: 'sim-worker-small' });
     expect(refined).toBeGreaterThan(small + 0.15);
+  });
+
+  it('critic checks a wrong answer against a misleading statement at the noteDetect rate and names it (issue 21)', async () => {
+    // start 5, adds 3, 4, 2: right 14. The rumour misleads the last step; the plain chain has no such statement.
+    const rumoured = taskOf(chainQuestion({ id: 'r1', start: 5, adds: [3, 4, 2], rumour: true }));
+    const worker = workerWith({ critic: { detect: 0.2, falseAlarm: 0.1, noteDetect: 0.9 } });
+    const says = (text: string) => text.endsWith('<verdict>incorrect</verdict>');
+    const names = (text: string) => flagsMisleadingStatement(text);
+    const misled = critiquePrompt({ task: rumoured, input: rumoured.question }, '<answer>15</answer>');
+    const caught = await rate(worker, misled, says);
+    expect(caught).toBeGreaterThan(0.86);
+    expect(caught).toBeLessThan(0.94);
+    expect(await rate(worker, misled, names)).toBeCloseTo(caught, 5);
+    expect(await rate(worker, critiquePrompt({ task: rumoured, input: rumoured.question }, '<answer>14</answer>'), names, 300)).toBe(0);
+    const slip = critiquePrompt({ task: chainTask, input: chainTask.question }, '<answer>17</answer>');
+    const slipCaught = await rate(worker, slip, says);
+    expect(slipCaught).toBeGreaterThan(0.16);
+    expect(slipCaught).toBeLessThan(0.24);
+    expect(await rate(worker, slip, names)).toBe(0);
+    // With noteDetect 0 the critic never names a statement.
+    expect(await rate(workerWith({ critic: { detect: 0.2, falseAlarm: 0.1, noteDetect: 0 } }), misled, names, 300)).toBe(0);
+  });
+
+  it('a refine told that a statement misleads discounts it; one told only that the answer is wrong does not (issue 21)', async () => {
+    const rumoured = taskOf(chainQuestion({ id: 'r2', start: 5, adds: [3, 4, 2], rumour: true }));
+    const worker = workerWith({ misleadPenalty: 6 });
+    const subject = { task: rumoured, input: rumoured.question };
+    const flagged = refinePrompt(subject, '<answer>15</answer>', `Wrong. ${MISLEADING_STATEMENT_FLAG}\n<verdict>incorrect</verdict>`);
+    const plain = refinePrompt(subject, '<answer>15</answer>', 'Wrong.\n<verdict>incorrect</verdict>');
+    const discounted = await rate(worker, flagged, answerIs('14'), 1_000);
+    const believed = await rate(worker, plain, answerIs('14'), 1_000);
+    expect(believed).toBeLessThan(0.1);
+    expect(discounted).toBeGreaterThan(believed + 0.5);
   });
 
   it('critic says incorrect at the detect rate on wrong answers and the false-alarm rate on right ones', async () => {

@@ -22,6 +22,7 @@ const multihop = createMultihopFamily(MultihopFamilySchema.parse({ entities: 120
 const families: SimFamily[] = [arith, multihop];
 const arithTasks = arith.generate({ count: 24, rng: new Rng(1), idPrefix: 'a' });
 const multihopTasks = multihop.generate({ count: 24, rng: new Rng(2), idPrefix: 'm' });
+const famousTasks = createMultihopFamily(MultihopFamilySchema.parse({ entities: 120, famousShare: 1, rumours: 1 }), 5).generate({ count: 24, rng: new Rng(2), idPrefix: 'f' });
 const retriever = createBm25Retriever(multihop.corpus());
 const blocks = createBlockRegistry();
 
@@ -90,10 +91,15 @@ describe('sim worker with the real families', () => {
     }
   });
 
-  it('search beats recall on multihop questions at the default skill', async () => {
-    const recall = await accuracy(multihopTasks, 'cot', {});
-    const search = await accuracy(multihopTasks, 'search', {});
-    expect(search).toBeGreaterThan(recall + 0.2);
+  it('search beats recall on multihop questions at the default skill, except about famous entities (issue 21)', async () => {
+    const structureOf = (task: (typeof multihopTasks)[number]) => (task.metadata.axes as { structure?: string }).structure;
+    const chains = multihopTasks.filter((task) => structureOf(task) === 'chain');
+    const famous = famousTasks.filter((task) => structureOf(task) === 'famous');
+    expect(chains.length).toBeGreaterThan(8);
+    expect(famous.length).toBeGreaterThan(8);
+    expect(await accuracy(chains, 'search', {})).toBeGreaterThan((await accuracy(chains, 'cot', {})) + 0.2);
+    // Famous facts are recalled; searching for them retrieves rumours that mislead.
+    expect(await accuracy(famous, 'cot', {})).toBeGreaterThan((await accuracy(famous, 'search', {})) + 0.1);
   });
 
   it('is reproducible on real tasks', async () => {

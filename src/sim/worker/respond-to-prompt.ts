@@ -1,7 +1,7 @@
 import { majorityVote, normalizeAnswer } from '../../agents/index.js';
 import { deriveSeed, Rng } from '../../core/index.js';
 import type { PromptView, SimFamily, SimProblem } from '../families/family.js';
-import { type DebateAnswerLine, extractAnswer, type ParsedBlockPrompt, searchTag, verdictTag } from '../../prompts/index.js';
+import { type DebateAnswerLine, extractAnswer, flagsMisleadingStatement, MISLEADING_STATEMENT_FLAG, type ParsedBlockPrompt, searchTag, verdictTag } from '../../prompts/index.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { genericGuess } from './generic-guess.js';
 import { simulateAnswer, type SimulatedAnswer } from './simulate-answer.js';
@@ -41,7 +41,8 @@ export function respondToPrompt(parsed: ParsedBlockPrompt, call: WorkerCall): St
   const problem = readProblem(parsed.view, call.families);
   switch (parsed.step) {
     case 'refine':
-      return answerReply(solve(problem, parsed.view, call, call.scenario.worker.refineBonus));
+      // A critique that named the misleading statement tells the refine to discount it.
+      return answerReply(solve(problem, parsed.view, call, call.scenario.worker.refineBonus, flagsMisleadingStatement(parsed.critique ?? '')));
     case 'critique':
       return critiqueReply(problem, parsed.previousAnswer ?? '', call);
     case 'debate-turn':
@@ -55,11 +56,11 @@ export function respondToPrompt(parsed: ParsedBlockPrompt, call: WorkerCall): St
   }
 }
 
-function solve(problem: SimProblem | undefined, view: PromptView, call: WorkerCall, bonus: number): SimulatedAnswer {
+function solve(problem: SimProblem | undefined, view: PromptView, call: WorkerCall, bonus: number, discountMisleading = false): SimulatedAnswer {
   if (problem === undefined) return genericGuess(view.subTask, call.seed);
   // A recognised sub-task that is not the original question was written by the orchestrator: a hand-off.
   const handoff = problem.recognised && view.subTask.trim() !== view.originalQuestion.trim();
-  return simulateAnswer(problem, { scenario: call.scenario, skill: call.skill, temperature: call.temperature, seed: call.seed, bonus, handoff });
+  return simulateAnswer(problem, { scenario: call.scenario, skill: call.skill, temperature: call.temperature, seed: call.seed, bonus, handoff, discountMisleading });
 }
 
 function answerReply(solved: SimulatedAnswer): StepReply {
@@ -68,18 +69,26 @@ function answerReply(solved: SimulatedAnswer): StepReply {
 
 /**
  * The critic compares the reviewed answer with the correct one and says `incorrect` with
- * probability `detect` when it is wrong and `falseAlarm` when it is right. On a problem no
- * family reads it cannot check anything and says `incorrect` with probability `falseAlarm`.
+ * probability `detect` when it is wrong and `falseAlarm` when it is right. When the prompt holds
+ * a statement that the text itself undermines (a planted note, a shown rumour), a wrong answer is
+ * checked against that statement, which a critic does far better than finding a slip of
+ * reasoning: it says `incorrect` with probability `noteDetect` and names the statement
+ * (MISLEADING_STATEMENT_FLAG), so the refine can discount it. On a problem no family reads it
+ * cannot check anything and says `incorrect` with probability `falseAlarm`.
  */
 function critiqueReply(problem: SimProblem | undefined, previousText: string, call: WorkerCall): StepReply {
-  const reviewed = extractAnswer(previousText).answer;
-  const { detect, falseAlarm } = call.scenario.worker.critic;
-  const wrong = problem !== undefined && normalizeAnswer(reviewed) !== normalizeAnswer(problem.correctAnswer);
-  const incorrect = new Rng(deriveSeed(call.seed, 'critic')).chance(wrong ? detect : falseAlarm);
-  const shown = reviewed === '' ? '(no answer)' : reviewed;
-  const text = incorrect
-    ? `Checking the previous answer ${shown} step by step, one of its steps does not follow from the sub-task.\n${verdictTag('incorrect')}`
-    : `I checked each step of the previous answer ${shown}; it holds.\n${verdictTag('correct')}`;
+  const reviewed = normalizeAnswer(extractAnswer(previousText).answer);
+  const { detect, falseAlarm, noteDetect } = call.scenario.worker.critic;
+  const wrong = problem !== undefined && reviewed !== normalizeAnswer(problem.correctAnswer);
+  const misled = problem !== undefined && wrong && noteDetect > 0 && problem.steps.some((step) => step.misled);
+  const incorrect = new Rng(deriveSeed(call.seed, 'critic')).chance(misled ? noteDetect : wrong ? detect : falseAlarm);
+  const raw = extractAnswer(previousText).answer;
+  const shown = raw === '' ? '(no answer)' : raw;
+  const text = !incorrect
+    ? `I checked each step of the previous answer ${shown}; it holds.\n${verdictTag('correct')}`
+    : misled
+      ? `The previous answer ${shown} does not follow from the sub-task. ${MISLEADING_STATEMENT_FLAG}\n${verdictTag('incorrect')}`
+      : `Checking the previous answer ${shown} step by step, one of its steps does not follow from the sub-task.\n${verdictTag('incorrect')}`;
   return { text, stepsWorked: problem?.steps.length ?? 1 };
 }
 

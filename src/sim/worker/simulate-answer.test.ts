@@ -47,6 +47,39 @@ describe('simulateAnswer', () => {
     expect(accuracy(chain(2), { skill: 3, handoff: true, worker: { handoffDifficulty: 0 } })).toBe(plain);
   });
 
+  it('charges interleaved parts, recalls famous facts cheaply, and drops the penalty of a discounted statement (issue 21)', () => {
+    const worker = scenarioWith({ interleavePenalty: 0.8, famousRecallPenalty: 0.5, noEvidencePenalty: 4.5, misleadPenalty: 2 }).worker;
+    const call = { skill: 3, temperature: 0.3, bonus: 0 };
+    const compute = { key: 'q', kind: 'compute', difficulty: 1, evidence: 'not_needed', misled: false } as const;
+    const one = stepLogit(worker, { distractorCount: 0 }, compute, 0, call);
+    expect(stepLogit(worker, { distractorCount: 0, parts: 3 }, compute, 0, call)).toBeCloseTo(one - 1.6, 10);
+    expect(stepLogit({ ...worker, interleavePenalty: 0 }, { distractorCount: 0, parts: 3 }, compute, 0, call)).toBeCloseTo(one, 10);
+    const recall = { key: 'h', kind: 'lookup', difficulty: 1, evidence: 'absent', misled: false } as const;
+    expect(stepLogit(worker, { distractorCount: 0 }, recall, 0, call)).toBeCloseTo(one - 4.5, 10);
+    expect(stepLogit(worker, { distractorCount: 0 }, { ...recall, famous: true }, 0, call)).toBeCloseTo(one - 0.5, 10);
+    const misled = { ...compute, misled: true };
+    expect(stepLogit(worker, { distractorCount: 0 }, misled, 0, call)).toBeCloseTo(one - 2, 10);
+    expect(stepLogit(worker, { distractorCount: 0 }, misled, 0, { ...call, discountMisleading: true })).toBeCloseTo(one, 10);
+  });
+
+  it('a failure on a misled step takes the statement unless the call discounts it (issue 21)', () => {
+    const scenario = scenarioWith({ misleadPenalty: 8 });
+    const problem = read(chain(2, { rumour: true })(0));
+    const outcomes: StepOutcome[] = [];
+    const watched: SimProblem = { ...problem, solve: (outcome) => problem.solve((step, index) => {
+      const result = outcome(step, index);
+      if (step.misled) outcomes.push(result);
+      return result;
+    }) };
+    for (let seed = 0; seed < 20; seed++) simulateAnswer(watched, { scenario, skill: 0, temperature: 0.3, seed });
+    expect(outcomes.length).toBe(20);
+    expect(outcomes.every((outcome) => !outcome.ok && outcome.planted)).toBe(true);
+    outcomes.length = 0;
+    for (let seed = 0; seed < 20; seed++) simulateAnswer(watched, { scenario, skill: -6, temperature: 0.3, seed, discountMisleading: true });
+    expect(outcomes.some((outcome) => !outcome.ok)).toBe(true);
+    expect(outcomes.every((outcome) => outcome.ok || !outcome.planted)).toBe(true);
+  });
+
   it('gets a one-step problem right with probability sigmoid(logit), whatever the correlation', () => {
     for (const correlation of [0, 0.5, 1]) {
       const scenario = scenarioWith({ correlation });

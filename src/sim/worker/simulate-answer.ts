@@ -18,6 +18,12 @@ export interface SimulateAnswerOptions {
    * `worker.handoffDifficulty`, whose failure corrupts the first real step. @default false
    */
   handoff?: boolean;
+  /**
+   * The call was told that a misleading statement is wrong (a refine after a critique that
+   * flagged it, docs/sim.md §4.7): misled steps pay no `misleadPenalty`, and their failures are
+   * ordinary slips rather than the statement's value. @default false
+   */
+  discountMisleading?: boolean;
 }
 
 export interface SimulatedAnswer {
@@ -32,22 +38,24 @@ export interface SimulatedAnswer {
  * The competence model's logit of getting `step` (at position `index` in the call) right:
  * skill + bonus - stepDifficulty * difficulty - chainFatigue * index
  * - distractorPenalty * ln(1 + distractors) - misleadPenalty [misled]
- * - temperatureSlope * max(0, T - referenceTemperature) - noEvidencePenalty [lookup/read, evidence absent].
+ * - temperatureSlope * max(0, T - referenceTemperature) - interleavePenalty * (parts - 1)
+ * - noEvidencePenalty [lookup/read, evidence absent; famousRecallPenalty for a famous entity's fact].
  */
 export function stepLogit(
   worker: WorkerConfig,
-  problem: Pick<SimProblem, 'distractorCount'>,
+  problem: Pick<SimProblem, 'distractorCount' | 'parts'>,
   step: SimStep,
   index: number,
-  call: { skill: number; temperature: number; bonus: number },
+  call: { skill: number; temperature: number; bonus: number; discountMisleading?: boolean },
 ): number {
   let logit = call.skill + call.bonus;
   logit -= worker.stepDifficulty * step.difficulty;
   logit -= worker.chainFatigue * index;
   logit -= worker.distractorPenalty * Math.log1p(problem.distractorCount);
-  if (step.misled) logit -= worker.misleadPenalty;
+  if (step.misled && call.discountMisleading !== true) logit -= worker.misleadPenalty;
   logit -= worker.temperatureSlope * Math.max(0, call.temperature - worker.referenceTemperature);
-  if (step.kind !== 'compute' && step.evidence === 'absent') logit -= worker.noEvidencePenalty;
+  logit -= worker.interleavePenalty * Math.max(0, (problem.parts ?? 1) - 1);
+  if (step.kind !== 'compute' && step.evidence === 'absent') logit -= step.famous === true ? worker.famousRecallPenalty : worker.noEvidencePenalty;
   return logit;
 }
 
@@ -66,12 +74,12 @@ export function stepLogit(
  * const { answer } = simulateAnswer(problem, { scenario, skill: 3.2, temperature: 0.7, seed: 42 });
  */
 export function simulateAnswer(problem: SimProblem, options: SimulateAnswerOptions): SimulatedAnswer {
-  const { scenario, skill, temperature, seed, bonus = 0, handoff = false } = options;
+  const { scenario, skill, temperature, seed, bonus = 0, handoff = false, discountMisleading = false } = options;
   const worker = scenario.worker;
   const sharedWeight = Math.sqrt(worker.correlation);
   const callWeight = Math.sqrt(1 - worker.correlation);
   const taskLatent = worker.correlationScope === 'task' ? new Rng(deriveSeed(scenario.seed, `task:${problem.taskKey}`)).normal() : 0;
-  const call = { skill, temperature, bonus };
+  const call = { skill, temperature, bonus, discountMisleading };
   const outcome = (step: SimStep, index: number): StepOutcome => {
     const shared = new Rng(deriveSeed(scenario.seed, `step:${problem.taskKey}:${step.key}`));
     const sharedLatent = worker.correlationScope === 'task' ? taskLatent : shared.normal();
@@ -81,7 +89,7 @@ export function simulateAnswer(problem: SimProblem, options: SimulateAnswerOptio
     if (normalCdf(z) < sigmoid(stepLogit(worker, problem, step, index, call))) return { ok: true };
     const useShared = own.chance(worker.sharedWrongAnswer);
     const ownWrongSeed = own.nextUint32();
-    return { ok: false, wrongSeed: useShared ? sharedWrongSeed : ownWrongSeed };
+    return { ok: false, wrongSeed: useShared ? sharedWrongSeed : ownWrongSeed, planted: step.misled && !discountMisleading };
   };
   const firstKey = problem.steps[0]?.key;
   const payHandoff = handoff && worker.handoffDifficulty > 0 && firstKey !== undefined;
@@ -90,6 +98,8 @@ export function simulateAnswer(problem: SimProblem, options: SimulateAnswerOptio
     ? outcome({ key: `handoff:${firstKey}`, kind: 'compute', difficulty: worker.handoffDifficulty, evidence: 'not_needed', misled: false }, 0)
     : { ok: true };
   const offset = payHandoff ? 1 : 0;
-  const solved = problem.solve((step, index) => (index === 0 && !handoffOutcome.ok ? handoffOutcome : outcome(step, index + offset)));
+  const solved = problem.solve((step, index) =>
+    index === 0 && !handoffOutcome.ok ? { ...handoffOutcome, planted: step.misled && !discountMisleading } : outcome(step, index + offset),
+  );
   return { answer: solved.answer, reasoning: solved.reasoning, stepsWorked: problem.steps.length + offset };
 }

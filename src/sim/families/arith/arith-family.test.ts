@@ -129,7 +129,7 @@ describe('createArithFamily', () => {
     for (const { task, structure } of SAMPLES) {
       const problem = read(task);
       const last = problem.steps.length - 1;
-      const failLast = (seed: number) => problem.solve((_, index) => (index === last ? { ok: false, wrongSeed: seed } : { ok: true }));
+      const failLast = (seed: number) => problem.solve((step, index) => (index === last ? { ok: false, wrongSeed: seed, planted: step.misled } : { ok: true }));
       const wrong = failLast(7);
       expect(wrong).toEqual(failLast(7));
       expect(wrong.answer).not.toBe(task.answer);
@@ -149,7 +149,7 @@ describe('createArithFamily', () => {
     for (const { task } of SAMPLES) {
       const problem = read(task);
       for (const wrongSeed of [11, 12, 13]) {
-        expect(problem.solve((_, index) => (index === 0 ? { ok: false, wrongSeed } : { ok: true })).answer).not.toBe(task.answer);
+        expect(problem.solve((step, index) => (index === 0 ? { ok: false, wrongSeed, planted: step.misled } : { ok: true })).answer).not.toBe(task.answer);
       }
     }
   });

@@ -4,7 +4,9 @@ import type { GenerateOptions } from '../family.js';
 import type { ArithAxes, GeneratedArith } from './generate-arith-graph.js';
 import { generateArithGraph } from './generate-arith-graph.js';
 import { renderArithQuestion } from './render-arith-question.js';
-import { formatNumber } from './arith-graph.js';
+import { type ArithGraph, formatNumber } from './arith-graph.js';
+import { independentParts } from './independent-parts.js';
+import { planSteps } from './plan-steps.js';
 
 function draw(rng: Rng, range: readonly [number, number]): number {
   return rng.int(range[0], range[1]);
@@ -20,6 +22,20 @@ function drawArithAxes(rng: Rng, config: ArithFamilyConfig): ArithAxes {
     distractors: draw(rng, config.distractors),
     misleading: draw(rng, config.misleading),
   };
+}
+
+/**
+ * The task's structure as its text shows it, which decides the plan that suits it (docs/sim.md
+ * §4.7): `note` when a misleading note is planted on the answer's path (a critic catches it),
+ * `split` when the answer combines independent parts (decomposition keeps them apart), else
+ * `chain` (one chain of relations, where independent samples help).
+ */
+export type ArithStructure = 'note' | 'split' | 'chain';
+
+export function arithStructure(graph: ArithGraph): ArithStructure {
+  if (graph.notes.size > 0) return 'note';
+  const { order } = planSteps(graph, graph.targets, new Map());
+  return independentParts(graph, graph.targets, order) > 1 ? 'split' : 'chain';
 }
 
 /** One generated task and the structure it was rendered from. */
@@ -41,7 +57,7 @@ export function generateArithTask(config: ArithFamilyConfig, batchSeed: number, 
     suite: 'arith',
     question,
     answer: graph.targets.map((id) => formatNumber(values.get(id) ?? 0)).join(', '),
-    metadata: { family: 'arith', axes, steps },
+    metadata: { family: 'arith', axes: { ...axes, structure: arithStructure(graph) }, steps },
   };
   return { task, structure };
 }

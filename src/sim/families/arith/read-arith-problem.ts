@@ -3,6 +3,7 @@ import type { PromptView, SimProblem, SimStep, SolveResult, StepOutcome } from '
 import { applyRelation, formatNumber, relationDifficulty, relationExpression } from './arith-graph.js';
 import type { ParsedArithQuestion } from './parse-arith-question.js';
 import { parseSubTask } from './parse-sub-task.js';
+import { independentParts } from './independent-parts.js';
 import { planSteps } from './plan-steps.js';
 import { wrongStep } from './wrong-step.js';
 import { nounPhrase } from './vocabulary.js';
@@ -50,7 +51,7 @@ export function readArithProblem(parsed: ParsedArithQuestion, view: PromptView):
       if (result.ok) {
         worked.set(step.key, correct);
         reasoning.push(`${subject(step.key)} is ${relationExpression(definition.kind, inputs, definition.constant)} = ${formatNumber(correct)}.`);
-      } else if (step.misled && planted !== undefined) {
+      } else if (result.planted && planted !== undefined) {
         worked.set(step.key, planted);
         reasoning.push(`${subject(step.key)} is ${formatNumber(planted)} (as a note in the text claims).`);
       } else {
@@ -74,6 +75,7 @@ export function readArithProblem(parsed: ParsedArithQuestion, view: PromptView):
     steps,
     // Misleading notes are not counted: the competence model charges them per step (`misled`).
     distractorCount: graph.definitions.size - plan.neededStatements,
+    parts: independentParts(graph, targets, plan.order),
     correctAnswer: targets.map((id) => formatNumber(values.get(id) ?? 0)).join(', '),
     solve,
     // Everything an arith problem needs is in its statement.

@@ -30,7 +30,7 @@ describe.skipIf(!present)('hotpot family on the real HotpotQA sample', () => {
       const problem = family.read({ subTask: task.question, originalQuestion: task.question, documents });
       expect(problem?.steps.map((step) => step.evidence)).toEqual(titles.map(() => 'in_context'));
       expect(problem?.solve(() => ({ ok: true })).answer).toBe(task.answer);
-      expect(problem?.solve(() => ({ ok: false, wrongSeed: 3 })).answer).not.toBe(task.answer);
+      expect(problem?.solve(() => ({ ok: false, wrongSeed: 3, planted: false })).answer).not.toBe(task.answer);
       expect(family.decompose(task.question, 'whole')?.subQuestions).toHaveLength(1);
     }
   });

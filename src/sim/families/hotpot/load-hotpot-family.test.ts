@@ -143,7 +143,7 @@ describe('hotpot reader', () => {
     expect(right?.reasoning[1]).toMatch(/^According to Mara Quentel: Mara Quentel is an architect/);
     const wrongAnswers = new Set<string>();
     for (let seed = 0; seed < 40; seed++) {
-      const outcome = (_step: unknown, index: number): StepOutcome => (index === 1 ? { ok: false, wrongSeed: seed } : { ok: true });
+      const outcome = (_step: unknown, index: number): StepOutcome => (index === 1 ? { ok: false, wrongSeed: seed, planted: false } : { ok: true });
       const wrong = problem?.solve(outcome);
       expect(wrong?.answer).not.toBe('Lindau');
       expect(wrong).toEqual(problem?.solve(outcome));
@@ -153,7 +153,7 @@ describe('hotpot reader', () => {
     expect([...wrongAnswers].every((answer) => `${shown.map((document) => `${document.title} ${document.text}`).join(' ')} ${question(0)}`.includes(answer))).toBe(true);
     expect(wrongAnswers.size).toBeGreaterThan(3);
 
-    const fail = (): StepOutcome => ({ ok: false, wrongSeed: 9 });
+    const fail = (): StepOutcome => ({ ok: false, wrongSeed: 9, planted: false });
     expect(family.read(view(question(1)))?.solve(fail).answer).toBe('no');
     expect(['three', 'four', 'five', 'seven', 'eight', 'nine']).toContain(family.read(view(question(2)))?.solve(fail).answer);
   });

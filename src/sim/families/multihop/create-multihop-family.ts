@@ -16,11 +16,12 @@ import { createMultihopReader } from './read-multihop.js';
  * // task.question: 'In which city was the mentor of the founder of Zentrix Labs born?'
  */
 export function createMultihopFamily(config: MultihopFamilyConfig, seed: number): SimFamily {
-  const { kb, corpus } = buildMultihopWorld(config.entities, seed);
-  const read = createMultihopReader(kb, corpus);
+  const world = buildMultihopWorld(config.entities, seed, config);
+  const { kb, corpus } = world;
+  const read = createMultihopReader(world);
   return {
     name: 'multihop',
-    generate: (options) => generateMultihopTasks(kb, config, options),
+    generate: (options) => generateMultihopTasks(kb, config, options, world.famous),
     read,
     decompose: decomposeMultihop,
     corpus: () => corpus.documents,

@@ -151,7 +151,7 @@ describe('solving with failures', () => {
       const chain = chainOf(task);
       const nodes = walk(kb, findEntity(kb, task.metadata.anchor as string), chain);
       const problem = family.read(view(task.question));
-      const result = problem?.solve((_step: SimStep, index: number): StepOutcome => (index === 0 ? { ok: false, wrongSeed: 1000 + checked } : { ok: true }));
+      const result = problem?.solve((_step: SimStep, index: number): StepOutcome => (index === 0 ? { ok: false, wrongSeed: 1000 + checked, planted: false } : { ok: true }));
       const firstLine = result?.reasoning[0] as string;
       const truth = nameOf(kb, nodes[1] as Node);
       // Reasoning lines end with the value; the wrong value must be an entity of the hop's type.
@@ -175,7 +175,7 @@ describe('solving with failures', () => {
     const shown = notes.map((note) => note.text).join(' ');
     let fromDocuments = 0;
     for (let seed = 0; seed < 100; seed++) {
-      const line = family.read(view(task.question, task.question, notes))?.solve(() => ({ ok: false, wrongSeed: seed })).reasoning[0] as string;
+      const line = family.read(view(task.question, task.question, notes))?.solve(() => ({ ok: false, wrongSeed: seed, planted: false })).reasoning[0] as string;
       const name = line.slice(line.indexOf(' is ') + 4, -1);
       if (shown.includes(name)) fromDocuments++;
     }
@@ -183,7 +183,7 @@ describe('solving with failures', () => {
     expect(fromDocuments).toBeLessThan(100);
 
     for (const task of tasks.filter((candidate) => ['foundedYear', 'country'].includes(chainOf(candidate).at(-1) as string))) {
-      const answer = family.read(view(task.question))?.solve(() => ({ ok: false, wrongSeed: 5 })).answer as string;
+      const answer = family.read(view(task.question))?.solve(() => ({ ok: false, wrongSeed: 5, planted: false })).answer as string;
       if (chainOf(task).at(-1) === 'foundedYear') expect(answer).toMatch(/^\d{4}$/);
       else expect(kb.countries).toContain(answer);
     }
@@ -225,7 +225,7 @@ describe('determinism', () => {
     expect(tasksAgain).toEqual(tasks);
     for (const task of tasks.slice(0, 30)) {
       const documents = family.corpus().slice(0, 8);
-      const outcome = (_step: SimStep, index: number): StepOutcome => (index % 2 === 0 ? { ok: false, wrongSeed: index + 1 } : { ok: true });
+      const outcome = (_step: SimStep, index: number): StepOutcome => (index % 2 === 0 ? { ok: false, wrongSeed: index + 1, planted: false } : { ok: true });
       const first = family.read(view(task.question, task.question, documents));
       const second = again.read(view(task.question, task.question, documents));
       expect(second?.steps).toEqual(first?.steps);

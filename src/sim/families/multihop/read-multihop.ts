@@ -1,6 +1,8 @@
 import { deriveSeed, fnv1a32 } from '../../../core/index.js';
 import type { PromptView, SimProblem, SimStep, StepOutcome } from '../family.js';
 import { followRelation, lookupEntity, sameValue, valueName, type KbValue, type KnowledgeBase } from './knowledge-base.js';
+import { isFamous, rumourKey, type Rumour } from './famous-entities.js';
+import type { MultihopWorld } from './multihop-world.js';
 import { pickWrongValue } from './pick-wrong-value.js';
 import { parseQuestion, type ParsedQuestion } from './question-grammar.js';
 import { entityDocumentId, type KbCorpus } from './render-corpus.js';
@@ -15,9 +17,12 @@ const MAX_CACHED_QUESTIONS = 10_000;
  * Builds the multihop reader: it parses the original question and the sub-task with the
  * question grammar, resolves the sub-task's anchor as written (an upstream answer substituted
  * in), and returns one `lookup` step per hop whose evidence is in context when the hop subject's
- * own document, stating the fact, is among the prompt's documents.
+ * own document, stating the fact, is among the prompt's documents. A hop about a famous entity
+ * is `famous` (recalled well without search); a hop whose rumour document is among the prompt's
+ * documents is `misled`, and its failure gives the rumour's value.
  */
-export function createMultihopReader(kb: KnowledgeBase, corpus: KbCorpus): (view: PromptView) => SimProblem | undefined {
+export function createMultihopReader(world: MultihopWorld): (view: PromptView) => SimProblem | undefined {
+  const { kb, corpus, famous, rumours } = world;
   const cache = new Map<string, ParsedQuestion | null>();
   const parse = (text: string): ParsedQuestion | undefined => {
     let parsed = cache.get(text);
@@ -45,7 +50,8 @@ export function createMultihopReader(kb: KnowledgeBase, corpus: KbCorpus): (view
         kind: 'lookup',
         difficulty: 1,
         evidence: subject !== undefined && statesFact(kb, corpus, view.documents, relation, subject) ? 'in_context' : 'absent',
-        misled: false,
+        misled: shownRumour(rumours, view.documents, relation, subject) !== undefined,
+        famous: isFamous(famous, subject),
       };
     });
     const needed = new Set(subjects.map((subject) => (subject === undefined ? undefined : entityDocumentId(subject))));
@@ -58,7 +64,7 @@ export function createMultihopReader(kb: KnowledgeBase, corpus: KbCorpus): (view
       steps,
       distractorCount: view.documents.filter((document) => !needed.has(document.id)).length,
       correctAnswer: answer === undefined ? UNKNOWN_ANSWER : valueName(kb, answer),
-      solve: (outcome) => solveChain(kb, corpus, view, asked, subjects[0], steps, outcome),
+      solve: (outcome) => solveChain(world, view, asked, subjects[0], steps, outcome),
       nextQuery() {
         const hop = steps.findIndex((step) => step.evidence === 'absent');
         const relation = asked.chain[hop];
@@ -74,14 +80,14 @@ export function createMultihopReader(kb: KnowledgeBase, corpus: KbCorpus): (view
 
 /** Follows the chain for real with the drawn outcomes; a failed hop continues from its wrong value. */
 function solveChain(
-  kb: KnowledgeBase,
-  corpus: KbCorpus,
+  world: MultihopWorld,
   view: PromptView,
   asked: ParsedQuestion,
   anchor: KbValue | undefined,
   steps: readonly SimStep[],
   outcome: (step: SimStep, index: number) => StepOutcome,
 ) {
+  const { kb, corpus, rumours } = world;
   const reasoning: string[] = [];
   let current = anchor;
   let currentName = asked.anchorText;
@@ -90,7 +96,9 @@ function solveChain(
     const result = outcome(step, hop);
     const truth = current === undefined ? undefined : followRelation(kb, relation, current);
     let next: KbValue;
+    const rumour = result.ok || !result.planted ? undefined : shownRumour(rumours, view.documents, relation, current);
     if (result.ok && truth !== undefined) next = truth;
+    else if (rumour !== undefined) next = rumour.value;
     else {
       // With no fact to find (an entity the base does not hold), even a sound hop can only guess.
       const seed = result.ok ? deriveSeed(fnv1a32(step.key), 'no-fact') : result.wrongSeed;
@@ -130,6 +138,13 @@ function alignHop(originalChain: readonly RelationName[], originalSubjects: read
     firstFit ??= start;
   }
   return firstFit ?? 0;
+}
+
+/** The rumour about this fact when its document is among those shown. */
+function shownRumour(rumours: ReadonlyMap<string, Rumour>, documents: PromptView['documents'], relation: RelationName, subject: KbValue | undefined): Rumour | undefined {
+  if (subject === undefined || rumours.size === 0) return undefined;
+  const rumour = rumours.get(rumourKey(relation, subject));
+  return rumour !== undefined && documents.some((document) => document.id === rumour.documentId) ? rumour : undefined;
 }
 
 function statesFact(kb: KnowledgeBase, corpus: KbCorpus, documents: PromptView['documents'], relation: RelationName, subject: KbValue): boolean {

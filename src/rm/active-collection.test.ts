@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { deriveSeed } from '../core/index.js';
+import { createRemoteEnvironment, type Environment } from '../environment/index.js';
+import { openStore } from '../store/index.js';
+import { createSimEnvironment, loadScenario, orchestratorRefOfModel, startOpenAiCompatibleServer } from '../sim/index.js';
+import { collectActively, type ActiveCollectOptions } from './active-collection.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'orchrm-active-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+const environment = await createSimEnvironment(loadScenario('default'));
+
+const settings = { rounds: 2, firstRoundPlans: 4, candidatesPerTask: 6, plansPerTask: 2, concurrency: 4, seed: 7, training: { maxEpochs: 3, ensembleSize: 3 } } as const;
+
+function run(dbName: string, over: Environment = environment, extra: Partial<ActiveCollectOptions> = {}) {
+  const store = openStore(join(directory, dbName));
+  const options: ActiveCollectOptions = { environment: over, tasks: over.tasks('train', 40), orchestrator: over.orchestrator(over === environment ? 'base' : 'sim-orchestrator-base'), store, ...settings, ...extra };
+  return { store, rounds: collectActively(options) };
+}
+
+const episodesOf = (store: ReturnType<typeof openStore>) =>
+  [...store.iterateEpisodes({}, { withCalls: false })].map((episode) => ({ task: episode.task.id, sample: episode.sampleIndex, plan: episode.planText, orchestrator: episode.usage.orchestrator.totalTokens })).sort((a, b) => a.task.localeCompare(b.task) || a.sample - b.sample);
+
+describe('collectActively', () => {
+  it('collects round 1 passively, then executes the chosen plans of each later task and bills every candidate written', async () => {
+    const { store, rounds } = run('active.db');
+    const result = await rounds;
+    expect(result.map((round) => [round.round, round.tasks, round.summary.episodes])).toEqual([
+      [1, 20, 80],
+      [2, 20, 40],
+    ]);
+    const second = [...store.iterateEpisodes({ runId: result[1]!.runId }, { withCalls: false })];
+    // Two distinct plans per task, from the real orchestrator's name.
+    const byTask = new Map<string, number>();
+    for (const episode of second) {
+      byTask.set(episode.task.id, (byTask.get(episode.task.id) ?? 0) + 1);
+      expect(episode.orchestrator.name).toBe('sim-orchestrator');
+    }
+    expect([...byTask.values()]).toEqual(Array.from({ length: 20 }, () => 2));
+    // Every candidate written, executed or not, is in the store's tokens: per task, the writing of all six.
+    expect(result[1]!.unexecutedWritingTokens).toBeGreaterThan(0);
+    const orchestrator = environment.orchestrator('base');
+    const roundSeed = deriveSeed(settings.seed, 'active-round:2');
+    let written = 0;
+    for (const taskId of byTask.keys()) {
+      const task = second.find((episode) => episode.task.id === taskId)!.task;
+      for (let index = 0; index < settings.candidatesPerTask; index++) {
+        written += (await orchestrator.writePlan(task, { sampleIndex: index, seed: deriveSeed(roundSeed, `${taskId}#candidate:${index}`) })).call?.usage.totalTokens ?? 0;
+      }
+    }
+    const orchestratorTokens = second.reduce((sum, episode) => sum + episode.usage.orchestrator.totalTokens, 0);
+    expect(orchestratorTokens).toBe(written);
+    expect(result[1]!.summary.tokens.orchestrator.totalTokens).toBe(written);
+    store.close();
+  }, 240_000);
+
+  it('resumes after a stop in round 2 and ends with what an uninterrupted run collects, over HTTP', async () => {
+    const server = await startOpenAiCompatibleServer({ provider: environment.provider, models: environment.models() });
+    try {
+      const remote = await createRemoteEnvironment(
+        { type: 'openai', baseURL: server.url, apiKeyEnv: 'ORCHRM_SIM_KEY', models: { orchestrator: 'sim-orchestrator-base', worker: 'sim-worker', judge: 'sim-worker' }, timeoutMs: 30_000, maxRetries: 2, concurrency: 4, structuredOutput: false },
+        environment,
+        { retriever: environment.retriever, orchestratorRef: (model) => orchestratorRefOfModel(model, environment.checkpoints) },
+      );
+      const whole = run('whole.db', remote);
+      await whole.rounds;
+      const stop = new AbortController();
+      let firstRoundDone = false;
+      let secondRound = 0;
+      const killed = run('killed.db', remote, {
+        signal: stop.signal,
+        events: (event) => {
+          if (event.type === 'active-round-end') firstRoundDone = true;
+          if (event.type === 'episode-end' && firstRoundDone && ++secondRound === 5) stop.abort();
+        },
+      });
+      await expect(killed.rounds).rejects.toThrow(/interrupted/);
+      const partial = episodesOf(killed.store).length;
+      expect(partial).toBeGreaterThan(80);
+      expect(partial).toBeLessThan(120);
+      killed.store.close();
+      const resumed = run('killed.db', remote);
+      await resumed.rounds;
+      expect(episodesOf(resumed.store)).toEqual(episodesOf(whole.store));
+      for (const handle of [whole, resumed]) handle.store.close();
+    } finally {
+      await server.close();
+    }
+  }, 480_000);
+});

@@ -1,0 +1,205 @@
+import { deriveSeed, type EventSink, type LlmCallRecord, type Task, type Usage, UserError } from '../core/index.js';
+import { collectEpisodes, type CollectEvent, type CollectResult } from '../collect/index.js';
+import type { Environment } from '../environment/index.js';
+import type { Orchestrator, WrittenPlan } from '../orchestrator/index.js';
+import { minePairs, type PairMiningConfigInput } from '../pairs/index.js';
+import type { Store } from '../store/index.js';
+import type { BtConfigInput } from './bt-config.js';
+import { loadTrainingPairs } from './eval/index.js';
+import { trainRewardModel } from './train-reward-model.js';
+import type { TrainedRewardModel } from './trained-reward-model.js';
+
+export interface ActiveCollectOptions {
+  environment: Environment;
+  /** The task pool, in order: round r collects the r-th `1/rounds` of it. */
+  tasks: readonly Task[];
+  /** @default environment.orchestrator() */
+  orchestrator?: Orchestrator;
+  /** The collection's own store (the model of each round is trained on every pair it holds). */
+  store: Store;
+  /** Rounds, at least 2: the first collects passively, every later one with the model of the rounds before. */
+  rounds: number;
+  /** Plans sampled and executed per task in the first round. @default 4 */
+  firstRoundPlans?: number;
+  /** Plans written per task in later rounds (orchestrator tokens only), among which the model chooses. @default 8 */
+  candidatesPerTask?: number;
+  /** Of those, plans executed per task. @default 2 */
+  plansPerTask?: number;
+  /** @default 4 */
+  concurrency?: number;
+  /** @default 0 */
+  seed?: number;
+  /** Training of each round's model (bootstrap heads are needed: `ensembleSize` at least 2). @default { tune: false, ensembleSize: 5 } */
+  training?: BtConfigInput;
+  /** Mining of each round's pairs. @default { seed } */
+  mining?: PairMiningConfigInput;
+  /** Recorded with each round's run. */
+  config?: Record<string, unknown>;
+  events?: EventSink<CollectEvent | ActiveRoundEvent>;
+  signal?: AbortSignal;
+}
+
+/** One round of an active collection. */
+export interface ActiveRound {
+  round: number;
+  runId: string;
+  tasks: number;
+  /** The round's collection, as `collectEpisodes` summarised it (its tokens include every candidate written, executed or not). */
+  summary: CollectResult;
+  /** Orchestrator tokens of the candidates written and not executed (included in `summary.tokens`). */
+  unexecutedWritingTokens: number;
+}
+
+/** Emitted after each round. */
+export type ActiveRoundEvent = { type: 'active-round-end'; round: ActiveRound; rounds: number };
+
+/** The written candidates of one task and the ones chosen for execution. */
+interface TaskChoice {
+  chosen: WrittenPlan[];
+  /** Writing tokens of the candidates not chosen. */
+  unexecuted: Usage;
+}
+
+/**
+ * Active collection: collects in rounds and spends the later rounds' execution on the plans
+ * whose outcome teaches the model most. Round 1 collects its tasks passively (`firstRoundPlans`
+ * sampled plans each, executed). Before each later round it mines the store's episodes, trains a
+ * reward model with bootstrap heads, writes `candidatesPerTask` plans per task of the round
+ * (orchestrator tokens only) and executes `plansPerTask` of them: the plan the model would select
+ * (highest mean score), then the ones its bootstrap heads disagree on most (the largest spread
+ * of their scores), distinct texts only. Every plan written is billed: the writing tokens of the
+ * candidates not executed are added to the first executed plan's orchestrator call of its task,
+ * so the store's per-task tokens are what the task cost.
+ *
+ * Resumable as `collect` is: each round is a collection run continued when its fingerprint is in
+ * the store (a completed round is only summarised), and the model and candidates of a round are
+ * the same again (training and sampling are seeded; a real server needs its response cache for
+ * the candidates to be written again for free).
+ *
+ * @example
+ * const rounds = await collectActively({ environment, tasks: environment.tasks('train', 600), store, rounds: 3 });
+ */
+export async function collectActively(options: ActiveCollectOptions): Promise<ActiveRound[]> {
+  const { tasks, store, rounds, firstRoundPlans = 4, candidatesPerTask = 8, plansPerTask = 2, concurrency = 4, seed = 0 } = options;
+  if (!Number.isInteger(rounds) || rounds < 2) throw new UserError(`active collection needs at least 2 rounds (the first is passive), got ${rounds}`);
+  if (plansPerTask < 2 || candidatesPerTask < plansPerTask) throw new UserError(`active collection executes at least 2 plans per task (a pair) out of at least as many candidates; got ${plansPerTask} of ${candidatesPerTask}`);
+  if (tasks.length < rounds) throw new UserError(`${tasks.length} tasks cannot be split into ${rounds} rounds`);
+  const orchestrator = options.orchestrator ?? options.environment.orchestrator();
+  const training: BtConfigInput = { tune: false, ensembleSize: 5, seed, ...options.training };
+  const results: ActiveRound[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    options.signal?.throwIfAborted();
+    const roundTasks = tasks.slice(Math.floor(((round - 1) * tasks.length) / rounds), Math.floor((round * tasks.length) / rounds));
+    const roundSeed = deriveSeed(seed, `active-round:${round}`);
+    const common = {
+      environment: options.environment,
+      tasks: roundTasks,
+      store,
+      concurrency,
+      seed: roundSeed,
+      sameFingerprint: 'continue' as const,
+      config: { ...options.config, active: { round, rounds, candidatesPerTask, plansPerTask, firstRoundPlans } },
+      ...(options.signal && { signal: options.signal }),
+      ...(options.events && { events: options.events }),
+    };
+    let summary: CollectResult;
+    let unexecutedWritingTokens = 0;
+    if (round === 1) {
+      summary = await collectEpisodes({ ...common, orchestrator, plansPerTask: firstRoundPlans });
+    } else {
+      const model = await trainRoundModel(store, results.map((earlier) => earlier.runId), training, options.mining ?? { seed }, options.signal);
+      let choices: Map<string, TaskChoice>;
+      try {
+        choices = await chooseCandidates(model, orchestrator, roundTasks, { candidatesPerTask, plansPerTask, seed: roundSeed, ...(options.signal && { signal: options.signal }) });
+      } finally {
+        model.close();
+      }
+      for (const choice of choices.values()) unexecutedWritingTokens += choice.unexecuted.totalTokens;
+      summary = await collectEpisodes({ ...common, orchestrator: chosenPlans(orchestrator, choices), plansPerTask });
+    }
+    const entry: ActiveRound = { round, runId: summary.runId, tasks: roundTasks.length, summary, unexecutedWritingTokens };
+    results.push(entry);
+    options.events?.({ type: 'active-round-end', round: entry, rounds });
+  }
+  return results;
+}
+
+/**
+ * Mines the episodes of the earlier rounds' runs, run by run (their tasks are disjoint, so no pair
+ * is lost; only the source reliabilities are estimated per run), and trains a model with bootstrap
+ * heads on the pairs. The round's own episodes are never read: a resumed round chooses as it did.
+ */
+async function trainRoundModel(store: Store, runIds: readonly string[], training: BtConfigInput, mining: PairMiningConfigInput, signal: AbortSignal | undefined): Promise<TrainedRewardModel> {
+  const pairs = runIds.flatMap((runId) => loadTrainingPairs(store, minePairs(store, { config: mining, filter: { runId } }).datasetId));
+  if (pairs.length === 0) throw new UserError('the first round yielded no pairs to train on; give the first round more tasks or plans per task');
+  const { model } = await trainRewardModel(pairs, training, { name: 'orchrm-active-round', ...(signal && { signal }) });
+  return model;
+}
+
+/**
+ * Per task: writes the candidates, scores them with the model and its bootstrap heads, and keeps
+ * the model's pick and then the distinct texts its heads disagree on most.
+ */
+async function chooseCandidates(
+  model: TrainedRewardModel,
+  orchestrator: Orchestrator,
+  tasks: readonly Task[],
+  settings: { candidatesPerTask: number; plansPerTask: number; seed: number; signal?: AbortSignal },
+): Promise<Map<string, TaskChoice>> {
+  const choices = new Map<string, TaskChoice>();
+  for (const task of tasks) {
+    settings.signal?.throwIfAborted();
+    const written: WrittenPlan[] = [];
+    for (let index = 0; index < settings.candidatesPerTask; index++) {
+      written.push(await orchestrator.writePlan(task, { sampleIndex: index, seed: deriveSeed(settings.seed, `${task.id}#candidate:${index}`), ...(settings.signal && { signal: settings.signal }) }));
+    }
+    const texts = written.map((plan) => plan.text);
+    const [means, members] = await Promise.all([model.score(task.question, texts), model.scoreMembers(task.question, texts)]);
+    const spread = members.map((scores) => standardDeviation(scores));
+    const order = [...written.keys()];
+    const pick = order.reduce((best, index) => ((means[index] ?? -Infinity) > (means[best] ?? -Infinity) ? index : best), 0);
+    const rest = order.filter((index) => index !== pick).sort((a, b) => (spread[b] ?? 0) - (spread[a] ?? 0) || a - b);
+    const chosenIndices = [pick];
+    const seen = new Set([texts[pick]]);
+    for (const index of rest) {
+      if (chosenIndices.length === settings.plansPerTask) break;
+      if (seen.has(texts[index])) continue;
+      seen.add(texts[index]);
+      chosenIndices.push(index);
+    }
+    // Fewer distinct texts than plans to execute: repeat the pick's alternatives in order (still a pair).
+    for (const index of rest) if (chosenIndices.length < settings.plansPerTask && !chosenIndices.includes(index)) chosenIndices.push(index);
+    const unexecuted = order.filter((index) => !chosenIndices.includes(index)).reduce((sum, index) => addUsage(sum, written[index]!.call?.usage), { promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+    choices.set(task.id, { chosen: chosenIndices.map((index) => written[index]!), unexecuted });
+  }
+  return choices;
+}
+
+/** An orchestrator that hands out the chosen plans of each task, sample by sample, under the real orchestrator's name. */
+function chosenPlans(orchestrator: Orchestrator, choices: ReadonlyMap<string, TaskChoice>): Orchestrator {
+  return {
+    ref: orchestrator.ref,
+    format: orchestrator.format,
+    dom: orchestrator.dom,
+    async writePlan(task, { sampleIndex }) {
+      const choice = choices.get(task.id);
+      const plan = choice?.chosen[sampleIndex];
+      if (choice === undefined || plan === undefined) throw new UserError(`no chosen plan ${sampleIndex} for task ${task.id}`);
+      if (sampleIndex !== 0 || choice.unexecuted.totalTokens === 0) return plan;
+      // The first executed plan of a task carries the writing of the candidates that were not executed.
+      const call: LlmCallRecord | undefined = plan.call === undefined ? undefined : { ...plan.call, usage: addUsage(plan.call.usage, choice.unexecuted) };
+      return call === undefined ? plan : { ...plan, call };
+    },
+  };
+}
+
+function addUsage(sum: Usage, usage: Usage | undefined): Usage {
+  if (usage === undefined) return sum;
+  return { promptTokens: sum.promptTokens + usage.promptTokens, completionTokens: sum.completionTokens + usage.completionTokens, totalTokens: sum.totalTokens + usage.totalTokens };
+}
+
+function standardDeviation(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1));
+}
