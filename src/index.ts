@@ -73,6 +73,9 @@ export {
   type Usage,
   type UsageByRole,
   type UsageEvent,
+  isCostAware,
+  type CostAwareRewardModel,
+  type PlanEstimate,
 } from './core/index.js';
 
 // Model servers: OpenAI-compatible providers and their wrappers.
@@ -311,8 +314,11 @@ export {
   recordBestOfN,
   runBestOfN,
   summarizeBestOfN,
+  summarizeFrontier,
   summarizeSwitching,
   type BestOfNOptions,
+  type BonFrontier,
+  type SelectionObjective,
   type BestOfNRun,
   type BonConfig,
   type BonTable,

@@ -35,6 +35,11 @@ describe('runDemo --quick', () => {
     // the switching table per family; GRPO over three seeds with an interval around their mean.
     expect(results.config.templateCollection).toMatchObject({ tasks: expect.any(Number), episodes: expect.any(Number) });
     expect(results.bon.picks).toHaveLength(results.bon.tasks);
+    // Issue 22: the model's cost head and calibration, and the frontier of cost-aware rm+templates.
+    expect(results.costModel?.calibration.test.examples).toBeGreaterThan(0);
+    expect(results.costModel?.cost.trainExamples).toBeGreaterThan(0);
+    expect(results.bon.frontier?.points.map((point) => point.label)).toContain('price=0.00001');
+    expect(results.bon.frontier?.fixed.length).toBe((results.config.templates as string[]).length);
     expect(results.bon.picks?.[0]?.strategies['rm+templates']?.pick).toMatchObject({ source: expect.stringMatching(/^(sample|template)$/), kind: expect.any(String), score: expect.any(Number) });
     expect(Object.keys(results.bon.picks?.[0]?.fixed ?? {}).length).toBe((results.config.templates as string[]).length);
     for (const row of results.families) expect(row.switching?.map((entry) => entry.strategy)).toEqual(['rm', 'rm+templates', 'rm-templates-only']);

@@ -106,3 +106,41 @@ describe('parseResults and readResults', () => {
     await expect(readResults('/nonexistent-orchrm-dir')).rejects.toThrowError('/nonexistent-orchrm-dir/results.json does not exist; run orchrm demo --out /nonexistent-orchrm-dir first');
   });
 });
+
+describe('bon.frontier and costModel (issue 22)', () => {
+  // What summarizeFrontier writes, cut to one point and one fixed plan.
+  const row = { accuracy: 0.6, ci: [0.55, 0.65], tokens: { executionPlusVerification: 12_000, total: 20_000 } };
+  const frontier = {
+    n: 8,
+    tasks: 400,
+    strategy: 'rm+templates',
+    points: [{ ...row, label: 'price=0.00001', objective: { kind: 'price', pricePerToken: 1e-5 }, versusBestFixedPerFamily: { diff: -0.01, ci: [-0.04, 0.02] }, dominatedBy: [] }],
+    fixed: [{ ...row, name: 'search' }],
+    bestFixed: { ...row, name: 'search' },
+    bestFixedPerFamily: { ...row, perSuite: { arith: 'reflexion-3', multihop: 'search' } },
+    tokensAtBestFixedAccuracy: 12_000,
+    pointAtBestFixedAccuracy: 'price=0.00001',
+    shareOfBestFixedPerFamilyTokens: 1,
+    cheapestFixedAtBestFixedAccuracy: null,
+    undominated: true,
+  };
+  const costModel = {
+    calibration: { method: 'platt', slope: 1, intercept: -3, train: { examples: 10, ece: 0.06 }, test: { examples: 5, ece: 0.08 } },
+    cost: { trainExamples: 10, validationExamples: 2, meanAbsoluteError: 4000, meanTokens: 21_000 },
+  };
+
+  test('are optional, and kept when present', () => {
+    expect(DemoResultsSchema.parse(fixture()).bon.frontier).toBeUndefined();
+    const results = DemoResultsSchema.parse(fixture((value) => Object.assign(value, { costModel, bon: { ...value.bon, frontier } })));
+    expect(results.bon.frontier).toEqual(frontier);
+    expect(results.costModel).toEqual(costModel);
+    // A frontier that never matched best-fixed-per-family records null, not a number.
+    expect(DemoResultsSchema.parse(fixture((value) => (value.bon.frontier = { ...frontier, tokensAtBestFixedAccuracy: null, pointAtBestFixedAccuracy: null, shareOfBestFixedPerFamilyTokens: null }))).bon.frontier?.tokensAtBestFixedAccuracy).toBeNull();
+  });
+
+  test('name the bad field of a malformed frontier', () => {
+    expect(issues(fixture((value) => (value.bon.frontier = { ...frontier, tokensAtBestFixedAccuracy: -1 }))).map((issue) => issue.path)).toContain('bon.frontier.tokensAtBestFixedAccuracy');
+    expect(issues(fixture((value) => (value.bon.frontier = { ...frontier, points: [{ ...frontier.points[0], objective: { kind: 'cheapest' } }] }))).map((issue) => issue.path)).toEqual(['bon.frontier.points[0].objective.kind']);
+    expect(issues(fixture((value) => (value.costModel = { ...costModel, calibration: { ...costModel.calibration, test: { examples: 5, ece: 2 } } }))).map((issue) => issue.path)).toContain('costModel.calibration.test.ece');
+  });
+});
