@@ -4,7 +4,7 @@
 // run; and collections through the simulated server's injected faults, then resumed on a healthy
 // server, compared with a fault-free run. Runs the built CLI (npm run build first); writes its
 // work under a temporary folder and prints one JSON report on stdout.
-// Usage: node scripts/reliability.mjs [--kills 3] [--seed 1] [--rates 0.05,0.2,0.5]
+// Usage: node scripts/reliability.mjs [--kills 3] [--seed 1] [--rates 0.05,0.2,0.5] [--parts collect,import,mine,rm,grpo,bon,faults]
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,8 @@ const args = Object.fromEntries(process.argv.slice(2).map((arg, index, all) => (
 const KILLS = Number(args.kills ?? 3);
 const SEED = Number(args.seed ?? 1);
 const RATES = (args.rates ?? '0.05,0.2,0.5').split(',').map(Number);
+const PARTS = new Set((args.parts ?? 'collect,import,mine,rm,grpo,bon,faults').split(','));
+const want = (part) => PARTS.has(part);
 const work = mkdtempSync(join(tmpdir(), 'orchrm-reliability-'));
 // A seeded generator for the kill times, so a report can be repeated.
 let state = SEED >>> 0 || 1;
@@ -71,7 +73,7 @@ async function killed(name, argv, referenceMs) {
     points.push({ atMs: at, killed: result.signal === 'SIGKILL', code: result.code });
   }
   const final = await run(argv());
-  return { name, kills: points, finalExit: final.code, finalStderr: final.code === 0 ? undefined : final.stderr.slice(-500) };
+  return { name, kills: points, finalExit: final.code, finalStderr: final.code === 0 ? undefined : final.stderr.slice(-500), finalStdout: final.stdout };
 }
 
 const report = { seed: SEED, killsPerCommand: KILLS, kills: [], faults: [] };
@@ -82,18 +84,22 @@ const report = { seed: SEED, killsPerCommand: KILLS, kills: [], faults: [] };
   const reference = join(work, 'reference.db');
   const timed = await run(collectArgs(reference)());
   const db = join(work, 'killed.db');
-  const result = await killed('collect', collectArgs(db), timed.ms);
   const count = (path) => query(path, 'SELECT count(*) AS n, count(DISTINCT task_id || sample_index) AS samples FROM episodes')[0];
-  report.kills.push({ ...result, referenceMs: timed.ms, episodes: count(db), reference: count(reference), sameEpisodes: comparableEpisodes(db) === comparableEpisodes(reference), integrity: integrity(db) });
+  if (want('collect')) {
+  const result = await killed('collect', collectArgs(db), timed.ms);
+  report.kills.push({ ...result, finalStdout: undefined, referenceMs: timed.ms, episodes: count(db), reference: count(reference), sameEpisodes: comparableEpisodes(db) === comparableEpisodes(reference), integrity: integrity(db) });
+  }
 
   // import of the reference's episodes into a fresh database
   const file = join(work, 'episodes.jsonl');
   await run(['export', '--db', reference, '--out', file]);
   const importArgs = (target) => () => ['import', file, '--db', target];
+  if (want('import')) {
   const importTimed = await run(importArgs(join(work, 'import-reference.db'))());
   const imported = join(work, 'import-killed.db');
   const importResult = await killed('import', importArgs(imported), importTimed.ms);
-  report.kills.push({ ...importResult, referenceMs: importTimed.ms, episodes: count(imported), reference: count(reference), sameEpisodes: comparableEpisodes(imported) === comparableEpisodes(join(work, 'import-reference.db')), integrity: integrity(imported) });
+  report.kills.push({ ...importResult, finalStdout: undefined, referenceMs: importTimed.ms, episodes: count(imported), reference: count(reference), sameEpisodes: comparableEpisodes(imported) === comparableEpisodes(join(work, 'import-reference.db')), integrity: integrity(imported) });
+  }
 
   // pairs mine, rm train and grpo over copies of the reference database
   const pairsCount = (path) => query(path, 'SELECT count(*) AS n FROM pairs')[0].n;
@@ -102,27 +108,35 @@ const report = { seed: SEED, killsPerCommand: KILLS, kills: [], faults: [] };
     writeFileSync(target, readFileSync(reference));
     return target;
   };
+  if (want('mine') || want('rm')) {
   const mineReference = copy('mine-reference.db');
   const mineTimed = await run(['pairs', 'mine', '--db', mineReference]);
   const mineKilled = copy('mine-killed.db');
   const mineResult = await killed('pairs mine', () => ['pairs', 'mine', '--db', mineKilled], mineTimed.ms);
-  report.kills.push({ ...mineResult, referenceMs: mineTimed.ms, pairs: pairsCount(mineKilled), referencePairs: pairsCount(mineReference), integrity: integrity(mineKilled) });
+  report.kills.push({ ...mineResult, finalStdout: undefined, referenceMs: mineTimed.ms, pairs: pairsCount(mineKilled), referencePairs: pairsCount(mineReference), integrity: integrity(mineKilled) });
 
+  if (want('rm')) {
   const trainArgs = (db, out) => () => ['rm', 'train', '--db', db, '--out', out];
   const trainTimed = await run(trainArgs(mineReference, join(work, 'rm-reference.safetensors'))());
   const trainResult = await killed('rm train', trainArgs(mineKilled, join(work, 'rm-killed.safetensors')), trainTimed.ms);
-  report.kills.push({ ...trainResult, referenceMs: trainTimed.ms, referenceExit: trainTimed.code, sameModelFile: sha(join(work, 'rm-killed.safetensors')) === sha(join(work, 'rm-reference.safetensors')) });
+  report.kills.push({ ...trainResult, finalStdout: undefined, referenceMs: trainTimed.ms, referenceExit: trainTimed.code, sameModelFile: sha(join(work, 'rm-killed.safetensors')) === sha(join(work, 'rm-reference.safetensors')) });
+  }
+  }
 
+  if (want('grpo')) {
   const grpoArgs = (db, out) => () => ['grpo', '--scenario', 'default', '--from', 'base', '--reward', 'execution', '--steps', '4', '--db', db, '--out', out];
   const grpoTimed = await run(grpoArgs(join(work, 'grpo-reference.db'), join(work, 'grpo-reference.json'))());
   const grpoResult = await killed('grpo', grpoArgs(join(work, 'grpo-killed.db'), join(work, 'grpo-killed.json')), grpoTimed.ms);
-  report.kills.push({ ...grpoResult, referenceMs: grpoTimed.ms, referenceExit: grpoTimed.code, sameCheckpoint: sha(join(work, 'grpo-killed.json')) === sha(join(work, 'grpo-reference.json')) });
+  report.kills.push({ ...grpoResult, finalStdout: undefined, referenceMs: grpoTimed.ms, referenceExit: grpoTimed.code, sameCheckpoint: sha(join(work, 'grpo-killed.json')) === sha(join(work, 'grpo-reference.json')) });
+  }
 
+  if (want('bon')) {
   const bonArgs = (db) => () => ['bon', '--scenario', 'default', '--count', '40', '--n', '4', '--strategies', 'single,majority,oracle', '--concurrency', '2', '--seed', '2', '--db', db, '--json'];
   const bonReference = await run(bonArgs(join(work, 'bon-reference.db'))());
   const bonResult = await killed('bon', bonArgs(join(work, 'bon-killed.db')), bonReference.ms);
-  const bonFinal = await run(bonArgs(join(work, 'bon-killed.db'))());
-  report.kills.push({ ...bonResult, referenceMs: bonReference.ms, sameTable: bonFinal.code === 0 && bonFinal.stdout === bonReference.stdout });
+  const continuedRuns = query(join(work, 'bon-killed.db'), "SELECT count(*) AS runs FROM runs WHERE kind = 'bon'")[0].runs;
+  report.kills.push({ ...bonResult, finalStdout: undefined, referenceMs: bonReference.ms, bonRuns: continuedRuns, sameTable: bonResult.finalExit === 0 && bonResult.finalStdout === bonReference.stdout });
+  }
 }
 
 // --- faults ------------------------------------------------------------------------------------
@@ -140,6 +154,7 @@ async function serve(faultArgs) {
   return { url, stop: () => new Promise((resolve) => (child.kill('SIGTERM'), child.on('exit', resolve))) };
 }
 const providerPath = join(work, 'provider.json');
+if (want('faults')) {
 const collectRemote = (db) => ['collect', '--scenario', 'default', '--provider', providerPath, '--count', '60', '--plans-per-task', '2', '--seed', '5', '--no-cache', '--stop-after-failures', '0', '--db', db, '--json'];
 const pointAt = (url) => writeFileSync(providerPath, JSON.stringify({ type: 'openai', baseURL: url, apiKeyEnv: 'ORCHRM_RELIABILITY_KEY', models: { orchestrator: 'sim-orchestrator-base', worker: 'sim-worker', judge: 'sim-worker' }, maxRetries: 2, timeoutMs: 5000, concurrency: 8, structuredOutput: false }));
 {
@@ -175,6 +190,8 @@ const pointAt = (url) => writeFileSync(providerPath, JSON.stringify({ type: 'ope
       equalsFaultFree: comparableEpisodes(db) === comparableEpisodes(clean),
     });
   }
+}
+
 }
 
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
