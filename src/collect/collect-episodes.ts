@@ -1,11 +1,11 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { deriveSeed, type Episode, type EventSink, ORCHRM_VERSION, type OrchestratorRef, type PlanTemplateLibrary, stableId, type Task, UserError } from '../core/index.js';
 import type { Environment } from '../environment/index.js';
 import { errorMessage, runEpisode } from '../exec/index.js';
 import { isServerFailure, UsageMeter } from '../llm/index.js';
 import type { Orchestrator } from '../orchestrator/index.js';
-import { DuplicateEpisodeError, type Store } from '../store/index.js';
+import { DuplicateEpisodeError, RUN_LEASE_RENEW_MS, type Store } from '../store/index.js';
 import { callFailure } from './call-failure.js';
 import type { CollectEvent, CollectProgress } from './collect-events.js';
 import { CollectStoppedError } from './collect-stopped-error.js';
@@ -105,6 +105,51 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
   store.upsertTasks(tasks);
   const fingerprint = runFingerprint(seed, plansPerTask, orchestrator.ref, tasks, templates === undefined ? undefined : { names: templates.library.names, share: templates.share });
   const { runId, continued } = startRun(options, orchestrator, fingerprint, { plansPerTask, concurrency, seed });
+  await takeRunLease(store, runId, options);
+  const renewLease = setInterval(() => store.renewRunLease(runId), RUN_LEASE_RENEW_MS);
+  renewLease.unref();
+  try {
+    return await collectRun(options, orchestrator, { runId, continued, startedAt, plansPerTask, concurrency, seed, stopAfterRepeatedFailures });
+  } finally {
+    clearInterval(renewLease);
+    store.releaseRunLease(runId);
+  }
+}
+
+/** How often a collection waiting for another process's lease of its run looks again. @unit milliseconds */
+const LEASE_POLL_MS = 500;
+
+/**
+ * Waits until this process holds the run's lease: two identical collections into one database
+ * (the same fingerprint, so the same run) would otherwise both do all of it. The one that waits
+ * then finds the other's episodes committed and only summarises them (or finishes what is left).
+ */
+async function takeRunLease(store: Store, runId: string, options: CollectOptions): Promise<void> {
+  let announced = false;
+  for (;;) {
+    const lease = store.acquireRunLease(runId);
+    if (lease.acquired) return;
+    if (!announced) options.events?.({ type: 'collect-waiting', runId, holder: { pid: lease.holder.pid, host: lease.holder.host } });
+    announced = true;
+    try {
+      await sleep(LEASE_POLL_MS, undefined, options.signal === undefined ? {} : { signal: options.signal });
+    } catch (error) {
+      if (!options.signal?.aborted) throw error;
+      const nothing = new CollectTally(runId, new UsageMeter(), 0).summary(0);
+      throw new CollectStoppedError(`collection of run ${runId} was interrupted while it waited for process ${lease.holder.pid}, which is collecting the same run`, 'aborted', runId, nothing);
+    }
+  }
+}
+
+/** The collection proper, once this process holds the run's lease. */
+async function collectRun(
+  options: CollectOptions,
+  orchestrator: Orchestrator,
+  run: { runId: string; continued: boolean; startedAt: number; plansPerTask: number; concurrency: number; seed: number; stopAfterRepeatedFailures: number },
+): Promise<CollectResult> {
+  const { tasks, store } = options;
+  const { runId, continued, startedAt, plansPerTask, concurrency, seed, stopAfterRepeatedFailures } = run;
+  const { templates } = options;
   const limit = pLimit(concurrency);
   const templateTasks = templates === undefined || templates.share === 0 ? [] : tasks.filter((task) => runsTemplates(seed, task.id, templates.share));
   const templateNames = templates?.library.names ?? [];

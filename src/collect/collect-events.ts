@@ -26,6 +26,8 @@ export interface CollectProgress {
  * line on stdout.
  */
 export type CollectEvent =
+  /** Another live process is collecting the same run; this one waits for it rather than redo its work. */
+  | { type: 'collect-waiting'; runId: string; holder: { pid: number; host: string } }
   | ({ type: 'collect-start'; continued: boolean } & CollectProgress)
   | ({
       type: 'episode-end';

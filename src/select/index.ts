@@ -16,7 +16,8 @@ export {
   TRAJECTORY_JUDGE_HEADER,
 } from '../prompts/index.js';
 export { recordBestOfN, type RecordedBestOfN } from './record-best-of-n.js';
-export { runBestOfN, type BestOfNOptions, type BestOfNRun, type FrontierOutcome, type TaskOutcome } from './run-best-of-n.js';
+export { runBestOfN, type BestOfNOptions, type BestOfNRun, type BonTaskResult, type FailedBonTask, type FrontierOutcome, type TaskOutcome } from './run-best-of-n.js';
+export { BON_TASK_RESULT_KIND, runStoredBestOfN, type StoredBestOfN, type StoredBestOfNOptions } from './run-stored-best-of-n.js';
 export { sampleKind, type CandidatePick } from './candidate-pick.js';
 export { RANKING_STRATEGIES, STRATEGY_NAMES, TEMPLATE_STRATEGIES, type FixedStrategyName, type OutcomeName, type Selection, type SelectionContext, type SelectionStrategy, type StrategyName } from './selection-strategy.js';
 export { fixedPlanTemplates, GENERIC_TEMPLATES, genericPlanTemplates, loadPlanTemplates, PlanTemplateFileSchema, type PlanTemplateFile } from './plan-templates.js';

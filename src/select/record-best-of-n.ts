@@ -19,14 +19,16 @@ export interface RecordedBestOfN {
  * Stores a Best-of-N run: a `bon` run with its configuration (plus `context`, e.g. scenario and
  * reward model) and one `bon` result holding the tables at every N, overall and per suite, and
  * every per-task outcome (with the candidate each strategy picked: `TaskOutcome.pick`), and the
- * switching table at every N, so any other comparison can be computed later.
+ * switching table at every N, so any other comparison can be computed later. With `runId`, the
+ * result goes to that existing run (`runStoredBestOfN`'s), which is then marked completed.
  */
-export function recordBestOfN(store: Store, run: BestOfNRun, context: Record<string, unknown> = {}): RecordedBestOfN {
+export function recordBestOfN(store: Store, run: BestOfNRun, context: Record<string, unknown> = {}, options: { runId?: string } = {}): RecordedBestOfN {
   const curve = summarizeBestOfN(run);
   const suites = [...new Set(run.outcomes.map((outcome) => outcome.suite))].sort();
   const bySuite = Object.fromEntries(suites.map((suite) => [suite, summarizeBestOfN(run, { suite })]));
   const switching = run.config.ns.flatMap((n) => summarizeSwitching(run, n));
-  const runId = store.createRun({ kind: 'bon', seed: run.config.seed, codeVersion: ORCHRM_VERSION, config: { ...context, ...run.config, tasks: run.tasks } }).id;
+  // A run `runStoredBestOfN` started and committed task by task gets its tables here.
+  const runId = options.runId ?? store.createRun({ kind: 'bon', seed: run.config.seed, codeVersion: ORCHRM_VERSION, config: { ...context, ...run.config, tasks: run.tasks } }).id;
   const resultId = store.insertResult({
     runId,
     kind: 'bon',

@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import { deriveSeed, type Episode, type EventSink, isCostAware, type PlanTemplateLibrary, type ProgressEvent, type RewardModel, type Task, type TemplatePlan, type Usage, UserError } from '../core/index.js';
 import type { Environment } from '../environment/index.js';
-import { runEpisode } from '../exec/index.js';
+import { errorMessage, runEpisode } from '../exec/index.js';
+import { ProviderError } from '../llm/index.js';
 import type { Orchestrator } from '../orchestrator/index.js';
 import { frontierObjectives, objectiveOf, parseBonConfig, type BonConfig, type BonConfigInput } from './bon-config.js';
 import type { CandidatePick } from './candidate-pick.js';
@@ -34,6 +35,31 @@ export interface BestOfNOptions {
   /** Progress of stage `bon`, after each task's strategies are done. */
   events?: EventSink<ProgressEvent>;
   signal?: AbortSignal;
+  /** Results of tasks an earlier invocation of the same run completed (by task id): not redone, counted as they were. */
+  completedTasks?: ReadonlyMap<string, BonTaskResult>;
+  /** Called as soon as a task's strategies are all done, e.g. to commit it (`runStoredBestOfN`). */
+  onTaskDone?: (result: BonTaskResult) => void;
+  /**
+   * Stops starting tasks when this many in a row failed (a model request that failed after its
+   * retries), instead of spending the rest of the run on a dead server. 0 never stops. @default 5
+   */
+  stopAfterRepeatedFailures?: number;
+}
+
+/** What one task contributes to a run: its outcomes and its executions. */
+export interface BonTaskResult {
+  taskId: string;
+  outcomes: TaskOutcome[];
+  distinctExecutions: number;
+  requestedExecutions: number;
+  /** With `config.frontier`: `rm+templates` at each operating point of the sweep on this task. */
+  frontierOutcomes?: FrontierOutcome[];
+}
+
+/** A task left out of a run because a model request failed after its retries; a rerun of the run redoes it. */
+export interface FailedBonTask {
+  taskId: string;
+  message: string;
 }
 
 /** One strategy at one N on one task: its outcome and its tokens (total tokens per role). */
@@ -75,6 +101,28 @@ export interface BestOfNRun {
   distinctExecutions: number;
   /** What every strategy together would have executed without sharing. */
   requestedExecutions: number;
+  /** Tasks whose requests failed after their retries: not in `outcomes`, `tasks` counts only the others. @default [] */
+  failedTasks?: FailedBonTask[];
+  /** Tasks not started because the run stopped after repeated failures. @default 0 */
+  notStarted?: number;
+}
+
+/** An executed plan the server failed (`server_error`): its task cannot be judged fairly, so it fails and is redone. */
+class ServerFailedEpisodeError extends ProviderError {
+  constructor(episode: Episode) {
+    super(`plan ${episode.sampleIndex} of task ${episode.task.id} ended in a server failure: ${episode.reason ?? 'server_error'}`, { retryable: false });
+  }
+}
+
+/** A model request that failed after its retries (or an execution the server failed) fails its task, not the run. */
+function isTaskFailure(error: unknown): boolean {
+  return error instanceof ProviderError;
+}
+
+async function failOnServerError(episode: Promise<Episode>): Promise<Episode> {
+  const settled = await episode;
+  if (settled.status === 'server_error') throw new ServerFailedEpisodeError(settled);
+  return settled;
 }
 
 /**
@@ -105,100 +153,138 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
     );
   }
   const frontierPoints = config.frontier ? frontierObjectives(config) : [];
-  const frontierOutcomes: FrontierOutcome[][] = [];
   const limit = pLimit(config.concurrency);
-  const perTask: TaskOutcome[][] = [];
+  const { stopAfterRepeatedFailures = 5 } = options;
+  const perTask: BonTaskResult[] = [];
+  const failedTasks: FailedBonTask[] = [];
+  let failureStreak = 0;
+  let notStarted = 0;
   let done = 0;
-  let distinctExecutions = 0;
-  let requestedExecutions = 0;
+  const finish = (position: number, result: BonTaskResult) => {
+    perTask[position] = result;
+    options.events?.({ type: 'progress', stage: 'bon', done: ++done, total: options.tasks.length });
+  };
   await Promise.all(
     options.tasks.map((task, position) =>
       limit(async () => {
         options.signal?.throwIfAborted();
-        const sampled = await samplePlans(options, orchestrator, task, maxN, config.seed);
-        const taskTemplates = templates === undefined ? [] : await templates.plansFor(task);
-        const pool = new CandidatePool({
-          ...sampled,
-          templates: taskTemplates,
-          executePlan: (index) => (index < maxN ? executeSample(options, orchestrator, sampled, index, config.seed) : executeTemplate(options, task, taskTemplates[index - maxN]!, index, config.seed)),
-          catalog: environment.blocks,
-          seed: config.seed,
-          topK: config.topK,
-          adaptiveMargin: config.adaptiveMargin,
-          templateMargin: config.templateMargin,
-          objective,
-          ...(options.rewardModel !== undefined && { rewardModel: options.rewardModel }),
-          judge: environment.provider,
-        });
-        const outcomes: TaskOutcome[] = [];
-        const fixed = await Promise.all(taskTemplates.map((_, position) => pool.fixedTokens(position)));
-        const fixedPicks = await Promise.all(taskTemplates.map((_, position) => pool.pickOf(maxN + position)));
-        for (const n of config.ns) {
-          fixed.forEach(({ episode, usage }, position) => {
-            requestedExecutions += 1;
-            outcomes.push({
-              taskId: task.id,
-              suite: task.suite,
-              n,
-              strategy: `fixed:${taskTemplates[position]!.name}`,
-              correct: episode.grade?.correct === true,
-              executions: 1,
-              tokens: { orchestrator: usage.orchestrator.totalTokens, execution: usage.execution.totalTokens, verification: 0 },
-              pick: fixedPicks[position]!,
-            });
-          });
-          for (const name of config.strategies) {
-            const selection = await STRATEGIES[name].select(pool.contextFor(n));
-            const tokens = pool.tokensOf(selection);
-            const pick =
-              selection.chosen === undefined
-                ? undefined
-                : await pool.pickOf(selection.chosen, { withScore: RANKING_STRATEGIES.has(name) && n > 1, ...(selection.uncertainty !== undefined && { uncertainty: selection.uncertainty }) });
-            requestedExecutions += selection.executed.length;
-            outcomes.push({
-              taskId: task.id,
-              suite: task.suite,
-              n,
-              strategy: name,
-              correct: selection.correct,
-              executions: selection.executed.length,
-              tokens: { orchestrator: tokens.orchestrator.totalTokens, execution: tokens.execution.totalTokens, verification: tokens.verification.totalTokens },
-              ...(selection.judgeFailed === true && { judgeFailed: true }),
-              ...(pick !== undefined && { pick }),
-            });
-          }
+        const earlier = options.completedTasks?.get(task.id);
+        if (earlier !== undefined) return finish(position, earlier);
+        if (stopAfterRepeatedFailures > 0 && failureStreak >= stopAfterRepeatedFailures) {
+          notStarted += 1;
+          return;
         }
-        const pointOutcomes: FrontierOutcome[] = [];
-        for (const [point, pointObjective] of frontierPoints.entries()) {
-          const selection = await rmWithTemplatesStrategy.select(pool.contextFor(maxN, pointObjective));
-          const tokens = pool.tokensOf(selection);
-          const pick = selection.chosen === undefined ? undefined : await pool.pickOf(selection.chosen);
-          pointOutcomes.push({
-            taskId: task.id,
-            suite: task.suite,
-            n: maxN,
-            point,
-            correct: selection.correct,
-            executions: selection.executed.length,
-            tokens: { orchestrator: tokens.orchestrator.totalTokens, execution: tokens.execution.totalTokens, verification: tokens.verification.totalTokens },
-            ...(pick !== undefined && { pick }),
-          });
+        let result: BonTaskResult;
+        try {
+          result = await runTask(options, orchestrator, templates, config, task, objective, frontierPoints);
+        } catch (error) {
+          if (options.signal?.aborted || !isTaskFailure(error)) throw error;
+          failedTasks.push({ taskId: task.id, message: errorMessage(error) });
+          failureStreak += 1;
+          return;
         }
-        frontierOutcomes[position] = pointOutcomes;
-        distinctExecutions += pool.executedCount;
-        perTask[position] = outcomes;
-        options.events?.({ type: 'progress', stage: 'bon', done: ++done, total: options.tasks.length });
+        failureStreak = 0;
+        options.onTaskDone?.(result);
+        finish(position, result);
       }),
     ),
   );
+  const completed = perTask.filter((result) => result !== undefined);
   return {
     config,
-    tasks: options.tasks.length,
-    outcomes: perTask.flat(),
-    distinctExecutions,
-    requestedExecutions,
-    ...(config.frontier && { frontier: { n: maxN, objectives: frontierPoints, outcomes: frontierOutcomes.flat() } }),
+    tasks: completed.length,
+    outcomes: completed.flatMap((result) => result.outcomes),
+    distinctExecutions: completed.reduce((sum, result) => sum + result.distinctExecutions, 0),
+    requestedExecutions: completed.reduce((sum, result) => sum + result.requestedExecutions, 0),
+    failedTasks,
+    notStarted,
+    ...(config.frontier && { frontier: { n: maxN, objectives: frontierPoints, outcomes: completed.flatMap((result) => result.frontierOutcomes ?? []) } }),
   };
+}
+
+/** One task: sample its plans, then every strategy at every N over them. */
+async function runTask(
+  options: BestOfNOptions,
+  orchestrator: Orchestrator,
+  templates: PlanTemplateLibrary | undefined,
+  config: BonConfig,
+  task: Task,
+  objective: SelectionObjective,
+  frontierPoints: readonly SelectionObjective[],
+): Promise<BonTaskResult> {
+  const { environment } = options;
+  const maxN = config.ns.at(-1) as number;
+  let requestedExecutions = 0;
+  const sampled = await samplePlans(options, orchestrator, task, maxN, config.seed);
+  const taskTemplates = templates === undefined ? [] : await templates.plansFor(task);
+  const pool = new CandidatePool({
+    ...sampled,
+    templates: taskTemplates,
+    executePlan: (index) => failOnServerError(index < maxN ? executeSample(options, orchestrator, sampled, index, config.seed) : executeTemplate(options, task, taskTemplates[index - maxN]!, index, config.seed)),
+    catalog: environment.blocks,
+    seed: config.seed,
+    topK: config.topK,
+    adaptiveMargin: config.adaptiveMargin,
+    templateMargin: config.templateMargin,
+    objective,
+    ...(options.rewardModel !== undefined && { rewardModel: options.rewardModel }),
+    judge: environment.provider,
+  });
+  const outcomes: TaskOutcome[] = [];
+  const fixed = await Promise.all(taskTemplates.map((_, position) => pool.fixedTokens(position)));
+  const fixedPicks = await Promise.all(taskTemplates.map((_, position) => pool.pickOf(maxN + position)));
+  for (const n of config.ns) {
+    fixed.forEach(({ episode, usage }, position) => {
+      requestedExecutions += 1;
+      outcomes.push({
+        taskId: task.id,
+        suite: task.suite,
+        n,
+        strategy: `fixed:${taskTemplates[position]!.name}`,
+        correct: episode.grade?.correct === true,
+        executions: 1,
+        tokens: { orchestrator: usage.orchestrator.totalTokens, execution: usage.execution.totalTokens, verification: 0 },
+        pick: fixedPicks[position]!,
+      });
+    });
+    for (const name of config.strategies) {
+      const selection = await STRATEGIES[name].select(pool.contextFor(n));
+      const tokens = pool.tokensOf(selection);
+      const pick =
+        selection.chosen === undefined
+          ? undefined
+          : await pool.pickOf(selection.chosen, { withScore: RANKING_STRATEGIES.has(name) && n > 1, ...(selection.uncertainty !== undefined && { uncertainty: selection.uncertainty }) });
+      requestedExecutions += selection.executed.length;
+      outcomes.push({
+        taskId: task.id,
+        suite: task.suite,
+        n,
+        strategy: name,
+        correct: selection.correct,
+        executions: selection.executed.length,
+        tokens: { orchestrator: tokens.orchestrator.totalTokens, execution: tokens.execution.totalTokens, verification: tokens.verification.totalTokens },
+        ...(selection.judgeFailed === true && { judgeFailed: true }),
+        ...(pick !== undefined && { pick }),
+      });
+    }
+  }
+  const frontierOutcomes: FrontierOutcome[] = [];
+  for (const [point, pointObjective] of frontierPoints.entries()) {
+    const selection = await rmWithTemplatesStrategy.select(pool.contextFor(maxN, pointObjective));
+    const tokens = pool.tokensOf(selection);
+    const pick = selection.chosen === undefined ? undefined : await pool.pickOf(selection.chosen);
+    frontierOutcomes.push({
+      taskId: task.id,
+      suite: task.suite,
+      n: maxN,
+      point,
+      correct: selection.correct,
+      executions: selection.executed.length,
+      tokens: { orchestrator: tokens.orchestrator.totalTokens, execution: tokens.execution.totalTokens, verification: tokens.verification.totalTokens },
+      ...(pick !== undefined && { pick }),
+    });
+  }
+  return { taskId: task.id, outcomes, distinctExecutions: pool.executedCount, requestedExecutions, ...(frontierOutcomes.length > 0 && { frontierOutcomes }) };
 }
 
 /** Plan i is written with seed derive(seed, `<task>#<i>`) and sample index i. */

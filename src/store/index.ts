@@ -3,6 +3,7 @@ export type { Store, EpisodeKey } from './store.js';
 export { DuplicateEpisodeError } from './duplicate-episode-error.js';
 export { DatabaseDamagedError } from './database-damaged-error.js';
 export { DatabaseLockedError, type LockHolders } from './database-locked-error.js';
+export { RUN_LEASE_RENEW_MS, RUN_LEASE_STALE_MS, type RunLeaseHolder } from './run-lease.js';
 export type { EpisodeReadOptions } from './episode-reader.js';
 export { EpisodeFilterSchema, EpisodeListOptionsSchema, type EpisodeFilter, type EpisodeListOptions } from './episode-filter.js';
 export type { EpisodeSummary } from './episode-summary.js';

@@ -10,6 +10,7 @@ import { EpisodeWriter } from './episode-writer.js';
 import { PairStore, type PairDatasetInput, type PairDatasetRecord, type PairGroupSummary } from './pair-store.js';
 import type { PairFilter } from './pair-filter.js';
 import { ResultStore, type ResultInput, type ResultRecord } from './result-store.js';
+import { RunLeases, type RunLeaseHolder } from './run-lease.js';
 import { RunStore, type RunInput, type RunRecord, type RunStatus } from './run-store.js';
 import { getTask, TaskIndex } from './task-index.js';
 import { TaskWriter } from './task-writer.js';
@@ -217,6 +218,25 @@ export class Store {
   insertResult(input: ResultInput): string {
     this.requireWriter();
     return new ResultStore(this.db, this.options.now).insert(input);
+  }
+
+  /**
+   * Takes the lease of a run for this process, so that two processes never do the same run's work
+   * at once; when another live process holds it, returns that holder instead (`RunLeases`).
+   */
+  acquireRunLease(runId: string): { acquired: true } | { acquired: false; holder: RunLeaseHolder } {
+    this.requireWriter();
+    return new RunLeases(this.db, this.options.now).acquire(runId);
+  }
+
+  /** Renews this process's lease of a run (call every `RUN_LEASE_RENEW_MS` while working). */
+  renewRunLease(runId: string): void {
+    new RunLeases(this.db, this.options.now).renew(runId);
+  }
+
+  /** Gives up this process's lease of a run. */
+  releaseRunLease(runId: string): void {
+    if (this.db.open) new RunLeases(this.db, this.options.now).release(runId);
   }
 
   /** Stored results, oldest first, optionally of one kind. */

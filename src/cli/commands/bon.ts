@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../core/index.js';
 import { loadRewardModel, type TrainedRewardModel, trainingMismatch, worldOfRun } from '../../rm/index.js';
-import { type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, RANKING_STRATEGIES, recordBestOfN, runBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
+import { type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, RANKING_STRATEGIES, runStoredBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
@@ -58,6 +58,8 @@ const BonFlagsSchema = z.object({
   db: z.string().default('orchrm.db').meta({ placeholder: 'path', description: 'SQLite store the results are written to' }),
   cache: z.boolean().default(true).meta({ description: 'do not read or write the response cache (remote providers)' }),
   json: z.boolean().default(false).meta({ description: 'print the N table as JSON on stdout' }),
+  resume: z.string().optional().meta({ placeholder: 'run-id', description: 'continue this unfinished bon run (running the same command again continues the newest unfinished one by itself)' }),
+  stopAfterFailures: z.number().int().min(0).default(5).meta({ description: 'stop starting tasks when this many in a row failed after their retries (0: never)' }),
 });
 type BonFlags = z.output<typeof BonFlagsSchema>;
 const bonFlags = optionsFromSchema(BonFlagsSchema);
@@ -84,6 +86,10 @@ export function registerBonCommand(program: Command): void {
         '  --objective cheapest-within --margin 0.02     fewest predicted tokens within 0.02 of the best expected accuracy',
         '  --frontier   runs rm+templates at the largest N under a sweep of prices and margins and prints its',
         '               cost-accuracy frontier against every fixed plan (needs --pool sampled+templates)',
+        '',
+        'Each task is committed to --db as soon as its strategies are done: a killed run loses only the tasks in',
+        'flight, a task whose requests failed after their retries is left out (exit 1, the others kept), and',
+        'running the same command again continues the run. Exit codes: 0 done, 1 some tasks failed, 2 a bad flag or file.',
       ].join('\n'),
     )
     .action(runAction(async (raw: Record<string, unknown>) => bon(bonFlags.parse(raw))));
@@ -96,6 +102,9 @@ async function bon(flags: BonFlags): Promise<void> {
   }
   if (flags.templates !== undefined && flags.pool !== 'sampled+templates') throw new UserError('--templates needs --pool sampled+templates');
   const strategies = chooseStrategies(flags);
+  // Files are read before anything is created: a bad template file or model leaves no database behind.
+  const templateFile = flags.templates === undefined ? undefined : loadPlanTemplates(flags.templates);
+  const rewardModel: TrainedRewardModel | undefined = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm, { features: featureOptionsFromFlags(flags) });
   const orchestrator = flags.orchestrator ?? (flags.provider === undefined || flags.scenario !== undefined ? 'sim:base' : undefined);
   const { taskFile: _taskFile, orchestrator: _orchestrator, embeddingsUrl: _embeddingsUrl, embeddingsApiKeyEnv: _embeddingsApiKeyEnv, ...rest } = flags;
   const needsJudge = strategies.includes('judge') || strategies.includes('plan-judge');
@@ -104,19 +113,19 @@ async function bon(flags: BonFlags): Promise<void> {
   const { environment } = setup;
   const store = openStore(flags.db);
   try {
-    const rewardModel: TrainedRewardModel | undefined = flags.rm === undefined ? undefined : await loadRewardModel(flags.rm, { features: featureOptionsFromFlags(flags) });
     if (rewardModel !== undefined) {
       const mismatch = trainingMismatch(flags.rm!, rewardModel.provenance.trainedOn, worldOfRun({ config: setup.config }));
       if (mismatch !== undefined) process.stderr.write(`orchrm: warning: ${mismatch}\n`);
     }
     const ns = flags.curve ? [...new Set([...DEFAULT_NS, flags.n])] : [flags.n];
     const progress = createCliEvents({ stderr: process.stderr, bars: { bon: {} } });
-    const run = await runBestOfN({
+    const stored = await runStoredBestOfN({
+      store,
       environment,
       tasks: setup.tasks,
       orchestrator: setup.orchestrator,
       ...(rewardModel !== undefined && { rewardModel }),
-      ...(flags.pool === 'sampled+templates' && { templates: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates) }),
+      ...(flags.pool === 'sampled+templates' && { templates: templateFile ?? setup.templates }),
       config: {
         ns,
         strategies,
@@ -131,10 +140,23 @@ async function bon(flags: BonFlags): Promise<void> {
         seed: flags.seed,
         concurrency: flags.concurrency,
       },
+      context: { ...setup.config, rewardModel: flags.rm ?? null },
+      ...(flags.resume !== undefined && { resumeRunId: flags.resume }),
+      stopAfterRepeatedFailures: flags.stopAfterFailures,
       events: progress.sink,
     });
     progress.close();
-    const recorded = recordBestOfN(store, run, { ...setup.config, rewardModel: flags.rm ?? null });
+    if (stored.continued) process.stderr.write(`orchrm: continued bon run ${stored.runId}: ${stored.skipped} of ${setup.tasks.length} tasks were committed earlier\n`);
+    const { recorded, run } = stored;
+    if (recorded === undefined) {
+      const failed = run.failedTasks ?? [];
+      process.stderr.write(
+        `orchrm: bon run ${stored.runId}: ${failed.length} of ${setup.tasks.length} tasks failed after their retries${run.notStarted ? ` and ${run.notStarted} were not started (${flags.stopAfterFailures} failures in a row)` : ''}; ` +
+          `the first error: ${failed[0]?.message ?? '(none)'}.\n  the ${run.tasks} completed tasks are kept in ${flags.db}; once the server is healthy, run the same command again (or add --resume ${stored.runId}) to finish the run\n`,
+      );
+      process.exitCode = 1;
+      return;
+    }
     const table = recorded.curve.find((entry) => entry.n === flags.n)!;
     const frontier = summarizeFrontier(run);
     if (flags.json) {

@@ -145,6 +145,10 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
     const progress = createCliEvents({ stderr: process.stderr, bars: { collect: { barEta: false } } });
     const printJsonLine = (event: CollectEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
     const drawProgress = (event: CollectEvent) => {
+      if (event.type === 'collect-waiting') {
+        progress.sink({ type: 'log', level: 'warn', source: 'collect', message: `process ${event.holder.pid} on ${event.holder.host} is collecting the same run ${event.runId} into ${flags.db}; waiting for it rather than doing its work again` });
+        return;
+      }
       if (event.type === 'collect-start' && event.continued && event.done < event.total) {
         progress.sink({ type: 'log', level: 'warn', source: 'collect', message: `continuing run ${event.runId}: ${event.done} of ${event.total} episodes were committed earlier` });
       }
