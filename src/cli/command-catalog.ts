@@ -28,7 +28,7 @@ export const COMMAND_CATALOG = [
   {
     name: 'loop',
     term: 'loop [options]',
-    summary: 'Self-improvement rounds: collect with the current reward model ranking plans, mine pairs from everything so far, retrain, measure.',
+    summary: 'Self-improvement rounds on the simulated environment: collect with the current reward model ranking plans, mine pairs from everything so far, retrain, measure.',
     load: [async () => (await import('./commands/loop.js')).registerLoopCommand],
   },
   {

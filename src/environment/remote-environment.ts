@@ -1,5 +1,5 @@
 import { createBlockRegistry } from '../agents/index.js';
-import type { EventSink, LogEvent, OrchestratorRef, Retriever, Task, TaskSplit } from '../core/index.js';
+import { type EventSink, InvalidInputError, type LogEvent, type OrchestratorRef, type Retriever, type Task, type TaskSplit, UserError } from '../core/index.js';
 import { checkServedModels, createChatProvider, loadProviderConfig, parseProviderConfig, type ConfiguredChatProvider, type NeededModel, type ProviderConfig, type ProviderConfigInput } from '../llm/index.js';
 import { createLlmOrchestrator, offeredBlocks } from '../orchestrator/index.js';
 import { createBm25Retriever, detectSuite, exactMatchGrader, graderFor, loadCorpus, loadSuite, loadTaskFile, type LoadSuiteOptions, type Suite } from '../tasks/index.js';
@@ -61,7 +61,7 @@ export interface RemoteEnvironment extends Environment {
  */
 export async function createRemoteEnvironment(providerConfig: ProviderConfigInput | string, taskSource: RemoteTaskSource, options: RemoteEnvironmentOptions = {}): Promise<RemoteEnvironment> {
   const suite = options.suite === 'auto' && typeof taskSource === 'string' ? detectSuite(taskSource) : options.suite === 'auto' ? undefined : options.suite;
-  const tasks = taskMaker(taskSource, suite, options.fields ?? {});
+  const tasks = taskMaker(taskSource, suite, options.fields ?? {}, (message) => options.events?.({ type: 'log', level: 'warn', source: 'environment', message }));
   const retriever = options.corpus !== undefined ? createBm25Retriever(await loadCorpus(options.corpus)) : options.retriever;
   const config = typeof providerConfig === 'string' ? loadProviderConfig(providerConfig) : parseProviderConfig(providerConfig);
   const configName = typeof providerConfig === 'string' ? providerConfig : 'the provider config';
@@ -105,8 +105,40 @@ function isTaskList(source: Exclude<RemoteTaskSource, string>): source is readon
 }
 
 /** `tasks(split, count)` of a source; a task file is read at once, so a bad file fails before anything else. */
-function taskMaker(source: RemoteTaskSource, suite: Suite | undefined, fields: LoadSuiteOptions): TaskGenerator['tasks'] {
+function taskMaker(source: RemoteTaskSource, suite: Suite | undefined, fields: LoadSuiteOptions, warn: (message: string) => void): TaskGenerator['tasks'] {
   if (typeof source !== 'string' && !isTaskList(source)) return (split, count) => source.tasks(split, count);
-  const fixed = typeof source === 'string' ? (suite === undefined ? loadTaskFile(source) : loadSuite(source, suite, fields)) : source;
+  const fixed = typeof source === 'string' ? readTaskFile(source, suite, fields, warn) : source;
   return (_split, count) => (count === undefined ? [...fixed] : fixed.slice(0, count));
+}
+
+/**
+ * Reads a task file as `suite` says, catching the wrong-format mistakes that would otherwise
+ * cost a run: a benchmark file read as orchrm's own task format (every line refused for its
+ * missing "id") is told the suite it looks like; one read as generic `jsonl` with the default
+ * fields, where its own suite reads it differently (a GSM8K file's gold answers would be whole
+ * worked solutions that no answer matches, 0% accuracy), is refused with the suite to pass; and
+ * when no task of a `jsonl` file has a gold answer, `warn` says that nothing can be graded.
+ */
+function readTaskFile(path: string, suite: Suite | undefined, fields: LoadSuiteOptions, warn: (message: string) => void): Task[] {
+  const suggestion = (detected: Suite) => `pass --suite ${detected} (suite: '${detected}' in the library), or --suite auto`;
+  if (suite === undefined) {
+    try {
+      return loadTaskFile(path);
+    } catch (error) {
+      const detected = error instanceof InvalidInputError ? detectSuite(path) : 'jsonl';
+      if (detected !== 'jsonl') throw new UserError(`${path} is not in orchrm's own task format ({"id", "question", "answer"} per line): it looks like a ${detected} file; ${suggestion(detected)}`, { cause: error });
+      throw error;
+    }
+  }
+  const customFields = fields.questionField !== undefined || fields.answerField !== undefined || fields.idField !== undefined;
+  const tasks = loadSuite(path, suite, fields);
+  if (suite !== 'jsonl') return tasks;
+  const detected = customFields ? 'jsonl' : detectSuite(path);
+  if (detected !== 'jsonl') {
+    throw new UserError(`${path} looks like a ${detected} file, which --suite jsonl reads with the wrong fields and grader (a gsm8k gold answer would be the whole worked solution ending in "#### N", which no answer matches); ${suggestion(detected)}`);
+  }
+  if (tasks.every((task) => task.answer === undefined || task.answer.trim() === '')) {
+    warn(`${path}: no task has a gold answer in the field "${fields.answerField ?? 'answer'}", so no episode can be graded (accuracy n/a); name the field that holds it with --answer-field`);
+  }
+  return tasks;
 }

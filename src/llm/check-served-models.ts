@@ -1,7 +1,7 @@
 import OpenAI, { type ClientOptions } from 'openai';
 import { UserError } from '../core/index.js';
 import type { OpenAiProviderConfig } from './provider-config.js';
-import { ProviderError, toProviderError } from './provider-errors.js';
+import { missingV1Fix, ProviderError, toProviderError } from './provider-errors.js';
 
 /** A model a run will ask for, and what names it (a config field or a flag) in messages. */
 export interface NeededModel {
@@ -61,7 +61,8 @@ export async function checkServedModels(config: OpenAiProviderConfig, needed: re
   } catch (error) {
     const mapped = toProviderError(error, { baseURL, apiKeyEnv, timeoutMs, apiKeyMissing });
     if (mapped instanceof ProviderError && (mapped.status === 404 || mapped.status === 405)) {
-      return { served: undefined, warning: `${baseURL} does not list its models (GET /models answered ${mapped.status}); model names are not checked before the run` };
+      const fix = missingV1Fix(baseURL);
+      return { served: undefined, warning: `${baseURL} does not list its models (GET /models answered ${mapped.status}); ${fix === undefined ? 'model names are not checked before the run' : `${fix}; model names are not checked before the run`}` };
     }
     if (error instanceof Error && error.name === 'TimeoutError') {
       throw new ProviderError(`${baseURL} did not list its models within ${timeoutMs} ms; check that the server is up and answering`, { retryable: false, cause: error });

@@ -160,7 +160,25 @@ export function providerErrorFromStatus(
   if (status === 409) return new ConflictError(`${where}: conflict (${detail})`, options);
   if (status === 429) return new RateLimitError(`${where}: rate limited (${detail})`, options);
   if (status >= 500) return new ServerError(`${where}: server error (${detail})`, options);
-  return new BadRequestError(`${where}: the request was rejected (${detail}); check the model name and request parameters`, options);
+  const fix = status === 404 ? missingV1Fix(context.baseURL) : undefined;
+  return new BadRequestError(`${where}: the request was rejected (${detail}); ${fix ?? 'check the model name and request parameters'}`, options);
+}
+
+/**
+ * For a base URL whose path does not end in /v1, the fix of a 404: OpenAI-compatible servers
+ * (Ollama, vLLM, llama.cpp server) serve the API under /v1, and a base URL without it (Ollama's
+ * own `http://127.0.0.1:11434`) asks for routes that do not exist. Undefined when it ends in /v1.
+ */
+export function missingV1Fix(baseURL: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    return undefined;
+  }
+  if (/\/v1\/?$/.test(url.pathname)) return undefined;
+  const withV1 = `${baseURL.replace(/\/+$/, '')}/v1`;
+  return `the base URL has no /v1, under which OpenAI-compatible servers (Ollama, vLLM, llama.cpp server) serve their API: add /v1, "baseURL": "${withV1}" in the provider config`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
-import { sha256, type SqliteDatabase, stableStringify } from '../core/index.js';
+import { sha256, type SqliteDatabase, stableStringify, UserError } from '../core/index.js';
 import type { ChatProvider, ChatRequest, ChatResponse } from './chat-provider.js';
 
 /**
@@ -197,8 +197,17 @@ function addReasoningColumn(database: SqliteDatabase): void {
 function openDatabase(path: string): SqliteDatabase {
   mkdirSync(dirname(path), { recursive: true });
   const database = new Database(path);
-  // WAL lets a reader (a report, another run) use the file while a collection writes to it.
-  database.pragma('journal_mode = WAL');
+  try {
+    // WAL lets a reader (a report, another run) use the file while a collection writes to it.
+    database.pragma('journal_mode = WAL');
+  } catch (error) {
+    database.close();
+    // The first statement is where SQLite finds out (a --db naming a task file, say).
+    if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
+      throw new UserError(`${path} is not an SQLite database, so it cannot hold the response cache; pass --db with an orchrm database or a new file name`, { cause: error });
+    }
+    throw error;
+  }
   database.pragma('busy_timeout = 5000');
   // better-sqlite3's own types stay out of orchrm's public signatures (see core/sqlite-database.ts).
   return database as unknown as SqliteDatabase;

@@ -84,6 +84,11 @@ export function registerCollectCommand(program: Command): void {
       'after',
       [
         '',
+        'Provider config fields (docs/tasks.md): type, baseURL, apiKeyEnv, models.{orchestrator,worker,judge},',
+        'timeoutMs (per attempt, default 60000), maxRetries (default 2), concurrency (default 8), structuredOutput,',
+        'cache.path, and generation.{orchestrator,worker,judge}.{maxTokens,temperature,topP,reasoningEffort}',
+        '(default: the orchestrator max_tokens 4096 and temperature 1; a block its own).',
+        '',
         'Before anything is spent, the server is asked for its models (GET /v1/models): a server that is down,',
         'a rejected key or a model name it does not serve stops the command with what to fix.',
         'Running the same collection again on the same --db continues it (or says it is complete); Ctrl-C stops',

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { parseProviderConfig } from '../../llm/index.js';
 import { openStore } from '../../store/index.js';
 import { startChatServer, type ChatCompletionBody, type ChatServer } from '../../testing/index.js';
+import { REPO_ROOT } from '../test-fixtures/built-package.js';
 import { runCommand } from '../test-fixtures/run-command.js';
 import { registerCollectCommand } from './collect.js';
 
@@ -77,4 +79,10 @@ it('sends each role the generation settings of the provider config', async () =>
   } finally {
     store.close();
   }
+});
+
+it('docs/tasks.md shows a provider config with generation settings that parses as written', () => {
+  const docs = readFileSync(join(REPO_ROOT, 'docs', 'tasks.md'), 'utf8');
+  const example = [...docs.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]!).find((block) => block.includes('"generation"'));
+  expect(parseProviderConfig(JSON.parse(example!)).generation.orchestrator?.maxTokens).toBe(16384);
 });

@@ -8,7 +8,9 @@ import { saveRewardModel, syntheticPairs, trainRewardModel } from '../../rm/inde
 import { loadCheckpoint } from '../../sim/index.js';
 import { openStore } from '../../store/index.js';
 import { listStoredCheckpoints } from '../../train/index.js';
+import { runCommand } from '../test-fixtures/run-command.js';
 import { registerGrpoCommand } from './grpo.js';
+import { registerLoopCommand } from './loop.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'orchrm-grpo-cli-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -81,4 +83,16 @@ describe('orchrm grpo', () => {
     expect(process.exitCode).toBe(2);
     expect(written.join('')).toContain('--reward rm needs a reward model; pass --rm <model.safetensors>');
   });
+});
+
+it('refuses --provider, saying grpo and loop train the simulated orchestrator and how to train a served one (issue 24 item 8)', async () => {
+  for (const [register, command, ...rest] of [
+    [registerGrpoCommand, 'grpo', '--reward', 'execution'],
+    [registerLoopCommand, 'loop'],
+  ] as const) {
+    const outcome = await runCommand(register, [command, ...rest, '--provider', 'vllm.json']);
+    expect(outcome.exitCode).toBe(2);
+    expect(outcome.stderr).toContain(`orchrm: ${command} takes no --provider: it trains the simulated orchestrator of a --scenario`);
+    expect(outcome.stderr).toContain('run verl or OpenRLHF against orchrm serve (docs/integrations.md)');
+  }
 });

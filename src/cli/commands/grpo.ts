@@ -52,8 +52,14 @@ const GrpoFlagsSchema = z.object({
   resume: z.boolean().default(false).meta({ description: 'continue an interrupted run from <out>.grpo-state.json (needs the same flags, --out included)' }),
   ...forceFlag,
   json: z.boolean().default(false).meta({ description: 'print the result (config, step history, evaluations) as JSON on stdout' }),
+  // Kept only to say why there is none: the orchestrator grpo updates is the simulated one.
+  provider: z.string().optional().meta({ placeholder: 'config.json', hidden: true }),
 });
 const grpoFlags = optionsFromSchema(GrpoFlagsSchema);
+
+/** What grpo and loop say to --provider: they train the simulated orchestrator, the one whose policy orchrm can update. */
+export const SIMULATED_ONLY = (command: string): string =>
+  `${command} takes no --provider: it trains the simulated orchestrator of a --scenario, the only policy orchrm can update (a served model gives no gradients here). To train a served model with orchrm's reward, run verl or OpenRLHF against orchrm serve (docs/integrations.md); on a real server, collect, pairs, rm train and bon run as written`;
 
 /**
  * `orchrm grpo`: trains the orchestrator of an environment with GRPO and a reward model,
@@ -69,6 +75,7 @@ export function registerGrpoCommand(program: Command, streams: CommandStreams = 
     .action(
       runAction(async (raw: Record<string, unknown>) => {
         const flags = grpoFlags.parse(raw);
+        if (flags.provider !== undefined) throw new UserError(SIMULATED_ONLY('grpo'));
         if (flags.resume && flags.out === undefined) throw new UserError('--resume continues from <out>.grpo-state.json; pass the same --out as the interrupted run');
         const inputs = [{ flag: '--from', path: flags.from === 'base' ? undefined : flags.from }, { flag: '--rm', path: flags.rm }, { flag: '--scenario', path: flags.scenario }];
         guardOutputs({ inputs, outputs: [{ flag: '--out', path: flags.out }], force: flags.force });

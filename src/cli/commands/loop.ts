@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { UserError } from '../../core/index.js';
 import { runLoop } from '../../demo/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
 import { guardOutputFolder } from '../output-guard.js';
+import { SIMULATED_ONLY } from './grpo.js';
 import { runAction } from '../run-action.js';
 import { commandSummary } from '../command-catalog.js';
 import { createCliEvents } from '../progress.js';
@@ -18,6 +20,8 @@ const LoopFlagsSchema = z.object({
   seed: z.number().int().min(0).default(0).meta({ description: 'seed' }),
   json: z.boolean().default(false).meta({ description: 'print the rounds as JSON on stdout' }),
   force: z.boolean().default(false).meta({ description: 'replace the loop.json and loop.db of an earlier loop in --out' }),
+  // Kept only to say why there is none.
+  provider: z.string().optional().meta({ placeholder: 'config.json', hidden: true }),
 });
 const loopFlags = optionsFromSchema(LoopFlagsSchema);
 
@@ -28,6 +32,7 @@ export function registerLoopCommand(program: Command, streams: CommandStreams = 
     .action(
       runAction(async (raw: Record<string, unknown>) => {
         const flags = loopFlags.parse(raw);
+        if (flags.provider !== undefined) throw new UserError(SIMULATED_ONLY('loop'));
         // results.json and report.html of a demo there are meant to gain the rounds; an earlier loop's own files are not replaced silently.
         guardOutputFolder(flags.out, ['loop.json', 'loop.db'], { force: flags.force, earlier: 'an earlier loop' });
         const outcome = await runLoop({

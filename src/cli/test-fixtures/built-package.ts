@@ -13,7 +13,7 @@ const LOCK = join(REPO_ROOT, 'dist.build-lock');
 /** A lock older than this was left by a killed build. @unit milliseconds */
 const STALE_LOCK_MS = 5 * 60_000;
 
-/** Newest modification time of the sources `npm run build` compiles (tests and fixtures excluded). */
+/** Newest modification time of the sources `npm run build` compiles (tests and fixtures excluded); the same rule as `scripts/build-if-stale.mjs`, npm's `prepare`. */
 function newestSourceMs(): number {
   let newest = 0;
   const visit = (directory: string) => {
