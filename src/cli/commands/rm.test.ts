@@ -207,3 +207,23 @@ describe('readPlansFile', () => {
     expect(() => readPlansFile('  \n')).toThrow(/holds no plan/);
   });
 });
+
+describe('orchrm rm curve', () => {
+  it('trains on growing shares of the training tasks and judges every point on the same held-out pairs', async () => {
+    const { stdout } = await run(['rm', 'curve', '--db', db, '--dataset', 'synthetic-outcome', '--shares', '1,0.5', '--epochs', '3', '--json']);
+    const curve = JSON.parse(stdout) as { points: { share: number; tasks: number; collectionTokens: number; validVsValid: { total: number }; bestOfN: { n: number } }[] };
+    expect(curve.points.map((point) => point.share)).toEqual([0.5, 1]);
+    const [half, all] = curve.points;
+    expect(all!.tasks).toBeGreaterThan(half!.tasks);
+    expect(all!.collectionTokens).toBeGreaterThan(half!.collectionTokens);
+    expect(half!.validVsValid.total).toBe(all!.validVsValid.total);
+    expect(half!.bestOfN.n).toBe(8);
+  }, 120_000);
+
+  it('refuses a share outside (0, 1]', async () => {
+    const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    await run(['rm', 'curve', '--db', db, '--shares', '0.5,1.5']);
+    expect(process.exitCode).toBe(2);
+    expect(errors.mock.calls.map((call) => String(call[0])).join('')).toMatch(/--shares must be numbers in \(0, 1\]/);
+  });
+});

@@ -78,7 +78,8 @@ const TOKEN_PAGE = 5000;
  * Tokens of every episode of the collection runs a mined dataset's pairs come from (and that its
  * filter keeps), summed per task (orchestrator, execution and verification): what collecting each
  * task cost, whether or not it yielded pairs. Episodes of other runs in the store (Best-of-N,
- * GRPO evaluation) are not counted. An imported dataset has no runs: the map is empty.
+ * GRPO evaluation) are not counted; when the pairs' episodes belong to no recorded run, every
+ * episode the filter keeps is. An imported dataset has no episodes: the map is empty.
  *
  * @example
  * const tokens = collectionTokensByTask(store, datasetId); // Map { 'gsm8k-12' => 48210, ... }
@@ -88,10 +89,12 @@ export function collectionTokensByTask(store: Store, datasetId?: string): Map<st
   const tokens = new Map<string, number>();
   const mined = MinedConfigSchema.safeParse(dataset.config);
   if (dataset.kind !== 'mined' || !mined.success) return tokens;
-  for (const run of store.runsOfPairDataset(dataset.id)) {
-    if (mined.data.filter.runId !== undefined && mined.data.filter.runId !== run.id) continue;
+  const runs = store.runsOfPairDataset(dataset.id).filter((run) => mined.data.filter.runId === undefined || mined.data.filter.runId === run.id);
+  // Episodes stored outside any collection run (imported, or written directly): the filter alone.
+  const filters = runs.length === 0 ? [mined.data.filter] : runs.map((run) => ({ ...mined.data.filter, runId: run.id }));
+  for (const filter of filters) {
     for (let offset = 0; ; offset += TOKEN_PAGE) {
-      const page = store.listEpisodes({ ...mined.data.filter, runId: run.id, limit: TOKEN_PAGE, offset });
+      const page = store.listEpisodes({ ...filter, limit: TOKEN_PAGE, offset });
       for (const episode of page) {
         const { orchestrator, execution, verification } = episode.usage;
         tokens.set(episode.taskId, (tokens.get(episode.taskId) ?? 0) + orchestrator.totalTokens + execution.totalTokens + verification.totalTokens);
