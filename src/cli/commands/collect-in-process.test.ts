@@ -34,7 +34,10 @@ describe('an in-process simulated collection yields to the event loop', () => {
       run.child.stdout.on('data', onData);
     });
     run.child.kill('SIGINT');
+    // A run that ignores SIGINT is ended here, so a failing test leaves no process behind.
+    const leftover = setTimeout(() => run.child.kill('SIGKILL'), 60_000);
     const code = await run.exited;
+    clearTimeout(leftover);
     const { stderr } = run.output();
     expect(code, stderr).toBe(130);
     const held = Number(/interrupted: run run_\w+ holds (\d+) of 16000 episodes/.exec(stderr)?.[1]);
