@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { createSimEnvironment } from '../environment.js';
+import { loadScenario } from '../scenario/load-scenario.js';
+import { calibrateScenario } from './calibrate-scenario.js';
+import { FIXED_PLAN_KINDS } from './fixed-plan-kinds.js';
+
+describe('calibrateScenario within-family buckets (issue 21)', () => {
+  it('buckets each generated family by its structure axis and gives every kind its accuracy per bucket', async () => {
+    const report = await calibrateScenario(await createSimEnvironment(loadScenario('default')), { tasks: 16, plansPerTask: 1 });
+    expect(Object.keys(report.withinFamily).sort()).toEqual(['arith', 'multihop']);
+    const values = { arith: ['chain', 'note', 'split'], multihop: ['chain', 'famous'] } as const;
+    for (const [family, entry] of Object.entries(report.withinFamily)) {
+      expect(entry.axis).toBe('structure');
+      for (const bucket of entry.buckets) {
+        expect(values[family as keyof typeof values]).toContain(bucket.value);
+        expect(Object.keys(bucket.kindAccuracy)).toEqual(FIXED_PLAN_KINDS.map((kind) => kind.name));
+        expect(bucket.accuracy).toBe(Math.max(...Object.values(bucket.kindAccuracy)));
+        expect(bucket.kindAccuracy[entry.familyBest.kind]).toBe(bucket.familyBestAccuracy);
+      }
+      expect(entry.buckets.reduce((sum, bucket) => sum + bucket.tasks, 0)).toBe(report.tasksPerFamily[family]);
+    }
+  }, 120_000);
+});
