@@ -42,6 +42,13 @@ function run(argv, { killAfterMs, env } = {}) {
 }
 
 const sha = (path) => (existsSync(path) ? createHash('sha256').update(readFileSync(path)).digest('hex') : null);
+/** A model file's tensors_sha256 (its weights): the file's other bytes hold each epoch's wall time, which differs between any two runs. */
+const weightsHash = (path) => {
+  if (!existsSync(path)) return null;
+  const bytes = readFileSync(path);
+  const header = JSON.parse(bytes.subarray(8, 8 + Number(bytes.readBigUInt64LE(0))).toString('utf8'));
+  return header.__metadata__?.tensors_sha256 ?? null;
+};
 function query(db, sql) {
   const connection = new Database(db, { readonly: true });
   try {
@@ -116,10 +123,10 @@ const report = { seed: SEED, killsPerCommand: KILLS, kills: [], faults: [] };
   report.kills.push({ ...mineResult, finalStdout: undefined, referenceMs: mineTimed.ms, pairs: pairsCount(mineKilled), referencePairs: pairsCount(mineReference), integrity: integrity(mineKilled) });
 
   if (want('rm')) {
-  const trainArgs = (db, out) => () => ['rm', 'train', '--db', db, '--out', out];
+  const trainArgs = (db, out) => () => ['rm', 'train', '--db', db, '--out', out, '--force'];
   const trainTimed = await run(trainArgs(mineReference, join(work, 'rm-reference.safetensors'))());
   const trainResult = await killed('rm train', trainArgs(mineKilled, join(work, 'rm-killed.safetensors')), trainTimed.ms);
-  report.kills.push({ ...trainResult, finalStdout: undefined, referenceMs: trainTimed.ms, referenceExit: trainTimed.code, sameModelFile: sha(join(work, 'rm-killed.safetensors')) === sha(join(work, 'rm-reference.safetensors')) });
+  report.kills.push({ ...trainResult, finalStdout: undefined, referenceMs: trainTimed.ms, referenceExit: trainTimed.code, sameWeights: weightsHash(join(work, 'rm-killed.safetensors')) !== null && weightsHash(join(work, 'rm-killed.safetensors')) === weightsHash(join(work, 'rm-reference.safetensors')) });
   }
   }
 

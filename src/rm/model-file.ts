@@ -171,7 +171,7 @@ function checkFormat(path: string, metadata: Record<string, string>): void {
 }
 
 /** The encoder spec and head config of a model file, validated, before anything is built from them. */
-function readConfigs(path: string, metadata: Record<string, string>): { spec: EncoderSpec; headConfig: HeadConfig } {
+function readConfigs(path: string, metadata: Record<string, string>, version: number): { spec: EncoderSpec; headConfig: HeadConfig } {
   const rawSpec = parseJsonField(path, metadata, 'encoder_spec');
   const endpoint = endpointFieldsOf(rawSpec)[0];
   if (endpoint !== undefined) {
@@ -190,7 +190,8 @@ function readConfigs(path: string, metadata: Record<string, string>): { spec: En
     const named = issues.slice(0, 3).map((issue) => `${issue.path.replace(/\.$/, '')}: ${issue.message}`).join('; ');
     throw new UserError(`model file ${path} has an encoder spec or head config this orchrm does not understand (${named}); retrain the model with this version`);
   }
-  return { spec: spec.data, headConfig: headConfig.data };
+  // Files of format 1 and 2 were trained with the first reading of a task's shape (`taskShape`).
+  return { spec: version < 3 ? { ...spec.data, taskShapeVersion: 1 } : spec.data, headConfig: headConfig.data };
 }
 
 /**
@@ -265,7 +266,7 @@ async function readModel(path: string, handle: FileHandle, options: LoadRewardMo
   const header = await readSafetensorsHeader(handle);
   const { metadata } = header;
   checkFormat(path, metadata);
-  const { spec, headConfig } = readConfigs(path, metadata);
+  const { spec, headConfig } = readConfigs(path, metadata, Number(metadata.format_version));
   const dimension = featureDimension(spec);
   const ensembleSize = ensembleSizeField(path, metadata);
   const parts = optionalPartsField(path, metadata);

@@ -49,6 +49,12 @@ export const EncoderSpecSchema = z.strictObject({
   /** log2 of the hashed dimension. @default 18 (262,144 coordinates; Vowpal Wabbit's default) */
   hashBits: z.number().int().min(8).max(24).default(DEFAULT_HASH_BITS),
   features: z.array(FeatureSpecSchema).min(1, 'name at least one feature encoder').max(MAX_FEATURE_ENCODERS, `name at most ${MAX_FEATURE_ENCODERS} feature encoders`),
+  /**
+   * Which reading of a task's shape (`taskShape`) the model was trained with. Absent: the current
+   * one. Set to 1 by the loader for model files of format 1 and 2, written before the task shape
+   * read the quantity graph, so that such a file scores as it did when it was written.
+   */
+  taskShapeVersion: z.literal(1).optional(),
 });
 export type EncoderSpec = z.infer<typeof EncoderSpecSchema>;
 export type EncoderSpecInput = z.input<typeof EncoderSpecSchema>;

@@ -10,6 +10,7 @@ import { createCharNgramEncoder, createWordNgramEncoder } from './ngram-encoders
 import type { PlanAnalysis } from './plan-analysis.js';
 import { createLengthEncoder, createStructureEncoder } from './structure-encoder.js';
 import { analyzeTask, type TaskAnalysis } from './task-analysis.js';
+import { TASK_SHAPE_VERSION } from './task-shape.js';
 import { createCrossEncoder, createNamesEncoder, createShapeEncoder, createTaskStatsEncoder } from './task-encoders.js';
 
 /** Distinct tasks whose analysis and task-only features are kept between calls (least recently used evicted first). */
@@ -174,7 +175,7 @@ export class FeaturePipeline {
   private taskEntry(text: string, known?: TaskAnalysis): TaskEntry {
     let entry = this.tasks.get(text);
     if (entry === undefined) {
-      entry = { analysis: known ?? analyzeTask(text), indices: undefined, values: undefined };
+      entry = { analysis: known ?? analyzeTask(text, this.spec.taskShapeVersion ?? TASK_SHAPE_VERSION), indices: undefined, values: undefined };
       this.tasks.set(text, entry);
     }
     return entry;

@@ -119,3 +119,28 @@ describe('plan shape', () => {
     expect(planOnlySpec(parseEncoderSpec('shape,names')).features).toEqual([{ kind: 'plan-shape' }]);
   });
 });
+
+describe('task shape versions', () => {
+  const text = 'Ann has 4 apples. Bob has 3 times as many. A rumour says Bob has 20. How many apples does Bob have?';
+
+  it('version 1 (model files of format 1 and 2) reads no quantity graph and the first words of doubt only', () => {
+    const current = taskShape(text);
+    const first = taskShape(text, 1);
+    expect(current.some((name) => name.startsWith('quantities='))).toBe(true);
+    expect(first.some((name) => name.startsWith('quantit') || name.startsWith('asked_'))).toBe(false);
+    expect(first).toContain('hedges=0');
+    expect(current).toContain('hedges=1');
+  });
+
+  it('a pipeline whose spec says taskShapeVersion 1 encodes with it, so an old model scores as it did', () => {
+    const catalog = defaultBlockCatalog();
+    const plan = analyzePlan(JSON.stringify({ dom: 'low', nodes: [{ id: 'A', agent: 'cot', input: '', params: {} }], edges: [], answer: 'A' }), catalog);
+    const spec = parseEncoderSpec('shape');
+    const encoded = (pipeline: FeaturePipeline) => {
+      const task = pipeline.analyzeTask(text);
+      return { names: task.shapeNames, count: pipeline.encode(task, plan) };
+    };
+    expect(encoded(new FeaturePipeline({ ...spec, taskShapeVersion: 1 })).names).toEqual(taskShape(text, 1));
+    expect(encoded(new FeaturePipeline(spec)).names).toEqual(taskShape(text));
+  });
+});

@@ -1,5 +1,5 @@
 import { murmur3String } from './murmur3.js';
-import { taskShape } from './task-shape.js';
+import { TASK_SHAPE_VERSION, taskShape, type TaskShapeVersion } from './task-shape.js';
 import { hashWords, isWordCode } from './tokenize.js';
 
 /**
@@ -17,7 +17,9 @@ export interface TaskAnalysis {
   readonly statHashes: Uint32Array;
   /** The statistic names, for inspection and tests. */
   readonly statNames: readonly string[];
-  /** Hashes (seed 0) of the task's shape names (`taskShape`), crossed with the plan's by the `shape` encoder. */
+  /** The task's shape names (`taskShape`, in the reading the model was trained with). */
+  readonly shapeNames: readonly string[];
+  /** Hashes (seed 0) of `shapeNames`, crossed with the plan's by the `shape` encoder. */
   readonly shapeHashes: Uint32Array;
 }
 
@@ -60,8 +62,8 @@ const isDigit = (code: number) => code >= 48 && code <= 57;
  * @example
  * analyzeTask('How many apples are left?').statNames // ['task=any', 'chars=4', 'words=3', ..., 'question=how', 'question=many']
  */
-export function analyzeTask(text: string): TaskAnalysis {
-  return new LazyTaskAnalysis(text);
+export function analyzeTask(text: string, shapeVersion: TaskShapeVersion = TASK_SHAPE_VERSION): TaskAnalysis {
+  return new LazyTaskAnalysis(text, shapeVersion);
 }
 
 class LazyTaskAnalysis implements TaskAnalysis {
@@ -70,8 +72,12 @@ class LazyTaskAnalysis implements TaskAnalysis {
   private names: readonly string[] | undefined;
   private stats: Uint32Array | undefined;
   private shapes: Uint32Array | undefined;
+  private shapeNameList: readonly string[] | undefined;
 
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    private readonly shapeVersion: TaskShapeVersion,
+  ) {}
 
   get wordHashes(): Uint32Array {
     if (this.words === undefined) {
@@ -93,8 +99,12 @@ class LazyTaskAnalysis implements TaskAnalysis {
     return (this.stats ??= Uint32Array.from(this.statNames, (name) => murmur3String(name, 0)));
   }
 
+  get shapeNames(): readonly string[] {
+    return (this.shapeNameList ??= taskShape(this.text, this.shapeVersion));
+  }
+
   get shapeHashes(): Uint32Array {
-    return (this.shapes ??= Uint32Array.from(taskShape(this.text), (name) => murmur3String(name, 0)));
+    return (this.shapes ??= Uint32Array.from(this.shapeNames, (name) => murmur3String(name, 0)));
   }
 }
 

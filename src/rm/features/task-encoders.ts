@@ -5,7 +5,6 @@ import type { NamedFeatureSink } from './named-features.js';
 import { kindNames, type PlanAnalysis } from './plan-analysis.js';
 import { planShape } from './plan-shape.js';
 import type { TaskAnalysis } from './task-analysis.js';
-import { taskShape } from './task-shape.js';
 import { splitWords } from './tokenize.js';
 
 /** The `task-stats` encoder: each task statistic (see `analyzeTask`) as an indicator. */
@@ -171,7 +170,7 @@ export function createShapeEncoder(mask: number, cross: boolean): FeatureEncoder
       const planValue = 1 / Math.sqrt(planNames.length);
       for (const name of planNames) out.addHashed(`plan ${name}`, murmur3Ints(planSeed, murmur3String(name, 0)), mask, planValue);
       if (!cross) return;
-      const taskNames = taskShape(task.text);
+      const taskNames = task.shapeNames;
       const crossValue = 1 / Math.sqrt(planNames.length * taskNames.length);
       for (const planName of planNames) {
         for (const taskName of taskNames) {

@@ -21,13 +21,18 @@ const RELATION_WORDS =
 /** Words of facts about people, places and organisations. */
 const ENTITY_RELATION_WORDS =
   /\b(?:born|birthplace|founded|founder|city|country|capital|company|employs?|employer|director|headquartered|located|spouse|married|studied|university|nationality|member|author|film|album|mentor|mayor|president|team|band)\b/gi;
-/** Statements the text itself casts doubt on. */
+/** Statements the text itself casts doubt on (task shape version 1 read only the words of `HEDGES_V1`). */
+const HEDGES_V1 = /\b(?:note|notes|claims?|claimed|reportedly|allegedly|rumou?red|supposedly|mistakenly|however)\b/gi;
 const HEDGES = /\b(?:note|notes|claims?|claimed|reportedly|allegedly|rumou?rs?|rumou?red|gossip|tabloid|supposedly|mistakenly|however|out of date|outdated|never confirmed)\b/gi;
 /** Capitalised words that do not open a sentence: a rough count of named entities. */
 const NAME_INSIDE_SENTENCE = /(?<=[a-z,;:] )[A-Z][a-z]+/g;
 const MATH_NOTATION = /[\\^=+*/]|\$|\bsqrt\b|\bfrac\b/g;
 const SEVERAL = /\?[^?]*\?|\brespectively\b|\bin (?:this |that )?order\b|\bseparated by commas\b|\blist\b/i;
 const COMPARISON = /\b(?:larger|smaller|older|younger|earlier|later|bigger|both|same|compare|greater|higher|lower|more|less)\b/i;
+
+/** The reading `taskShape` gives: 2 reads the quantity graph and more words of doubt (issue 21); 1 is what model files of format 1 and 2 were trained with. */
+export type TaskShapeVersion = 1 | 2;
+export const TASK_SHAPE_VERSION: TaskShapeVersion = 2;
 
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 
@@ -71,7 +76,7 @@ function questionForm(text: string): string {
  * @example
  * taskShape('Who is the mentor of the mentor of Ann Lee?') // ['task=any', 'words=9-16', ..., 'relation_chain=2', 'question=who']
  */
-export function taskShape(text: string): string[] {
+export function taskShape(text: string, version: TaskShapeVersion = TASK_SHAPE_VERSION): string[] {
   let longestChain = 0;
   for (const chain of text.match(RELATION_CHAIN) ?? []) longestChain = Math.max(longestChain, count(chain, / of /g));
   const sentences = Math.max(1, count(text.trim(), SENTENCE_END));
@@ -85,13 +90,14 @@ export function taskShape(text: string): string[] {
     `relation_chain=${Math.min(longestChain, 5)}`,
     `possessives=${countBucket(count(text, POSSESSIVE))}`,
     `names=${countBucket(count(text, NAME_INSIDE_SENTENCE))}`,
-    `hedges=${countBucket(count(text, HEDGES))}`,
+    `hedges=${countBucket(count(text, version === 1 ? HEDGES_V1 : HEDGES))}`,
     `math_notation=${countBucket(count(text, MATH_NOTATION))}`,
     `question=${questionForm(text)}`,
   ];
   if (SEVERAL.test(text)) names.push('asks_several');
   if (COMPARISON.test(text)) names.push('comparison');
-  names.push(...quantityShape(readQuantities(text)));
+  // Version 1 (model files of format 1 and 2) did not read the quantity graph.
+  if (version !== 1) names.push(...quantityShape(readQuantities(text)));
   return names;
 }
 
