@@ -61,16 +61,7 @@ export function expectedCalibrationError(
     add(1 - probability, false);
   }
   const total = 2 * winnerScores.length;
-  let ece = 0;
-  const bins: CalibrationBin[] = [];
-  for (let bin = 0; bin < binCount; bin++) {
-    const count = counts[bin] as number;
-    const meanConfidence = count === 0 ? 0 : (confidenceSums[bin] as number) / count;
-    const accuracy = count === 0 ? 0 : (hits[bin] as number) / count;
-    if (count > 0) ece += (count / total) * Math.abs(accuracy - meanConfidence);
-    bins.push({ low: bin / binCount, high: (bin + 1) / binCount, count, meanConfidence, accuracy });
-  }
-  return { ece, bins };
+  return binnedReport(counts, confidenceSums, hits, total);
 }
 
 /**
@@ -96,6 +87,12 @@ export function probabilityCalibrationError(probabilities: ArrayLike<number>, ou
     if (outcomes[index]) hits[bin]! += 1;
   }
   const total = probabilities.length;
+  return binnedReport(counts, confidenceSums, hits, total);
+}
+
+/** The report of equal-width bins from each bin's event count, summed probability and hits: ECE = sum over bins of (count / total) * |accuracy - mean probability|. */
+function binnedReport(counts: Float64Array, confidenceSums: Float64Array, hits: Float64Array, total: number): CalibrationReport {
+  const binCount = counts.length;
   let ece = 0;
   const bins: CalibrationBin[] = [];
   for (let bin = 0; bin < binCount; bin++) {
