@@ -69,7 +69,7 @@ export interface DemoOutcome {
  * and plan's shapes alone, or with the task's words crossed with the plan's block kinds (which can
  * tell a famous name from an obscure one, but can also memorise tasks).
  */
-export const DEMO_ENCODER_CANDIDATES = ['shape', 'shape,cross'] as const;
+export const DEMO_ENCODER_CANDIDATES = ['shape,route,popularity', 'shape,cross,route,popularity'] as const;
 
 /** Best-of-N's headline N, as in the paper's figures. */
 const HEADLINE_N = 8;

@@ -7,9 +7,10 @@ import { calibratedProbability, fitPlatt, type PlattCalibration } from './calibr
 import { trainCostHead, type CostHeadReport, type PlanOutcome } from './cost-head.js';
 import { probabilityCalibrationError } from './eval/calibration-error.js';
 import { btTrainingKey, loadBtTrainingState, saveBtTrainingState } from './bt-training-state.js';
-import { formatEncoderSpec } from './features/encoder-spec.js';
+import { formatEncoderSpec, type EncoderSpec } from './features/encoder-spec.js';
 import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';
 import { analyzePlan } from './features/plan-analysis.js';
+import { fitPopularity } from './features/routing-encoders.js';
 import { createHead } from './heads/create-head.js';
 import type { RewardHead } from './heads/reward-head.js';
 import { encodePairs, splitIndices, type PairDataset } from './pair-dataset.js';
@@ -186,7 +187,8 @@ interface TrainedEncoder {
 
 /** Encodes the pairs with `config.encoder` and trains one head, or with tuning one per trial and keeps the lowest validation loss. */
 async function trainWithEncoder(pairs: readonly Pair[], configWithCandidates: BtConfig, options: TrainRewardModelOptions, baseStateFile: string | undefined, stateFiles: string[]): Promise<TrainedEncoder> {
-  const { encoderCandidates: _candidates, ...config } = configWithCandidates;
+  const { encoderCandidates: _candidates, ...unfitted } = configWithCandidates;
+  const config: BtConfig = { ...unfitted, encoder: fitEncoderSpec(unfitted.encoder, pairs) };
   const encode = async (hashBits: number) => {
     const pipeline = new FeaturePipeline({ ...config.encoder, hashBits }, options.features);
     const dataset = await encodePairs(pairs, pipeline, {
@@ -306,4 +308,15 @@ async function calibrate(model: TrainedRewardModel, outcomes: readonly PlanOutco
     train: { examples: train.length, ece: eceOf(trainScores, train) },
     ...(validation.length > 0 && { validation: { examples: validation.length, ece: eceOf(await scoresOf(validation), validation) } }),
   };
+}
+
+/**
+ * The spec with the statistics its encoders learn from the training data filled in: a
+ * `popularity` item gets the table of its train split's task texts (`fitPopularity`), replacing
+ * any table the spec held, as training replaces weights. No grade is read.
+ */
+export function fitEncoderSpec(spec: EncoderSpec, pairs: readonly Pair[]): EncoderSpec {
+  if (!spec.features.some((feature) => feature.kind === 'popularity')) return spec;
+  const table = fitPopularity(pairs.filter((pair) => (pair.split ?? 'train') === 'train').map((pair) => pair.question));
+  return { ...spec, features: spec.features.map((feature) => (feature.kind === 'popularity' ? { kind: 'popularity', table } : feature)) };
 }

@@ -12,6 +12,25 @@ const NgramFeatureSchema = <Kind extends 'words' | 'chars'>(kind: Kind, min: num
     .strictObject({ kind: z.literal(kind), min: gramLength.default(min), max: gramLength.default(max), of: FeatureSideSchema.default('both') })
     .refine((feature) => feature.min <= feature.max, { message: `${kind}: min must not exceed max (write e.g. ${kind}:${min}-${max})` });
 
+/** Most names a popularity table keeps (the most frequent; a model file is data and stays bounded). */
+export const MAX_POPULARITY_NAMES = 20_000;
+/** Longest name a popularity table holds (`NAME_SPAN` runs are a few words). */
+export const MAX_POPULARITY_NAME_LENGTH = 120;
+
+/**
+ * How many of the training tasks mention each name (`taskNames`), as the `popularity` encoder
+ * reads it: `names[i]` was mentioned by `counts[i]` of `tasks` distinct training tasks. Names
+ * mentioned once are left out (they read like unseen ones).
+ */
+export const PopularityTableSchema = z
+  .strictObject({
+    tasks: z.number().int().min(0),
+    names: z.array(z.string().min(1).max(MAX_POPULARITY_NAME_LENGTH)).max(MAX_POPULARITY_NAMES),
+    counts: z.array(z.number().int().min(1)).max(MAX_POPULARITY_NAMES),
+  })
+  .refine((table) => table.names.length === table.counts.length, { message: 'a popularity table needs one count per name' });
+export type PopularityTable = z.infer<typeof PopularityTableSchema>;
+
 export const FeatureSpecSchema = z.union([
   NgramFeatureSchema('words', 1, 2),
   NgramFeatureSchema('chars', 3, 5),
@@ -22,6 +41,12 @@ export const FeatureSpecSchema = z.union([
   z.strictObject({ kind: z.literal('length') }),
   z.strictObject({ kind: z.literal('plan-shape') }),
   z.strictObject({ kind: z.literal('shape') }),
+  z.strictObject({ kind: z.literal('route') }),
+  z.strictObject({
+    kind: z.literal('popularity'),
+    /** Filled in by training from its train split's tasks (`fitPopularity`); absent, every name reads as unseen. */
+    table: PopularityTableSchema.optional(),
+  }),
   z.strictObject({
     kind: z.literal('embed'),
     /** Embedding model name sent to `/v1/embeddings`. */
@@ -38,7 +63,7 @@ export type FeatureSpec = z.infer<typeof FeatureSpecSchema>;
 
 /** Hashed features share one space of 2^hashBits coordinates; dense embeddings follow it. */
 export const DEFAULT_HASH_BITS = 18;
-/** Most feature encoders one spec may list (the built-in kinds number nine; repeats only add embeddings or n-gram ranges). */
+/** Most feature encoders one spec may list (the built-in kinds number eleven; repeats only add embeddings or n-gram ranges). */
 export const MAX_FEATURE_ENCODERS = 32;
 
 /**
@@ -77,6 +102,8 @@ export const ENCODER_SPEC_GRAMMAR = `items separated by commas:
   length                             plan length and node count only (the length baseline)
   plan-shape                         plan shape without words: decomposition, inner and answer blocks, samples, rounds, temperature
   shape                              plan-shape, plus task shape (quantities, relations, hops, names, question form) crossed with it
+  route                              the word problem's structure (doubted, split or chain; independent parts; doubted statements on the answer's path) crossed with the plan shape at full weight
+  popularity                         how many training tasks mention the task's best-known name (a table learnt in training) crossed with the plan shape
   embed:MODEL[/DIMS][@task|@plan|@both]  dense embeddings from /v1/embeddings at --embeddings-url (default 256 dims, both sides)
   bits:K                             hashed dimension 2^K, 8..24 (default ${DEFAULT_HASH_BITS})
 or a JSON object {"hashBits": 18, "features": [{"kind": "words", "min": 1, "max": 2, "of": "both"}, ...]}`;
@@ -90,7 +117,7 @@ function parseItem(item: string): FeatureSpec | { bits: number } {
   const colon = body.indexOf(':');
   const name = colon === -1 ? body : body.slice(0, colon);
   const argument = colon === -1 ? undefined : body.slice(colon + 1);
-  const noArgument = (kind: 'structure' | 'task-stats' | 'cross' | 'names' | 'length' | 'plan-shape' | 'shape') => {
+  const noArgument = (kind: 'structure' | 'task-stats' | 'cross' | 'names' | 'length' | 'plan-shape' | 'shape' | 'route' | 'popularity') => {
     if (argument !== undefined || side !== undefined) throw new UserError(`encoder item "${item}": ${kind} takes no arguments`);
     return { kind };
   };
@@ -120,6 +147,8 @@ function parseItem(item: string): FeatureSpec | { bits: number } {
     case 'length':
     case 'plan-shape':
     case 'shape':
+    case 'route':
+    case 'popularity':
       return noArgument(name);
     default:
       throw new UserError(`unknown encoder item "${item}"; the encoder spec grammar is:\n${ENCODER_SPEC_GRAMMAR}`);
@@ -208,7 +237,7 @@ export function featureDimension(spec: EncoderSpec): number {
   return dimension;
 }
 
-/** The compact string form of a spec; `parseEncoderSpec(formatEncoderSpec(spec))` equals `spec`. */
+/** The compact string form of a spec; `parseEncoderSpec(formatEncoderSpec(spec))` equals `spec`, less a fitted popularity table. */
 export function formatEncoderSpec(spec: EncoderSpec): string {
   const items = spec.features.map((feature) => {
     switch (feature.kind) {
@@ -226,12 +255,12 @@ export function formatEncoderSpec(spec: EncoderSpec): string {
 
 /**
  * The spec with every task-dependent feature removed (task n-grams, task statistics, crosses, names,
- * task shape, task embeddings): the plan-only baseline of the evaluation. Throws when nothing is left.
+ * task shape, route, popularity, task embeddings): the plan-only baseline of the evaluation. Throws when nothing is left.
  */
 export function planOnlySpec(spec: EncoderSpec): EncoderSpec {
   const features: FeatureSpec[] = [];
   for (const feature of spec.features) {
-    if (feature.kind === 'task-stats' || feature.kind === 'cross' || feature.kind === 'names') continue;
+    if (feature.kind === 'task-stats' || feature.kind === 'cross' || feature.kind === 'names' || feature.kind === 'route' || feature.kind === 'popularity') continue;
     if (feature.kind === 'shape') {
       features.push({ kind: 'plan-shape' });
       continue;

@@ -11,6 +11,7 @@ import type { PlanAnalysis } from './plan-analysis.js';
 import { createLengthEncoder, createStructureEncoder } from './structure-encoder.js';
 import { analyzeTask, type TaskAnalysis } from './task-analysis.js';
 import { TASK_SHAPE_VERSION } from './task-shape.js';
+import { createPopularityEncoder, createRouteEncoder } from './routing-encoders.js';
 import { createCrossEncoder, createNamesEncoder, createShapeEncoder, createTaskStatsEncoder } from './task-encoders.js';
 
 /** Distinct tasks whose analysis and task-only features are kept between calls (least recently used evicted first). */
@@ -92,6 +93,12 @@ export class FeaturePipeline {
         case 'plan-shape':
         case 'shape':
           add(createShapeEncoder(mask, feature.kind === 'shape'));
+          break;
+        case 'route':
+          add(createRouteEncoder(mask));
+          break;
+        case 'popularity':
+          add(createPopularityEncoder(mask, feature.table));
           break;
         case 'embed': {
           const { baseURL, apiKey, cachePath } = options.embeddings ?? {};
