@@ -158,6 +158,12 @@ export function switchingLines(results: DemoResults, lines: string[]): void {
       `  ${row.family.padEnd(10)} ${row.strategy.padEnd(18)} vs ${row.bestFixed.padEnd(14)} switched on ${String(row.switched).padStart(3)} of ${row.tasks} (${percent(share)}): ${row.wins} won, ${row.losses} lost${top === '' ? '' : `; picked instead: ${top}`}`,
     );
   }
+  const references = Object.entries(results.bon.templateReferences ?? {});
+  if (references.length > 0) {
+    lines.push(
+      `  reference template of rm+templates and rm-templates-only (the model's most frequent first choice per family; another template replaces it only when better by more than one sd of its heads): ${references.map(([family, name]) => `${family} ${name}`).join(', ')}`,
+    );
+  }
 }
 
 /** GRPO from base: each reward's mean held-out accuracy over seeds with its interval (or the one run), and the token bill. */

@@ -234,7 +234,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         bon: { n: labelFreeTable.n, tasks: labelFreeTable.tasks, strategies: labelFreeTable.strategies, paired: labelFreeTable.paired },
       },
       outcomeOnly: alternatives.outcomeOnly,
-      bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N), ...(frontier !== undefined && { frontier }) },
+      bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N), ...(frontier !== undefined && { frontier }), ...(bonRun.templateReferences !== undefined && { templateReferences: bonRun.templateReferences }) },
       grpo: {
         baseAccuracy,
         rmCollectionTokens: collectionTokens,

@@ -262,6 +262,12 @@ export const BonResultsSchema = BonTableSchema.extend({
   picks: z.array(TaskPicksSchema).optional(),
   /** The cost-accuracy frontier of rm+templates (issue 22; optional, without a schema bump: older readers drop it). */
   frontier: BonFrontierSchema.optional(),
+  /**
+   * Per suite, the reference template of rm+templates and rm-templates-only: the one the reward
+   * model ranks first on the most of the suite's test tasks; another replaces it only when the
+   * model's heads agree it is better (issue 21; optional, without a schema bump).
+   */
+  templateReferences: z.record(z.string(), z.string()).optional(),
 });
 
 /**

@@ -32,6 +32,8 @@ export interface CandidatePoolOptions extends SampledPlans {
   adaptiveMargin?: number;
   /** `rm+templates`: a sample replaces the best template only when better by more than this many standard deviations of the model's heads. @default 1 */
   templateMargin?: number;
+  /** `SelectionContext.referenceTemplate`. */
+  referenceTemplate?: number;
   /** Counts the tokens a reward model reads. @default countTokens (o200k) */
   countTokens?: (text: string) => number;
   /** What the rm strategies maximise (`contextFor` may override it). @default { kind: 'accuracy' } */
@@ -182,7 +184,7 @@ export class CandidatePool {
   /** The context a strategy sees at N = n, with the pool's objective or `objective`. */
   contextFor(n: number, objective?: SelectionObjective): SelectionContext {
     if (!Number.isInteger(n) || n < 1 || n > this.size) throw new RangeError(`N must be in 1..${this.size}, got ${n}`);
-    const { task, judge, seed = 0, topK = 3, adaptiveMargin = 1, templateMargin = 1 } = this.options;
+    const { task, judge, seed = 0, topK = 3, adaptiveMargin = 1, templateMargin = 1, referenceTemplate } = this.options;
     const templates = this.templateIndices;
     return {
       task,
@@ -203,6 +205,7 @@ export class CandidatePool {
       topK,
       adaptiveMargin,
       templateMargin,
+      ...(referenceTemplate !== undefined && { referenceTemplate }),
       objective: objective ?? this.options.objective ?? { kind: 'accuracy' },
       estimates: () => this.estimates(),
     };

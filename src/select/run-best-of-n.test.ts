@@ -70,11 +70,30 @@ describe('runBestOfN over the simulated environment', () => {
       expect(outcome.pick!.kind).toMatch(/^(sample:|cot$|sc-5$|reflexion-3$|debate-3x3$)/);
     }
     for (const outcome of run.outcomes.filter((entry) => entry.strategy === 'rm+templates')) expect(outcome.pick).toEqual({ index: 2, source: 'template', kind: 'cot', score: -PLAN_TEXT_LENGTH.cot });
+    // The suite's reference template: the one the model ranks first on the most of its tasks.
+    expect(run.templateReferences).toEqual({ [environment.tasks('test', 1)[0]!.suite]: 'cot' });
     expect(run.outcomes.filter((entry) => entry.strategy === 'single').every((entry) => entry.pick?.index === 0 && entry.pick.score === undefined)).toBe(true);
     // An environment with no fixed plans of its own, and no templates given.
     const { templates: _simulatorTemplates, ...withoutTemplates } = environment;
     await expect(runBestOfN({ environment: withoutTemplates, tasks: [], config: { pool: 'sampled+templates' } })).rejects.toThrow(/needs template plans/);
     await expect(runBestOfN({ environment, tasks: [], config: { strategies: ['rm+templates'] } })).rejects.toThrow(/needs the template pool/);
+  });
+
+  it("keeps each suite's reference template unless the model's heads agree another is better", async () => {
+    const environment = await createSimEnvironment(loadScenario('arith'));
+    const tasks = environment.tasks('test', 4);
+    // The model ranks sc-5 first on the first three tasks and reflexion-3 on the fourth; its two heads disagree about reflexion-3.
+    const lean = (task: string, plans: readonly unknown[], head: number) => plans.map((plan) => (String(plan).includes('"reflexion"') ? (task === tasks[3]!.question ? 2 + head * 2 : 0) : String(plan).includes('"samples":5') ? 1 : 0));
+    const rewardModel = {
+      name: 'leaning',
+      ensembleSize: 2,
+      score: async (task: string, plans: readonly unknown[]) => lean(task, plans, 0.5),
+      scoreMembers: async (task: string, plans: readonly unknown[]) => lean(task, plans, 0.5).map((_, index) => [lean(task, plans, -0.4)[index]!, lean(task, plans, 1.4)[index]!]),
+    };
+    const run = await runBestOfN({ environment, tasks, orchestrator: environment.orchestrator('base'), rewardModel, templates: genericPlanTemplates({ search: false }), config: { ns: [2], seed: 1, pool: 'sampled+templates', strategies: ['rm-templates-only'] } });
+    expect(run.templateReferences).toEqual({ [tasks[0]!.suite]: 'sc-5' });
+    // On the fourth task reflexion-3 scores 2 above sc-5, but its heads' differences (0.2 and 3.8) spread by 2.5: sc-5 is kept.
+    expect(run.outcomes.filter((entry) => entry.strategy === 'rm-templates-only').map((entry) => entry.pick?.kind)).toEqual(['sc-5', 'sc-5', 'sc-5', 'sc-5']);
   });
 
   it('is deterministic in the seed whatever the concurrency', async () => {

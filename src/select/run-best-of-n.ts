@@ -1,4 +1,4 @@
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { deriveSeed, type Episode, type EventSink, isCostAware, type PlanTemplateLibrary, type ProgressEvent, type RewardModel, type Task, type TemplatePlan, type Usage, UserError } from '../core/index.js';
 import type { Environment } from '../environment/index.js';
 import { errorMessage, runEpisode } from '../exec/index.js';
@@ -8,7 +8,7 @@ import { frontierObjectives, objectiveOf, parseBonConfig, type BonConfig, type B
 import type { CandidatePick } from './candidate-pick.js';
 import { CandidatePool, type SampledPlans } from './candidate-pool.js';
 import type { SelectionObjective } from './selection-objective.js';
-import { RANKING_STRATEGIES, type OutcomeName } from './selection-strategy.js';
+import { RANKING_STRATEGIES, TEMPLATE_STRATEGIES, type OutcomeName } from './selection-strategy.js';
 import { rmWithTemplatesStrategy, STRATEGIES } from './strategies/index.js';
 
 export interface BestOfNOptions {
@@ -105,6 +105,8 @@ export interface BestOfNRun {
   failedTasks?: FailedBonTask[];
   /** Tasks not started because the run stopped after repeated failures. @default 0 */
   notStarted?: number;
+  /** With a template strategy and a reward model: each suite's reference template (`templateReferences`). */
+  templateReferences?: Record<string, string>;
 }
 
 /** An executed plan the server failed (`server_error`): its task cannot be judged fairly, so it fails and is redone. */
@@ -154,6 +156,8 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
   }
   const frontierPoints = config.frontier ? frontierObjectives(config) : [];
   const limit = pLimit(config.concurrency);
+  const usesReference = templates !== undefined && options.rewardModel !== undefined && config.strategies.some((name) => TEMPLATE_STRATEGIES.has(name));
+  const references = usesReference ? await templateReferences(options.tasks, templates, options.rewardModel!, limit, options.signal) : new Map<string, string>();
   const { stopAfterRepeatedFailures = 5 } = options;
   const perTask: BonTaskResult[] = [];
   const failedTasks: FailedBonTask[] = [];
@@ -176,7 +180,7 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
         }
         let result: BonTaskResult;
         try {
-          result = await runTask(options, orchestrator, templates, config, task, objective, frontierPoints);
+          result = await runTask(options, orchestrator, templates, config, task, objective, frontierPoints, references.get(task.suite));
         } catch (error) {
           if (options.signal?.aborted || !isTaskFailure(error)) throw error;
           failedTasks.push({ taskId: task.id, message: errorMessage(error) });
@@ -199,7 +203,43 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
     failedTasks,
     notStarted,
     ...(config.frontier && { frontier: { n: maxN, objectives: frontierPoints, outcomes: completed.flatMap((result) => result.frontierOutcomes ?? []) } }),
+    ...(references.size > 0 && { templateReferences: Object.fromEntries(references) }),
   };
+}
+
+/**
+ * The reference template of each suite (`SelectionContext.referenceTemplate`): the template the
+ * reward model scores highest on the most of the suite's tasks in this run, the first in library
+ * order on a tie. It reads the model's scores of the template plans only (the same scores the
+ * strategies read; no plan is executed, no grade read), over every task of the run, so a resumed
+ * run finds the same references. Template libraries are expected to be cheap and deterministic
+ * (`plansFor` runs once more per task here).
+ */
+async function templateReferences(tasks: readonly Task[], templates: PlanTemplateLibrary, rewardModel: RewardModel, limit: LimitFunction, signal: AbortSignal | undefined): Promise<Map<string, string>> {
+  const firstChoices = new Map<string, Map<string, number>>();
+  await Promise.all(
+    tasks.map((task) =>
+      limit(async () => {
+        signal?.throwIfAborted();
+        const plans = await templates.plansFor(task);
+        if (plans.length === 0) return;
+        const scores = await rewardModel.score(task.question, plans.map((plan) => plan.planText), signal ? { signal } : {});
+        let best = 0;
+        for (let index = 1; index < plans.length; index++) if (scores[index]! > scores[best]!) best = index;
+        const counts = firstChoices.get(task.suite) ?? new Map<string, number>();
+        counts.set(plans[best]!.name, (counts.get(plans[best]!.name) ?? 0) + 1);
+        firstChoices.set(task.suite, counts);
+      }),
+    ),
+  );
+  const references = new Map<string, string>();
+  for (const suite of [...firstChoices.keys()].sort()) {
+    const counts = firstChoices.get(suite)!;
+    let reference: string | undefined;
+    for (const name of templates.names) if ((counts.get(name) ?? 0) > (reference === undefined ? 0 : counts.get(reference)!)) reference = name;
+    if (reference !== undefined) references.set(suite, reference);
+  }
+  return references;
 }
 
 /** One task: sample its plans, then every strategy at every N over them. */
@@ -211,12 +251,14 @@ async function runTask(
   task: Task,
   objective: SelectionObjective,
   frontierPoints: readonly SelectionObjective[],
+  referenceName: string | undefined,
 ): Promise<BonTaskResult> {
   const { environment } = options;
   const maxN = config.ns.at(-1) as number;
   let requestedExecutions = 0;
   const sampled = await samplePlans(options, orchestrator, task, maxN, config.seed);
   const taskTemplates = templates === undefined ? [] : await templates.plansFor(task);
+  const referencePosition = referenceName === undefined ? -1 : taskTemplates.findIndex((template) => template.name === referenceName);
   const pool = new CandidatePool({
     ...sampled,
     templates: taskTemplates,
@@ -226,6 +268,7 @@ async function runTask(
     topK: config.topK,
     adaptiveMargin: config.adaptiveMargin,
     templateMargin: config.templateMargin,
+    ...(referencePosition >= 0 && { referenceTemplate: maxN + referencePosition }),
     objective,
     ...(options.rewardModel !== undefined && { rewardModel: options.rewardModel }),
     judge: environment.provider,

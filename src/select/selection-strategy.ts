@@ -61,6 +61,14 @@ export interface SelectionContext {
   adaptiveMargin: number;
   /** `rm+templates`: a sample replaces the best template only when better by more than this many standard deviations of the model's heads. */
   templateMargin: number;
+  /**
+   * `rm+templates` and `rm-templates-only`: pool index of the reference template of the task's
+   * suite, the template the reward model ranks first on the most tasks of that suite in this run
+   * (`templateReferences`: a task-blind choice from the model's own scores, no grade read).
+   * Another template replaces it only when better by more than `templateMargin` standard
+   * deviations of the heads' score difference. Undefined: the best-scored template is taken.
+   */
+  referenceTemplate?: number;
   /** What `rm`, `rm+templates` and `rm-templates-only` maximise when they pick their plan (`SelectionObjective`). */
   objective: SelectionObjective;
   /** Per pool candidate, the cost-aware model's success probability and predicted execution tokens; throws when the model cannot estimate. */

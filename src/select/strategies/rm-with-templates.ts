@@ -11,6 +11,23 @@ export function bestTemplate(scores: readonly number[], context: SelectionContex
   )[0];
 }
 
+/**
+ * The template a strategy settles on: the best-scored one, except that with a reference template
+ * (`SelectionContext.referenceTemplate`) another template replaces the reference only when it
+ * scores higher by more than `templateMargin` standard deviations of the score difference over the
+ * model's bootstrap heads (strictly higher without heads). A model trained on a few hundred tasks
+ * ranks templates inside a family with much noise; the reference is what it would pick without
+ * reading the task, and a switch away from it must be one the heads agree on.
+ */
+export async function routedTemplate(scores: readonly number[], context: SelectionContext): Promise<number | undefined> {
+  const best = bestTemplate(scores, context);
+  const reference = context.referenceTemplate;
+  if (best === undefined || reference === undefined || best === reference) return best;
+  const members = await context.memberScores();
+  const spread = members === undefined ? 0 : differenceSpread(members[best] ?? [], members[reference] ?? []);
+  return scores[best]! - scores[reference]! > context.templateMargin * spread ? best : reference;
+}
+
 /** Standard deviation (n - 1) of `a[k] - b[k]` over the heads. */
 function differenceSpread(a: readonly number[], b: readonly number[]): number {
   const count = Math.min(a.length, b.length);
@@ -26,7 +43,8 @@ function differenceSpread(a: readonly number[], b: readonly number[]): number {
 /**
  * `rm+templates`: the reward model as a router over the N sampled plans and the template pool (a
  * small library of plans whose outcome statistics the model has seen in training). It takes the
- * best-scored template, and a sampled plan instead only when the sample scores higher by more
+ * best-scored template (`routedTemplate`: against the suite's reference template, only when the
+ * heads agree), and a sampled plan instead only when the sample scores higher by more
  * than `templateMargin` standard deviations of the score difference over the model's bootstrap
  * heads: a sample the model knows little about has a wide spread and must win by more. Without
  * heads a sample must score strictly higher. So ties (a sample of a template's shape scores the
@@ -38,7 +56,7 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
     const samples = sampledIndices(context.n);
     const candidates = [...samples, ...context.templates.map((template) => template.index)];
     const scores = await context.scores();
-    const template = bestTemplate(scores, context);
+    const template = await routedTemplate(scores, context);
     let best = template;
     // Samples that beat the best template by more than the margin, with their spread (undefined without heads).
     const passing = new Map<number, number | undefined>();
@@ -80,7 +98,7 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
 
 /**
  * `rm-templates-only`: the reward model as a router among the template plans alone (no sampled
- * plan is written): it executes the best-scored template, the first in library order on a tie
+ * plan is written): it executes the best-scored template (`routedTemplate`), the first in library order on a tie
  * (under a cost objective, the template the objective picks). Against the family's best fixed template it shows whether the model's choice of plan depends
  * on the task, and whether that choice wins.
  */
@@ -89,7 +107,7 @@ export const rmTemplatesOnlyStrategy: SelectionStrategy = {
   async select(context) {
     const templates = context.templates.map((template) => template.index);
     const scores = await context.scores();
-    const best = bestTemplate(scores, context) ?? 0;
+    const best = (await routedTemplate(scores, context)) ?? 0;
     const chosen = context.objective.kind === 'accuracy' || templates.length === 0 ? best : chooseByObjective(rankCandidates(scores, templates), await context.estimates(), context.objective);
     const episode = await context.execute(chosen);
     return { correct: isCorrect(episode), chosen, executed: [chosen], plansWritten: 0, usedTemplates: true, verification: scoreVerification(context, templates) };

@@ -252,7 +252,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
   ];
 
   /** Two samples, then the two templates; `scores` and `members` by pool index; answers: sample 0 wrong, sample 1 right, cot wrong, reflexion-3 right. */
-  function templatePool(scores: number[], members?: number[][], templateMargin = 1) {
+  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number) {
     const planTexts = [PLAN('sc', { samples: 7 }), PLAN('cot')];
     const answers = ['41', '42', '41', '42'];
     const rewardModel = {
@@ -271,6 +271,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       judge: createScriptedProvider([]),
       catalog,
       templateMargin,
+      ...(referenceTemplate !== undefined && { referenceTemplate }),
     });
     const run = async (name: StrategyName) => {
       const selection = await STRATEGIES[name].select(candidatePool.contextFor(2));
@@ -307,6 +308,20 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
     expect(taken.uncertainty).toBeCloseTo(Math.SQRT2 / 10, 10);
     // A margin of 0 takes the sample whatever the heads say.
     expect((await templatePool([3, 0, 2.5, 1], unsure, 0).run('rm+templates')).selection.chosen).toBe(0);
+  });
+
+  it("another template replaces the family's reference template only when the heads agree it is better", async () => {
+    // reflexion-3 (pool index 3) scores 0.5 above the reference cot (index 2).
+    const unsure = [[0, 0], [0, 0], [0, 0], [1.5, -0.5]];
+    const sure = [[0, 0], [0, 0], [0, 0], [0.6, 0.4]];
+    for (const strategy of ['rm-templates-only', 'rm+templates'] as const) {
+      expect((await templatePool([0, 0, 1, 1.5], unsure, 1, 2).run(strategy)).selection.chosen).toBe(2);
+      expect((await templatePool([0, 0, 1, 1.5], sure, 1, 2).run(strategy)).selection.chosen).toBe(3);
+      // Without a reference, or without heads (a strictly higher score), the best-scored template.
+      expect((await templatePool([0, 0, 1, 1.5], unsure, 1).run(strategy)).selection.chosen).toBe(3);
+      expect((await templatePool([0, 0, 1, 1.5], undefined, 1, 2).run(strategy)).selection.chosen).toBe(3);
+      expect((await templatePool([0, 0, 1.5, 1.5], undefined, 1, 3).run(strategy)).selection.chosen).toBe(3);
+    }
   });
 
   it('rm-templates-only picks the best template and writes no sampled plan', async () => {
