@@ -66,8 +66,9 @@ export interface DemoOutcome {
 
 /**
  * The encoders the demo's reward model chooses among on its validation split (issue 21): the task's
- * and plan's shapes alone, or with the task's words crossed with the plan's block kinds (which can
- * tell a famous name from an obscure one, but can also memorise tasks).
+ * and plan's shapes with the word problem's structure and the names' popularity crossed with the
+ * plan shape at full weight (`route`, `popularity`), alone or with the task's words crossed with
+ * the plan's block kinds (`cross`, which can also memorise tasks).
  */
 export const DEMO_ENCODER_CANDIDATES = ['shape,route,popularity', 'shape,cross,route,popularity'] as const;
 
