@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -113,6 +113,14 @@ describe('an existing output is replaced only with --force', () => {
     const outcome = await run('pairs', 'export', '--db', path('runs.db'), '--out', path('pairs.jsonl'));
     expect(outcome.exitCode).toBe(2);
     expect(outcome.stderr).toContain('--layout (default <out>.orchrm-layout)');
+  });
+
+  it('demo refuses a scenario whose families cannot all be loaded, before writing anything', async () => {
+    writeFileSync(path('hotpot-elsewhere.json'), JSON.stringify({ name: 'hotpot-elsewhere', families: { arith: { weight: 1 }, hotpot: { weight: 1, path: 'no-such-hotpot.jsonl' } } }));
+    const result = await run('demo', '--quick', '--scenario', path('hotpot-elsewhere.json'), '--out', path('demo-missing-family'));
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/scenario hotpot-elsewhere names families that cannot be loaded \(hotpot: HotpotQA file not found at .*no-such-hotpot\.jsonl.*\); the demo would run without them/);
+    expect(existsSync(path('demo-missing-family/results.json'))).toBe(false);
   });
 
   it('demo says how to go on when --out holds an earlier demo, and refuses a file as --out', async () => {

@@ -44,7 +44,9 @@ describe('runDemo --quick', () => {
     expect(Object.keys(results.bon.picks?.[0]?.fixed ?? {}).length).toBe((results.config.templates as string[]).length);
     for (const row of results.families) expect(row.switching?.map((entry) => entry.strategy)).toEqual(['rm', 'rm+templates', 'rm-templates-only']);
     // The encoder was chosen among the candidates on the validation split's valid-vs-valid outcome pairs.
-    expect(results.config.encoderChoice).toMatchObject({ by: 'validation valid-vs-valid accuracy', candidates: [{ encoder: 'shape,bits:18' }, { encoder: 'shape,cross,bits:18' }] });
+    expect(results.config.encoderChoice).toMatchObject({ by: 'validation valid-vs-valid accuracy', candidates: [{ encoder: 'shape,route,popularity,bits:18' }, { encoder: 'shape,cross,route,popularity,bits:18' }] });
+    // rm+templates' reference template per family, from the model's own first choices.
+    expect(Object.keys(results.bon.templateReferences ?? {}).sort()).toEqual(results.families.map((row) => row.family).sort());
     const { seeds } = results.grpo;
     expect(seeds?.seeds).toEqual([3, 4, 5]);
     expect(seeds?.rm.accuracies[0]).toBe(results.grpo.rm.accuracy);
