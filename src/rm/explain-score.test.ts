@@ -16,7 +16,7 @@ import { TrainedRewardModel } from './trained-reward-model.js';
 const catalog = defaultBlockCatalog();
 const BLOCKS = ['cot', 'sc', 'reflexion', 'debate', 'search'];
 /** Every hashed encoder, in a small space so that hash collisions between features happen. */
-const EVERY_ENCODER = 'words:1-3,chars:2-4,structure,task-stats,cross,names,length,plan-shape,shape';
+const EVERY_ENCODER = 'words:1-3,chars:2-4,structure,task-stats,cross,names,length,plan-shape,shape,route,popularity';
 
 const TASK = 'Who is the mentor of the founder of Umbexsys Industries? Note: Café Ünter claims 12 + 30 = 42.';
 const PLANS = [

@@ -117,6 +117,7 @@ const specArbitrary: fc.Arbitrary<EncoderSpec> = fc.record({
     [{ kind: 'structure' }],
     [{ kind: 'shape' }, { kind: 'words', min: 1, max: 2, of: 'both' }],
     [{ kind: 'structure' }, { kind: 'task-stats' }, { kind: 'cross' }],
+    [{ kind: 'shape' }, { kind: 'route' }, { kind: 'popularity', table: { tasks: 3, names: ['Westmoor'], counts: [2] } }],
     [{ kind: 'embed', model: 'm', dimensions: 4, of: 'plan' }],
   ),
 });

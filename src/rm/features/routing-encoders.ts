@@ -58,7 +58,7 @@ function createFactCrossEncoder(name: 'route' | 'popularity', mask: number, fact
       const planNames = planShape(plan);
       const value = 1 / Math.sqrt(planNames.length);
       for (const planName of planNames) {
-        for (const fact of lastFacts) out.addHashed(`task ${fact} x plan ${planName} (${name})`, murmur3Ints(seed, murmur3String(fact, 0), murmur3String(planName, 0)), mask, value);
+        for (const fact of lastFacts) out.addHashed(`task ${fact} x plan ${planName}`, murmur3Ints(seed, murmur3String(fact, 0), murmur3String(planName, 0)), mask, value);
       }
     },
   };
