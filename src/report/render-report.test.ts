@@ -47,9 +47,11 @@ describe('renderReportHtml', () => {
       draft.families[0]!.switching = [{ strategy: 'rm-templates-only', bestFixed: 'reflexion-3', tasks: 200, switched: 41, wins: 17, losses: 6, kinds: { 'components-sc': 30, 'steps-sc': 11 } }];
       const runs = (accuracies: number[]) => ({ accuracies, mean: accuracies.reduce((sum, value) => sum + value, 0) / accuracies.length, ci: [0.5, 0.6] as [number, number], trainingTokens: { orchestrator: 1e6, execution: 0, verification: 0, total: 1e6 } });
       draft.grpo.seeds = { seeds: [0, 1, 2], rm: runs([0.55, 0.56, 0.57]), execution: runs([0.535, 0.58, 0.56]) };
+      draft.bon.templateReferences = { arith: 'reflexion-3', multihop: 'search' };
     });
     const html = await renderReportHtml(results, { outDir: directory });
     expect(html).toContain('Switching: on how many of a family');
+    expect(html).toContain('another replaces it only when the model’s bootstrap heads agree it is better): arith reflexion-3, multihop search.');
     expect(html).toMatch(/<td[^>]*>rm-templates-only<\/td><td[^>]*>reflexion-3<\/td><td[^>]*>41 of 200 \(20\.5%\)<\/td><td[^>]*>17<\/td><td[^>]*>6<\/td><td[^>]*>components-sc 30, steps-sc 11<\/td>/);
     expect(html).toContain('mean over 3 seeds (0, 1, 2)');
     expect(html).toMatch(/<th[^>]*>execution<\/th><td[^>]*>55\.8%<\/td><td[^>]*>50\.0–60\.0%<\/td>/);

@@ -4,7 +4,7 @@ import type { DemoResults } from '../results-schema.js';
 import { paragraph, section } from './section.js';
 
 /** Accuracy of every method on each task family (columns in order of first appearance). */
-export function familiesSection(families: DemoResults['families']): string {
+export function familiesSection(families: DemoResults['families'], templateReferences: Readonly<Record<string, string>> = {}): string {
   if (families.length === 0) return section('families', 'Accuracy per task family', [paragraph('This run recorded no per-family results.', 'note')]);
   const methods = [...new Set(families.flatMap((row) => Object.keys(row.accuracy)))];
   const rows = families.map((row): TableCell[] => [
@@ -37,7 +37,17 @@ export function familiesSection(families: DemoResults['families']): string {
     htmlTable({ caption: 'Test accuracy per family and method (bon: Best-of-N strategy at the headline N; grpo: policy after training with that reward)', columns: ['Family', 'Tasks', ...methods], rows }),
     pairedTable,
     switchingTable(families),
+    referencesParagraph(templateReferences),
   ]);
+}
+
+/** Each family's reference template of rm+templates and rm-templates-only (`bon.templateReferences`), when the run recorded them. */
+function referencesParagraph(templateReferences: Readonly<Record<string, string>>): string {
+  const entries = Object.entries(templateReferences);
+  if (entries.length === 0) return '';
+  return paragraph(
+    `Reference template of rm+templates and rm-templates-only (the template the reward model ranks first on the most of the family’s test tasks; another replaces it only when the model’s bootstrap heads agree it is better): ${entries.map(([family, name]) => `${family} ${name}`).join(', ')}.`,
+  );
 }
 
 /**
