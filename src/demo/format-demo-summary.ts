@@ -84,7 +84,7 @@ export function curveLines(results: DemoResults, lines: string[]): void {
   if (flat !== undefined) lines.push(`  flattens at ${(flat.share * 100).toFixed(1)}% (${flat.tasks} tasks, ${tokens(flat.collectionTokens)} tokens): its valid-vs-valid and Best-of-${curve.n} intervals reach the whole collection's accuracies less 1 point`);
   const collected = (results.config.sizes as { collect?: { tasks?: number } } | undefined)?.collect?.tasks;
   if (results.config.quick !== true && collected === FULL_SIZES.collect.tasks) {
-    lines.push(`  the default collection, ${collected} train tasks, is where the curve of a 2,400-task collection flattens, judged on its 248 held-out tasks (docs/rm.md, "Learning curves")`);
+    lines.push(`  the default collection, ${collected} train tasks, is past where the curve of a 2,400-task collection flattens (270 train tasks, judged on its 248 held-out tasks; docs/rm.md, "Learning curves")`);
   }
 }
 
