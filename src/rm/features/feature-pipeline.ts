@@ -197,4 +197,4 @@ export class FeaturePipeline {
   }
 }
 
-const EMPTY_PLAN: PlanAnalysis = { text: '', plan: undefined, diagnosticCodes: [], warningCodes: [], wordHashes: new Uint32Array(0), kindHashes: new Uint32Array(0) };
+const EMPTY_PLAN: PlanAnalysis = { text: '', plan: undefined, diagnosticCodes: [], warningCodes: [], wordHashes: new Uint32Array(0), kindHashes: new Uint32Array(0), shapeNames: [], shapeHashes: new Uint32Array(0) };

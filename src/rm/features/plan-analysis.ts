@@ -13,6 +13,7 @@ import {
   type BlockCatalog,
 } from '../../plan/index.js';
 import { murmur3String } from './murmur3.js';
+import { planShape } from './plan-shape.js';
 import { hashWords } from './tokenize.js';
 
 /**
@@ -39,6 +40,10 @@ export interface PlanAnalysis {
    * (`block=cot`), plus `plan=direct` for a direct answer or `plan=invalid`, and `dom=...`.
    */
   readonly kindHashes: Uint32Array;
+  /** The plan's shape names (`planShape`), which the `shape`, `route` and `popularity` encoders all cross. */
+  readonly shapeNames: readonly string[];
+  /** Hashes (seed 0) of `shapeNames`, computed once per plan for every encoder that crosses them. */
+  readonly shapeHashes: Uint32Array;
 }
 
 function hashText(text: string): Uint32Array {
@@ -56,7 +61,7 @@ export function kindNames(plan: Plan | undefined): string[] {
 }
 
 /**
- * A `PlanAnalysis` whose text and hashes are computed on first read: most encoder specs (the
+ * A `PlanAnalysis` whose text, shape and hashes are computed on first read: most encoder specs (the
  * default `shape` among them) read only the plan, and rendering the canonical XML and hashing
  * its words is a large share of scoring a fresh plan text.
  */
@@ -64,6 +69,8 @@ class LazyPlanAnalysis implements PlanAnalysis {
   private renderedText: string | undefined;
   private words: Uint32Array | undefined;
   private kinds: Uint32Array | undefined;
+  private shapes: readonly string[] | undefined;
+  private shapeHashValues: Uint32Array | undefined;
 
   constructor(
     readonly plan: Plan | undefined,
@@ -82,6 +89,14 @@ class LazyPlanAnalysis implements PlanAnalysis {
 
   get kindHashes(): Uint32Array {
     return (this.kinds ??= Uint32Array.from(kindNames(this.plan), (name) => murmur3String(name, 0)));
+  }
+
+  get shapeNames(): readonly string[] {
+    return (this.shapes ??= planShape(this));
+  }
+
+  get shapeHashes(): Uint32Array {
+    return (this.shapeHashValues ??= Uint32Array.from(this.shapeNames, (name) => murmur3String(name, 0)));
   }
 }
 

@@ -4,7 +4,6 @@ import type { FeatureEncoder } from './feature-encoder.js';
 import { murmur3Ints, murmur3String } from './murmur3.js';
 import type { NamedFeatureSink } from './named-features.js';
 import type { PlanAnalysis } from './plan-analysis.js';
-import { planShape } from './plan-shape.js';
 import type { TaskAnalysis } from './task-analysis.js';
 import { countBucket } from './task-shape.js';
 import { taskNames } from './task-encoders.js';
@@ -19,7 +18,7 @@ import { taskNames } from './task-encoders.js';
 const ROUTE_FACT = /^(quantity_structure|asked_parts|doubted_on_path)=/;
 
 /**
- * An encoder that crosses a few task facts with every plan shape name (`planShape`), each cross
+ * An encoder that crosses a few task facts with every plan shape name (`PlanAnalysis.shapeNames`), each cross
  * at the weight of a plan feature (1/sqrt(plan names)). The `shape` encoder crosses every task
  * fact too, but spreads them to norm 1 over 20-odd facts, so one fact's cross carries about a
  * twentieth of a plan feature's weight and a linear head trained on a few hundred tasks does not
@@ -45,17 +44,16 @@ function createFactCrossEncoder(name: 'route' | 'popularity', mask: number, fact
     encode(task: TaskAnalysis, plan: PlanAnalysis, out: FeatureAccumulator) {
       const factHashes = facts(task);
       if (factHashes.length === 0) return;
-      const planNames = planShape(plan);
-      const value = 1 / Math.sqrt(planNames.length);
-      for (const planName of planNames) {
-        const planHash = murmur3String(planName, 0);
+      const planHashes = plan.shapeHashes;
+      const value = 1 / Math.sqrt(planHashes.length);
+      for (const planHash of planHashes) {
         for (const fact of factHashes) out.addHashed(murmur3Ints(seed, fact, planHash), mask, value);
       }
     },
     explain(task: TaskAnalysis, plan: PlanAnalysis, out: NamedFeatureSink) {
       facts(task);
       if (lastFacts.length === 0) return;
-      const planNames = planShape(plan);
+      const planNames = plan.shapeNames;
       const value = 1 / Math.sqrt(planNames.length);
       for (const planName of planNames) {
         for (const fact of lastFacts) out.addHashed(`task ${fact} x plan ${planName}`, murmur3Ints(seed, murmur3String(fact, 0), murmur3String(planName, 0)), mask, value);

@@ -3,7 +3,6 @@ import type { FeatureEncoder } from './feature-encoder.js';
 import { murmur3Ints, murmur3String, murmurFinish, murmurMix } from './murmur3.js';
 import type { NamedFeatureSink } from './named-features.js';
 import { kindNames, type PlanAnalysis } from './plan-analysis.js';
-import { planShape } from './plan-shape.js';
 import type { TaskAnalysis } from './task-analysis.js';
 import { splitWords } from './tokenize.js';
 
@@ -127,9 +126,6 @@ export function createNamesEncoder(mask: number): FeatureEncoder {
 export function createShapeEncoder(mask: number, cross: boolean): FeatureEncoder {
   const planSeed = murmur3String('plan-shape', 0);
   const crossSeed = murmur3String('shape-cross', 0);
-  // Plan shape names come from a small vocabulary (buckets, block names): hash each name once.
-  const nameHashes = new Map<string, number>();
-  let planHashes = new Uint32Array(64);
   // The cross hash murmur3Ints(crossSeed, taskHash, planHash) with its first block mixed in once
   // per task (plans of one task are scored one after another).
   let crossTask: TaskAnalysis | undefined;
@@ -138,19 +134,8 @@ export function createShapeEncoder(mask: number, cross: boolean): FeatureEncoder
     name: cross ? 'shape' : 'plan-shape',
     taskOnly: false,
     encode(task: TaskAnalysis, plan: PlanAnalysis, out: FeatureAccumulator) {
-      const planNames = planShape(plan);
-      const planCount = planNames.length;
-      if (planHashes.length < planCount) planHashes = new Uint32Array(planCount * 2);
-      for (let index = 0; index < planCount; index++) {
-        const name = planNames[index]!;
-        let hash = nameHashes.get(name);
-        if (hash === undefined) {
-          hash = murmur3String(name, 0);
-          if (nameHashes.size >= 65_536) nameHashes.clear();
-          nameHashes.set(name, hash);
-        }
-        planHashes[index] = hash;
-      }
+      const planHashes = plan.shapeHashes;
+      const planCount = planHashes.length;
       const planValue = 1 / Math.sqrt(planCount);
       for (let index = 0; index < planCount; index++) out.addHashed(murmur3Ints(planSeed, planHashes[index]!), mask, planValue);
       if (!cross) return;
@@ -166,7 +151,7 @@ export function createShapeEncoder(mask: number, cross: boolean): FeatureEncoder
       }
     },
     explain(task: TaskAnalysis, plan: PlanAnalysis, out: NamedFeatureSink) {
-      const planNames = planShape(plan);
+      const planNames = plan.shapeNames;
       const planValue = 1 / Math.sqrt(planNames.length);
       for (const name of planNames) out.addHashed(`plan ${name}`, murmur3Ints(planSeed, murmur3String(name, 0)), mask, planValue);
       if (!cross) return;
