@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type EventSink, type LogEvent, ORCHRM_VERSION, type Pair, type RewardModel } from '../core/index.js';
+import { type EventSink, type LogEvent, ORCHRM_VERSION, type Pair, type RewardModel, UserError } from '../core/index.js';
 import { collectEpisodes } from '../collect/index.js';
 import { minePairs, pairStats } from '../pairs/index.js';
 import {
@@ -102,6 +102,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const dbPath = join(outDir, 'demo.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true }); // each demo starts from an empty store
   const start = options.environment ?? (await createSimEnvironment(loadScenario('default')));
+  // Other commands warn and go on; a demo without a family its scenario names would report figures under the scenario's name that are not its.
+  if (start.unavailable.length > 0) {
+    const reasons = start.unavailable.map((missing) => `${missing.family}: ${missing.reason}`).join('; ');
+    throw new UserError(`scenario ${start.scenario.name} names families that cannot be loaded (${reasons}); the demo would run without them. Provide the data, run from the folder the scenario's paths are relative to, or give the family weight 0`);
+  }
   const { scenario } = start;
 
   stage(1, `training a stronger orchestrator checkpoint with execution reward (${sizes.improve.rounds} rounds)`);

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { UserError } from '../../core/index.js';
 import { formatDemoSummary, runDemo } from '../../demo/index.js';
 import { createSimEnvironment, loadScenario } from '../../sim/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
@@ -29,14 +28,8 @@ export function registerDemoCommand(program: Command, streams: CommandStreams = 
       runAction(async (raw: Record<string, unknown>) => {
         const flags = demoFlags.parse(raw);
         guardOutputFolder(flags.out, DEMO_OUTPUTS, { force: flags.force, earlier: 'an earlier demo', forceHint: ' (with npm start: npm start -- --force)' });
-        const environment = await createSimEnvironment(loadScenario(flags.scenario));
-        // Other commands warn and go on; a demo without a family its scenario names would report figures under the scenario's name that are not its.
-        if (environment.unavailable.length > 0) {
-          const reasons = environment.unavailable.map((missing) => `${missing.family}: ${missing.reason}`).join('; ');
-          throw new UserError(`scenario ${environment.scenario.name} names families that cannot be loaded (${reasons}); the demo would run without them. Provide the data, run from the folder the scenario's paths are relative to, or give the family weight 0`);
-        }
         const outcome = await runDemo({
-          environment,
+          environment: await createSimEnvironment(loadScenario(flags.scenario)),
           outDir: flags.out,
           seed: flags.seed,
           quick: flags.quick,
