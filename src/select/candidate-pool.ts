@@ -40,6 +40,13 @@ export interface CandidatePoolOptions extends SampledPlans {
   objective?: SelectionObjective;
 }
 
+/** The reward model's score of each plan text, checked to be one per plan (a remote model may answer with fewer). */
+export async function scoreEach(rewardModel: RewardModel, question: string, texts: readonly string[], options: { signal?: AbortSignal } = {}): Promise<number[]> {
+  const scores = await rewardModel.score(question, texts, options);
+  if (scores.length !== texts.length) throw new ModelBehaviorError(`reward model ${rewardModel.name} returned ${scores.length} scores for ${texts.length} plans; it must return one score per plan`);
+  return scores;
+}
+
 /**
  * One task's candidates shared by every strategy and every N: the sampled plans, then any
  * template plans. Executions, reward-model scores and canonical texts are computed once, lazily,
@@ -137,11 +144,7 @@ export class CandidatePool {
   scores(): Promise<number[]> {
     const { rewardModel, task } = this.options;
     if (rewardModel === undefined) throw new UserError('the rm strategies need a reward model: pass rewardModel to the CandidatePool or to runBestOfN (orchrm bon: --rm <model file>)');
-    const texts = this.poolTexts;
-    this.allScores ??= rewardModel.score(task.question, texts).then((scores) => {
-      if (scores.length !== texts.length) throw new ModelBehaviorError(`reward model ${rewardModel.name} returned ${scores.length} scores for ${texts.length} plans; it must return one score per plan`);
-      return scores;
-    });
+    this.allScores ??= scoreEach(rewardModel, task.question, this.poolTexts);
     return this.allScores;
   }
 

@@ -94,6 +94,11 @@ describe('runBestOfN over the simulated environment', () => {
     expect(run.templateReferences).toEqual({ [tasks[0]!.suite]: 'sc-5' });
     // On the fourth task reflexion-3 scores 2 above sc-5, but its heads' differences (0.2 and 3.8) spread by 2.5: sc-5 is kept.
     expect(run.outcomes.filter((entry) => entry.strategy === 'rm-templates-only').map((entry) => entry.pick?.kind)).toEqual(['sc-5', 'sc-5', 'sc-5', 'sc-5']);
+    // A model that answers with fewer scores than plans fails the run before any task, as it would in a task.
+    const short = { name: 'short', score: async () => [1] };
+    await expect(runBestOfN({ environment, tasks, orchestrator: environment.orchestrator('base'), rewardModel: short, templates: genericPlanTemplates({ search: false }), config: { ns: [2], seed: 1, pool: 'sampled+templates', strategies: ['rm+templates'] } })).rejects.toThrow(
+      /reward model short returned 1 scores for 4 plans; it must return one score per plan/,
+    );
   });
 
   it('is deterministic in the seed whatever the concurrency', async () => {

@@ -6,7 +6,7 @@ import { ProviderError } from '../llm/index.js';
 import type { Orchestrator } from '../orchestrator/index.js';
 import { frontierObjectives, objectiveOf, parseBonConfig, type BonConfig, type BonConfigInput } from './bon-config.js';
 import type { CandidatePick } from './candidate-pick.js';
-import { CandidatePool, type SampledPlans } from './candidate-pool.js';
+import { CandidatePool, scoreEach, type SampledPlans } from './candidate-pool.js';
 import type { SelectionObjective } from './selection-objective.js';
 import { RANKING_STRATEGIES, TEMPLATE_STRATEGIES, type OutcomeName } from './selection-strategy.js';
 import { rmWithTemplatesStrategy, STRATEGIES } from './strategies/index.js';
@@ -223,7 +223,7 @@ async function templateReferences(tasks: readonly Task[], templates: PlanTemplat
         signal?.throwIfAborted();
         const plans = await templates.plansFor(task);
         if (plans.length === 0) return;
-        const scores = await rewardModel.score(task.question, plans.map((plan) => plan.planText), signal ? { signal } : {});
+        const scores = await scoreEach(rewardModel, task.question, plans.map((plan) => plan.planText), signal ? { signal } : {});
         let best = 0;
         for (let index = 1; index < plans.length; index++) if (scores[index]! > scores[best]!) best = index;
         const counts = firstChoices.get(task.suite) ?? new Map<string, number>();
