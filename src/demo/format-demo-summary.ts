@@ -37,14 +37,14 @@ function pairLines(results: DemoResults, lines: string[]): void {
     lines.push(`  ${source.padEnd(12)} ${String(entry.count).padStart(7)}${agreement}`);
   }
   if (results.reliability !== undefined && results.reliability.length > 0) {
-    lines.push(`  reliability (${results.reliability[0]?.method === 'none' ? 'off' : 'estimated'}) and pair weight: ${results.reliability.map((entry) => `${entry.unit} ${entry.reliability.toFixed(2)}${entry.method === 'fixed' ? ' (set)' : entry.method === 'prior' ? ' (prior)' : ''} ${entry.weight === 0 ? 'dropped' : `x${entry.weight.toFixed(2)}`}`).join(', ')}`);
+    lines.push(`  reliability (${results.reliability[0]?.method === 'none' ? 'off' : 'estimated'}) and pair weight: ${results.reliability.map(reliabilityEntry).join(', ')}`);
   }
   const { labelFree } = results;
   if (labelFree !== undefined) {
     const counts = Object.entries(labelFree.pairs).map(([source, count]) => `${source} ${count}`).join(', ');
     lines.push('', 'Pairs mined label-free (no grade read anywhere: checkpoint pairs unconditional, process pairs from artifacts only)');
     lines.push(`  train and validation pairs: ${counts}`);
-    lines.push(`  reliability by agreement between sources, and pair weight: ${labelFree.reliability.map((entry) => `${entry.unit} ${entry.reliability.toFixed(2)}${entry.method === 'fixed' ? ' (set)' : entry.method === 'prior' ? ' (prior)' : ''} ${entry.weight === 0 ? 'dropped' : `x${entry.weight.toFixed(2)}`}`).join(', ')}`);
+    lines.push(`  reliability by agreement between sources, and pair weight: ${labelFree.reliability.map(reliabilityEntry).join(', ')}`);
   }
 }
 
@@ -235,4 +235,11 @@ function frontierLines(results: DemoResults, lines: string[]): void {
       ? '  no operating point matches best-fixed-per-family (every paired interval below 0)'
       : `  matches best-fixed-per-family at ${tokens(at)} tokens (${frontier.pointAtBestFixedAccuracy}): ${percent(frontier.shareOfBestFixedPerFamilyTokens ?? 0)} of its tokens${frontier.cheapestFixedAtBestFixedAccuracy ? `; the cheapest fixed plan that matches it, ${frontier.cheapestFixedAtBestFixedAccuracy.name}, costs ${tokens(frontier.cheapestFixedAtBestFixedAccuracy.executionPlusVerification)}` : ''}`,
   );
+}
+
+/** One unit's reliability and weight, saying where the reliability came from when it was not estimated. */
+function reliabilityEntry(entry: NonNullable<DemoResults['reliability']>[number]): string {
+  // Under calibration the grades are the truth the other units are measured against (docs/pairs.md).
+  const origin = entry.method === 'fixed' ? ' (set)' : entry.method === 'prior' ? ' (prior)' : entry.unit === 'outcome' && entry.method === 'calibration' ? ' (grades)' : '';
+  return `${entry.unit} ${entry.reliability.toFixed(2)}${origin} ${entry.weight === 0 ? 'dropped' : `x${entry.weight.toFixed(2)}`}`;
 }

@@ -58,6 +58,35 @@ describe('source reliability', () => {
     expect(estimates[2]!.reliability).toBe(0.7);
   });
 
+  it('takes outcome pairs as the truth under calibration, however the other units agree with them', () => {
+    // Two process units that err together on 30% of the tasks (on the hard ones, say): agreement
+    // reads their shared errors as outcome's, (2r - 1)^2 = 0.4 x 0.4 / 1, r = 0.7.
+    const rng = new Rng(3);
+    const tally = new ReliabilityTally();
+    for (let task = 0; task < 2000; task++) {
+      const [a, b] = [episode(`t${task}-a`), episode(`t${task}-b`)];
+      const processRight = rng.next() >= 0.3;
+      const process = processRight ? { winner: a, loser: b } : { winner: b, loser: a };
+      tally.addTask(
+        [
+          { unit: 'outcome', pair: { winner: a, loser: b, strength: 1, evidence: {} } },
+          { unit: 'process:consensus', pair: { ...process, strength: 1, evidence: {} } },
+          { unit: 'process:grounding', pair: { ...process, strength: 1, evidence: {} } },
+        ],
+        (id) => id.endsWith('-a'),
+      );
+    }
+    const agreed = tally.estimate(ReliabilityConfigSchema.parse({ method: 'agreement' })).find((entry) => entry.unit === 'outcome');
+    expect(agreed?.method).toBe('agreement');
+    expect(agreed?.reliability).toBeCloseTo(0.7, 1);
+    const calibrated = tally.estimate(ReliabilityConfigSchema.parse({ method: 'calibration' })).find((entry) => entry.unit === 'outcome');
+    expect(calibrated).toMatchObject({ reliability: 1, method: 'calibration' });
+    expect(calibrated?.weight).toBeCloseTo(reliabilityWeight(1), 3);
+    // A grader known to be noisy (an LLM judge) is set, not assumed.
+    const judged = tally.estimate(ReliabilityConfigSchema.parse({ method: 'calibration', fixed: { outcome: 0.8 } })).find((entry) => entry.unit === 'outcome');
+    expect(judged).toMatchObject({ reliability: 0.8, method: 'fixed' });
+  });
+
   it('weighs a unit by c / (1 - c^2) with c = 2r - 1, zero near chance, capped near certainty', () => {
     expect(reliabilityWeight(0.5)).toBe(0);
     expect(reliabilityWeight(0.54)).toBe(0);

@@ -94,7 +94,11 @@ export class ReliabilityTally {
       const fixed = config.fixed[unit as keyof typeof config.fixed];
       if (config.method === 'none') return { unit, reliability: 1, method: 'none' as const, basis: 0, weight: 1 };
       if (fixed !== undefined) return finish(unit, fixed, 'fixed', 0);
-      if (config.method === 'calibration' && unit !== 'outcome') {
+      // Calibration takes the grades as the truth every other unit is measured against, so the
+      // grades' own pairs are that truth: estimating them by agreement with the units they
+      // calibrate let noisy process signals outvote them (0.63 on an active collection, weight 0.27 against process:validity's 4.74).
+      if (config.method === 'calibration' && unit === 'outcome') return finish(unit, 1, 'calibration', this.graded.get(unit)?.total ?? 0);
+      if (config.method === 'calibration') {
         const counts = this.graded.get(unit);
         if (counts !== undefined && counts.total >= config.minOverlap) return finish(unit, Math.max(0.5, counts.agree / counts.total), 'calibration', counts.total);
       }

@@ -17,7 +17,7 @@ function reliabilityTable(reliability: Reliability, caption: string): string {
   const rows = reliability.map((entry): TableCell[] => [
     entry.unit,
     decimal(entry.reliability, 3),
-    METHOD_LABELS[entry.method],
+    entry.unit === 'outcome' && entry.method === 'calibration' ? 'the grades themselves: the truth calibration measures the others against' : METHOD_LABELS[entry.method],
     entry.basis.toLocaleString('en-US'),
     entry.weight === 0 ? { text: 'dropped', className: 'bad' } : decimal(entry.weight, 2),
   ]);
