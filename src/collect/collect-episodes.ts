@@ -1,6 +1,6 @@
 import { setTimeout as sleep, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import pLimit from 'p-limit';
-import { deriveSeed, type Episode, type EventSink, ORCHRM_VERSION, type OrchestratorRef, type PlanTemplateLibrary, stableId, type Task, UserError } from '../core/index.js';
+import { deriveSeed, type Episode, type EventSink, ORCHRM_VERSION, type OrchestratorRef, type PlanTemplateLibrary, sha256, stableId, stableStringify, type Task, UserError } from '../core/index.js';
 import type { Environment } from '../environment/index.js';
 import { errorMessage, runEpisode } from '../exec/index.js';
 import { isServerFailure, UsageMeter } from '../llm/index.js';
@@ -72,8 +72,18 @@ export interface CollectOptions {
 export interface CollectTemplates {
   /** The environment's templates (`environment.templates`), a file's (`loadPlanTemplates`) or the generic ones. */
   library: PlanTemplateLibrary;
-  /** Share of the tasks on which every template runs, in [0, 1]. */
+  /** Share of the tasks on which the templates run, in [0, 1]. */
   share: number;
+  /**
+   * The templates each task of the share runs, by position in `library.names` (every template
+   * when absent; a task the map lacks runs none): an active collection's choice per task.
+   */
+  perTask?: ReadonlyMap<string, readonly number[]>;
+}
+
+/** `perTask` as the run's fingerprint records it: sha256 of the collection's tasks in order, each with its positions. */
+function perTaskRecord(tasks: readonly Task[], perTask: ReadonlyMap<string, readonly number[]>): string {
+  return sha256(stableStringify(tasks.map((task) => [task.id, perTask.get(task.id) ?? []])));
 }
 
 /** Whether a task is among the `share` of tasks on which the templates run: a hash of the seed and its id, so adding tasks never moves one. */
@@ -103,7 +113,15 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
   if (templates !== undefined && !(templates.share >= 0 && templates.share <= 1)) throw new UserError(`the share of tasks that run the templates must be in [0, 1], got ${templates.share}`);
   const startedAt = performance.now();
   store.upsertTasks(tasks);
-  const fingerprint = runFingerprint(seed, plansPerTask, orchestrator.ref, tasks, templates === undefined ? undefined : { names: templates.library.names, share: templates.share });
+  if (templates?.perTask !== undefined) {
+    for (const [taskId, positions] of templates.perTask) {
+      const wrong = positions.find((position) => !Number.isInteger(position) || position < 0 || position >= templates.library.names.length);
+      if (wrong !== undefined) throw new UserError(`task ${taskId} asks for template ${wrong}, but the library has ${templates.library.names.length} (positions 0 to ${templates.library.names.length - 1})`);
+      const twice = positions.find((position, index) => positions.indexOf(position) !== index);
+      if (twice !== undefined) throw new UserError(`task ${taskId} lists template ${twice} twice; each template runs once per task`);
+    }
+  }
+  const fingerprint = runFingerprint(seed, plansPerTask, orchestrator.ref, tasks, templates === undefined ? undefined : { names: templates.library.names, share: templates.share, ...(templates.perTask !== undefined && { perTask: perTaskRecord(tasks, templates.perTask) }) });
   const { runId, continued } = startRun(options, orchestrator, fingerprint, { plansPerTask, concurrency, seed });
   await takeRunLease(store, runId, options);
   const renewLease = setInterval(() => store.renewRunLease(runId), RUN_LEASE_RENEW_MS);
@@ -151,9 +169,10 @@ async function collectRun(
   const { runId, continued, startedAt, plansPerTask, concurrency, seed, stopAfterRepeatedFailures } = run;
   const { templates } = options;
   const limit = pLimit(concurrency);
-  const templateTasks = templates === undefined || templates.share === 0 ? [] : tasks.filter((task) => runsTemplates(seed, task.id, templates.share));
   const templateNames = templates?.library.names ?? [];
-  const total = tasks.length * plansPerTask + templateTasks.length * templateNames.length;
+  const templateRuns = templates === undefined || templates.share === 0 ? [] : tasks.filter((task) => runsTemplates(seed, task.id, templates.share)).map((task) => ({ task, positions: templates.perTask === undefined ? [...templateNames.keys()] : (templates.perTask.get(task.id) ?? []) }));
+  const templateTasks = templateRuns.filter((run) => run.positions.length > 0);
+  const total = tasks.length * plansPerTask + templateTasks.reduce((sum, run) => sum + run.positions.length, 0);
   const meter = new UsageMeter();
   const tally = new CollectTally(runId, meter, total, templates === undefined ? undefined : templateTasks.length);
   const stop = new AbortController();
@@ -193,8 +212,8 @@ async function collectRun(
   };
   const samples: Sample[] = [
     ...tasks.flatMap((task) => Array.from({ length: plansPerTask }, (_, sampleIndex) => ({ task, sampleIndex, ref: orchestrator.ref }))),
-    ...templateTasks.flatMap((task) =>
-      templateNames.map((name, position) => ({ task, sampleIndex: plansPerTask + position, ref: { name: TEMPLATE_ORCHESTRATOR, checkpoint: name }, template: position })),
+    ...templateTasks.flatMap(({ task, positions }) =>
+      positions.map((position) => ({ task, sampleIndex: plansPerTask + position, ref: { name: TEMPLATE_ORCHESTRATOR, checkpoint: templateNames[position]! }, template: position })),
     ),
   ];
   const pending = samples.filter(({ task, sampleIndex, ref }) => {

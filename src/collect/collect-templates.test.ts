@@ -107,4 +107,22 @@ describe('collect with template plans on a share of the tasks', () => {
       store.close();
     }
   });
+
+  it('runs only the templates chosen for each task, and a different choice is a different run', async () => {
+    const store = openStore(join(directory, 'chosen.db'));
+    try {
+      const tasks = environment.tasks('train', TASKS);
+      const perTask = new Map(tasks.map((task, index) => [task.id, index % 3 === 0 ? [] : [1 + (index % 10), 0]]));
+      const first = await collect(store, { templates: { library: environment.templates, share: 1, perTask } });
+      const ran = [...store.iterateEpisodes({ runId: first.runId }, { withCalls: false })].filter((episode) => episode.orchestrator.name === 'template');
+      const expected = tasks.flatMap((task) => (perTask.get(task.id) ?? []).map((position) => `${task.id} ${environment.templates.names[position]} ${2 + position}`)).sort();
+      expect(ran.map((episode) => `${episode.task.id} ${episode.orchestrator.checkpoint} ${episode.sampleIndex}`).sort()).toEqual(expected);
+      expect(first.templates).toMatchObject({ tasks: 8, episodes: expected.length });
+      const other = await collect(store, { templates: { library: environment.templates, share: 1, perTask: new Map([[tasks[1]!.id, [3]]]) } });
+      expect(other.runId).not.toBe(first.runId);
+      await expect(collect(store, { templates: { library: environment.templates, share: 1, perTask: new Map([[tasks[0]!.id, [11]]]) } })).rejects.toThrow(/asks for template 11, but the library has 11 \(positions 0 to 10\)/);
+    } finally {
+      store.close();
+    }
+  });
 });

@@ -8,12 +8,21 @@ export interface RunFingerprint {
   orchestrator: OrchestratorRef;
   /** sha256 of the task ids and questions, in order. */
   tasks: string;
-  /** The template plans run beside the samples, and on what share of the tasks; absent when none (so older runs keep their fingerprints). */
-  templates?: { names: readonly string[]; share: number };
+  /**
+   * The template plans run beside the samples, on what share of the tasks and, when chosen per
+   * task, sha256 of each task's chosen positions; absent when none (so older runs keep their fingerprints).
+   */
+  templates?: { names: readonly string[]; share: number; perTask?: string };
 }
 
 export function runFingerprint(seed: number, plansPerTask: number, orchestrator: OrchestratorRef, tasks: readonly Task[], templates?: RunFingerprint['templates']): RunFingerprint {
-  return { seed, plansPerTask, orchestrator, tasks: sha256(stableStringify(tasks.map((task) => [task.id, task.question]))), ...(templates !== undefined && { templates: { names: [...templates.names], share: templates.share } }) };
+  return {
+    seed,
+    plansPerTask,
+    orchestrator,
+    tasks: sha256(stableStringify(tasks.map((task) => [task.id, task.question]))),
+    ...(templates !== undefined && { templates: { names: [...templates.names], share: templates.share, ...(templates.perTask !== undefined && { perTask: templates.perTask }) } }),
+  };
 }
 
 /**

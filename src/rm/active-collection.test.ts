@@ -6,7 +6,10 @@ import { deriveSeed } from '../core/index.js';
 import { createRemoteEnvironment, type Environment } from '../environment/index.js';
 import { openStore } from '../store/index.js';
 import { createSimEnvironment, loadScenario, orchestratorRefOfModel, startOpenAiCompatibleServer } from '../sim/index.js';
-import { collectActively, type ActiveCollectOptions } from './active-collection.js';
+import { minePairs } from '../pairs/index.js';
+import { collectActively, TEMPLATE_CHOICE_ENCODER, type ActiveCollectOptions } from './active-collection.js';
+import { loadTrainingPairs } from './eval/index.js';
+import { trainRewardModel } from './train-reward-model.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'orchrm-active-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -55,6 +58,45 @@ describe('collectActively', () => {
     expect(result[1]!.summary.tokens.orchestrator.totalTokens).toBe(written);
     store.close();
   }, 240_000);
+
+  it('executes the chosen templates beside the plans: a seeded draw in round 1, the round model\'s first choice later', async () => {
+    const templates = { library: environment.templates, perTask: 1 };
+    const { store, rounds } = run('templates.db', environment, { templates });
+    const result = await rounds;
+    const names = environment.templates.names;
+    for (const [index, round] of result.entries()) {
+      const episodes = [...store.iterateEpisodes({ runId: round.runId }, { withCalls: false })];
+      const templateEpisodes = episodes.filter((episode) => episode.orchestrator.name === 'template');
+      // One template per task, recorded under its own name at the sample index after the plans.
+      expect(templateEpisodes).toHaveLength(20);
+      const plans = index === 0 ? settings.firstRoundPlans : settings.plansPerTask;
+      for (const episode of templateEpisodes) expect(episode.sampleIndex).toBe(plans + names.indexOf(episode.orchestrator.checkpoint!));
+      expect(episodes.length - templateEpisodes.length).toBe(20 * plans);
+    }
+    // Round 2 runs the template the model trained on round 1 scores highest on each task.
+    const pairs = loadTrainingPairs(store, minePairs(store, { config: { seed: settings.seed }, filter: { runId: result[0]!.runId } }).datasetId);
+    const { model } = await trainRewardModel(pairs, { tune: false, ensembleSize: 3, seed: settings.seed, maxEpochs: 3, encoder: TEMPLATE_CHOICE_ENCODER });
+    const second = [...store.iterateEpisodes({ runId: result[1]!.runId }, { withCalls: false })].filter((episode) => episode.orchestrator.name === 'template');
+    for (const episode of second) {
+      const plans = await environment.templates.plansFor(episode.task);
+      const scores = await model.score(episode.task.question, plans.map((plan) => plan.planText));
+      const best = scores.indexOf(Math.max(...scores));
+      expect(episode.orchestrator.checkpoint).toBe(plans[best]!.name);
+    }
+    model.close();
+    // The same collection again continues it: nothing is added.
+    const before = episodesOf(store);
+    await collectActively({ environment, tasks: environment.tasks('train', 40), orchestrator: environment.orchestrator('base'), store, ...settings, templates });
+    expect(episodesOf(store)).toEqual(before);
+    store.close();
+  }, 240_000);
+
+  it('refuses a number of templates per task the library cannot give', async () => {
+    const store = openStore(join(directory, 'refused.db'));
+    const options: ActiveCollectOptions = { environment, tasks: environment.tasks('train', 40), store, ...settings, templates: { library: environment.templates, perTask: environment.templates.names.length + 1 } };
+    await expect(collectActively(options)).rejects.toThrow(/templates per task must be a whole number from 1 to the library's 11/);
+    store.close();
+  });
 
   it('resumes after a stop in round 2 and ends with what an uninterrupted run collects, over HTTP', async () => {
     const server = await startOpenAiCompatibleServer({ provider: environment.provider, models: environment.models() });

@@ -1,4 +1,4 @@
-import { deriveSeed, type EventSink, type LlmCallRecord, type Task, type Usage, UserError } from '../core/index.js';
+import { deriveSeed, type EventSink, type LlmCallRecord, type PlanTemplateLibrary, type Task, type Usage, UserError } from '../core/index.js';
 import { collectEpisodes, type CollectEvent, type CollectResult } from '../collect/index.js';
 import type { Environment } from '../environment/index.js';
 import type { Orchestrator, WrittenPlan } from '../orchestrator/index.js';
@@ -29,15 +29,30 @@ export interface ActiveCollectOptions {
   concurrency?: number;
   /** @default 0 */
   seed?: number;
-  /** Training of each round's model (bootstrap heads are needed: `ensembleSize` at least 2). @default { tune: false, ensembleSize: 5 } */
+  /** Training of each round's model (bootstrap heads are needed: `ensembleSize` at least 2). @default { tune: false, ensembleSize: 5 }, with `encoder: TEMPLATE_CHOICE_ENCODER` when templates are chosen */
   training?: BtConfigInput;
   /** Mining of each round's pairs. @default { seed } */
   mining?: PairMiningConfigInput;
+  /**
+   * Template plans executed beside the sampled ones, `perTask` of them on every task (issue 22:
+   * a template the model has not seen on such tasks). Round 1 runs a seeded draw of them per
+   * task; each later round the model's own first choice among the templates, then those most
+   * likely to beat it by its bootstrap heads (the highest mean plus one sd of their score minus
+   * the first choice's).
+   */
+  templates?: { library: PlanTemplateLibrary; perTask: number };
   /** Recorded with each round's run. */
   config?: Record<string, unknown>;
   events?: EventSink<CollectEvent | ActiveRoundEvent>;
   signal?: AbortSignal;
 }
+
+/**
+ * The encoder of each round's model when it chooses templates: a template's worth depends on the
+ * task (issue 21), which the `route` and `popularity` items cross with the plan's shape at full
+ * weight; the default `shape` encoder ranks templates nearly task-blind (docs/rm.md).
+ */
+export const TEMPLATE_CHOICE_ENCODER = 'shape,route,popularity';
 
 /** One round of an active collection. */
 export interface ActiveRound {
@@ -84,8 +99,12 @@ export async function collectActively(options: ActiveCollectOptions): Promise<Ac
   if (!Number.isInteger(rounds) || rounds < 2) throw new UserError(`active collection needs at least 2 rounds (the first is passive), got ${rounds}`);
   if (plansPerTask < 2 || candidatesPerTask < plansPerTask) throw new UserError(`active collection executes at least 2 plans per task (a pair) out of at least as many candidates; got ${plansPerTask} of ${candidatesPerTask}`);
   if (tasks.length < rounds) throw new UserError(`${tasks.length} tasks cannot be split into ${rounds} rounds`);
+  const { templates } = options;
+  if (templates !== undefined && !(Number.isInteger(templates.perTask) && templates.perTask >= 1 && templates.perTask <= templates.library.names.length)) {
+    throw new UserError(`templates per task must be a whole number from 1 to the library's ${templates.library.names.length}, got ${templates.perTask}`);
+  }
   const orchestrator = options.orchestrator ?? options.environment.orchestrator();
-  const training: BtConfigInput = { tune: false, ensembleSize: 5, seed, ...options.training };
+  const training: BtConfigInput = { tune: false, ensembleSize: 5, seed, ...(options.templates !== undefined && { encoder: TEMPLATE_CHOICE_ENCODER }), ...options.training };
   const results: ActiveRound[] = [];
   for (let round = 1; round <= rounds; round++) {
     options.signal?.throwIfAborted();
@@ -98,24 +117,28 @@ export async function collectActively(options: ActiveCollectOptions): Promise<Ac
       concurrency,
       seed: roundSeed,
       sameFingerprint: 'continue' as const,
-      config: { ...options.config, active: { round, rounds, candidatesPerTask, plansPerTask, firstRoundPlans } },
+      config: { ...options.config, active: { round, rounds, candidatesPerTask, plansPerTask, firstRoundPlans, ...(templates !== undefined && { templatesPerTask: templates.perTask }) } },
       ...(options.signal && { signal: options.signal }),
       ...(options.events && { events: options.events }),
     };
     let summary: CollectResult;
     let unexecutedWritingTokens = 0;
     if (round === 1) {
-      summary = await collectEpisodes({ ...common, orchestrator, plansPerTask: firstRoundPlans });
+      const firstTemplates = templates === undefined ? undefined : { library: templates.library, share: 1, perTask: drawnTemplates(roundTasks, templates, roundSeed) };
+      summary = await collectEpisodes({ ...common, orchestrator, plansPerTask: firstRoundPlans, ...(firstTemplates !== undefined && { templates: firstTemplates }) });
     } else {
       const model = await trainRoundModel(store, results.map((earlier) => earlier.runId), training, options.mining ?? { seed }, options.signal);
       let choices: Map<string, TaskChoice>;
+      let chosenTemplates: Map<string, number[]> | undefined;
       try {
         choices = await chooseCandidates(model, orchestrator, roundTasks, { candidatesPerTask, plansPerTask, seed: roundSeed, ...(options.signal && { signal: options.signal }) });
+        if (templates !== undefined) chosenTemplates = await chooseTemplates(model, roundTasks, templates, options.signal);
       } finally {
         model.close();
       }
       for (const choice of choices.values()) unexecutedWritingTokens += choice.unexecuted.totalTokens;
-      summary = await collectEpisodes({ ...common, orchestrator: chosenPlans(orchestrator, choices), plansPerTask });
+      const roundTemplates = templates === undefined || chosenTemplates === undefined ? undefined : { library: templates.library, share: 1, perTask: chosenTemplates };
+      summary = await collectEpisodes({ ...common, orchestrator: chosenPlans(orchestrator, choices), plansPerTask, ...(roundTemplates !== undefined && { templates: roundTemplates }) });
     }
     const entry: ActiveRound = { round, runId: summary.runId, tasks: roundTasks.length, summary, unexecutedWritingTokens };
     results.push(entry);
@@ -175,6 +198,40 @@ async function chooseCandidates(
   return choices;
 }
 
+/** Round 1's templates: per task, the `perTask` positions with the smallest seeded hashes (a uniform draw, stable per task). */
+function drawnTemplates(tasks: readonly Task[], templates: { library: PlanTemplateLibrary; perTask: number }, seed: number): Map<string, number[]> {
+  const positions = [...templates.library.names.keys()];
+  return new Map(
+    tasks.map((task) => {
+      const hash = (position: number) => deriveSeed(seed, `${task.id}#template:${templates.library.names[position]}`);
+      return [task.id, [...positions].sort((a, b) => hash(a) - hash(b) || a - b).slice(0, templates.perTask).sort((a, b) => a - b)];
+    }),
+  );
+}
+
+/**
+ * Later rounds' templates: per task, the template the model would pick among them (highest mean
+ * score), then the ones most likely to beat that pick by its bootstrap heads: the highest mean
+ * plus one sd of the heads' score difference to the pick.
+ */
+async function chooseTemplates(model: TrainedRewardModel, tasks: readonly Task[], templates: { library: PlanTemplateLibrary; perTask: number }, signal: AbortSignal | undefined): Promise<Map<string, number[]>> {
+  const chosen = new Map<string, number[]>();
+  for (const task of tasks) {
+    signal?.throwIfAborted();
+    const texts = (await templates.library.plansFor(task)).map((plan) => plan.planText);
+    const [means, members] = await Promise.all([model.score(task.question, texts), model.scoreMembers(task.question, texts)]);
+    const order = [...texts.keys()];
+    const pick = order.reduce((best, index) => ((means[index] ?? -Infinity) > (means[best] ?? -Infinity) ? index : best), 0);
+    const chance = (index: number) => {
+      const differences = (members[index] ?? []).map((score, head) => score - (members[pick]?.[head] ?? 0));
+      return mean(differences) + standardDeviation(differences);
+    };
+    const challengers = order.filter((index) => index !== pick).map((index) => ({ index, chance: chance(index) })).sort((a, b) => b.chance - a.chance || a.index - b.index);
+    chosen.set(task.id, [pick, ...challengers.slice(0, templates.perTask - 1).map((challenger) => challenger.index)].sort((a, b) => a - b));
+  }
+  return chosen;
+}
+
 /** An orchestrator that hands out the chosen plans of each task, sample by sample, under the real orchestrator's name. */
 function chosenPlans(orchestrator: Orchestrator, choices: ReadonlyMap<string, TaskChoice>): Orchestrator {
   return {
@@ -198,8 +255,12 @@ function addUsage(sum: Usage, usage: Usage | undefined): Usage {
   return { promptTokens: sum.promptTokens + usage.promptTokens, completionTokens: sum.completionTokens + usage.completionTokens, totalTokens: sum.totalTokens + usage.totalTokens };
 }
 
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
 function standardDeviation(values: readonly number[]): number {
   if (values.length < 2) return 0;
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1));
+  const average = mean(values);
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - average) ** 2, 0) / (values.length - 1));
 }

@@ -72,6 +72,10 @@ const CollectFlagsSchema = z.object({
   }),
   candidatesPerTask: z.number().int().min(2).default(8).meta({ description: 'with --active-rounds: plans written per task after round 1, among which the model chooses' }),
   activePlans: z.number().int().min(2).default(4).meta({ description: 'with --active-rounds: of those, plans executed per task (4 of 8 beat 2 of 8 on default: docs/rm.md)' }),
+  activeTemplates: z.number().int().min(0).default(0).meta({
+    placeholder: 'n',
+    description: 'with --active-rounds: also execute n template plans per task (--templates, else the scenario\'s plan kinds): a seeded draw in round 1, then the model\'s first choice and those most likely to beat it',
+  }),
   json: z.boolean().default(false).meta({ description: 'print the summary as JSON on stdout' }),
   events: z.boolean().default(false).meta({ description: 'print progress as JSON lines on stdout (collect-start, episode-end, collect-end with the summary) instead of the summary' }),
 });
@@ -101,7 +105,10 @@ export function registerCollectCommand(program: Command): void {
         'spends on its tasks: --plans-per-task plans written and executed each. Before each later round, a reward model',
         'is trained on the earlier rounds\' pairs (CPU only, no tokens); then per task --candidates-per-task plans are',
         'written (orchestrator tokens only) and --active-plans of them executed (orchestrator, execution and judge tokens):',
-        'the plan the model would pick and those its bootstrap heads disagree on most. Every plan written is billed in',
+        'the plan the model would pick and those its bootstrap heads disagree on most. With --active-templates n, every',
+        'round also executes n template plans per task (execution and judge tokens; no plan is written): round 1 a',
+        'seeded draw, later rounds the template the model would pick and those its heads give the best chance to beat',
+        'it, so the model learns which template suits which task without running all of them. Every plan written is billed in',
         'the store. Use a --db of its own; running the command again continues it (candidates are written again: keep',
         'the response cache on to get them for free).',
         '',
@@ -109,6 +116,7 @@ export function registerCollectCommand(program: Command): void {
         '  orchrm collect --tasks gsm8k-test.jsonl --suite gsm8k --provider vllm.json --plans-per-task 8 --db runs.db --seed 1',
         '  orchrm collect --scenario default --orchestrator sim:base --count 200 --plans-per-task 4 --db sim.db',
         '  orchrm collect --scenario default --orchestrator sim:base --count 600 --plans-per-task 4 --active-rounds 3 --db active.db',
+        '  orchrm collect --scenario default --orchestrator sim:base --count 240 --plans-per-task 4 --active-rounds 3 --active-templates 2 --db active-templates.db',
       ].join('\n'),
     )
     .action(runAction(async (raw: Record<string, unknown>, command: Command) => collect(collectFlags.parse(raw), commandLine(command))));
@@ -128,7 +136,8 @@ function commandLine(command: Command): string[] {
 async function collect(flags: CollectFlags, args: readonly string[]): Promise<void> {
   if (flags.json && flags.events) throw new UserError('--json and --events both write to stdout; choose one');
   if (flags.resume !== undefined && flags.newRun) throw new UserError('--resume continues a run and --new-run starts one; choose one');
-  if (flags.templates !== undefined && flags.templateShare === 0) throw new UserError('--templates names the plans --template-share runs; give --template-share (e.g. 0.25) too');
+  if (flags.templates !== undefined && flags.templateShare === 0 && flags.activeTemplates === 0) throw new UserError('--templates names the plans --template-share (or --active-templates) runs; give --template-share (e.g. 0.25) too');
+  if (flags.activeTemplates > 0 && flags.activeRounds === 0) throw new UserError('--active-templates chooses templates in the rounds of an active collection; give --active-rounds (e.g. 3) too, or --template-share for a passive one');
   refuseInputsAsOutputs(environmentInputs(flags), [{ flag: '--db', path: flags.db }]);
   if (flags.activeRounds > 0) return collectActivelyFromFlags(flags);
   const setup = await environmentFromFlags(flags, { defaultCount: DEFAULT_SCENARIO_TASKS });
@@ -237,6 +246,7 @@ async function collectActivelyFromFlags(flags: CollectFlags): Promise<void> {
       firstRoundPlans: flags.plansPerTask,
       candidatesPerTask: flags.candidatesPerTask,
       plansPerTask: flags.activePlans,
+      ...(flags.activeTemplates > 0 && { templates: { library: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates), perTask: flags.activeTemplates } }),
       concurrency: flags.concurrency ?? setup.providerConfig?.concurrency ?? DEFAULT_CONCURRENCY,
       seed: flags.seed,
       config: { ...setup.config, keepPrompts: flags.keepPrompts },
