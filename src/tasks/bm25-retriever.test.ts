@@ -45,4 +45,18 @@ describe('createBm25Retriever', () => {
     controller.abort(new Error('stop'));
     await expect(createBm25Retriever(documents).search('cats', { topK: 1, signal: controller.signal })).rejects.toThrow('stop');
   });
+
+  it('answers a repeated query as the first time, with documents a caller may change freely', async () => {
+    const retriever = createBm25Retriever(documents);
+    const first = await retriever.search('wolves packs', { topK: 2 });
+    const expected = structuredClone(first);
+    first[0]!.text = 'changed by the caller';
+    first.pop();
+    expect(await retriever.search('wolves packs', { topK: 2 })).toEqual(expected);
+    // Another topK of the same query is its own ranking, not a cut of a cached one.
+    expect((await retriever.search('wolves packs', { topK: 1 })).map((result) => result.id)).toEqual([expected[0]!.id]);
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(retriever.search('wolves packs', { topK: 2, signal: controller.signal })).rejects.toThrow('stop');
+  });
 });
