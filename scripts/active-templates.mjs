@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Active collection with template plans against passive collection at about the same tokens, and
-// against the demo's whole collection (docs/rm.md, "Active collection"). Collects both with the
+// against the demo's whole collection (docs/rm.md, "Learning curves and active collection"). Collects both with the
 // built CLI (npm run build first), mines and trains each as the demo does (its two candidate
 // encoders, 12 epochs, tuned on validation), then runs Best-of-8 on the default scenario's 400
 // test tasks with each model and with the demo's, and prints one JSON report: each model's
