@@ -98,7 +98,11 @@ describe('collectActively', () => {
     store.close();
   });
 
-  it('resumes after a stop in round 2 and ends with what an uninterrupted run collects, over HTTP', async () => {
+  it.each([
+    ['', {}],
+    [' with templates', { templates: { library: environment.templates, perTask: 2 } }],
+  ] as const)('resumes after a stop in round 2 and ends with what an uninterrupted run collects, over HTTP%s', async (label, extra: Partial<ActiveCollectOptions>) => {
+    const name = label === '' ? '' : '-templates';
     const server = await startOpenAiCompatibleServer({ provider: environment.provider, models: environment.models() });
     try {
       const remote = await createRemoteEnvironment(
@@ -106,12 +110,13 @@ describe('collectActively', () => {
         environment,
         { retriever: environment.retriever, orchestratorRef: (model) => orchestratorRefOfModel(model, environment.checkpoints) },
       );
-      const whole = run('whole.db', remote);
+      const whole = run(`whole${name}.db`, remote, extra);
       await whole.rounds;
       const stop = new AbortController();
       let firstRoundDone = false;
       let secondRound = 0;
-      const killed = run('killed.db', remote, {
+      const killed = run(`killed${name}.db`, remote, {
+        ...extra,
         signal: stop.signal,
         events: (event) => {
           if (event.type === 'active-round-end') firstRoundDone = true;
@@ -119,11 +124,13 @@ describe('collectActively', () => {
         },
       });
       await expect(killed.rounds).rejects.toThrow(/interrupted/);
+      // Round 1 is complete (20 tasks x 4 plans, and 2 templates each with templates), round 2 is not.
+      const firstRound = label === '' ? 80 : 120;
       const partial = episodesOf(killed.store).length;
-      expect(partial).toBeGreaterThan(80);
-      expect(partial).toBeLessThan(120);
+      expect(partial).toBeGreaterThan(firstRound);
+      expect(partial).toBeLessThan(firstRound + (label === '' ? 40 : 80));
       killed.store.close();
-      const resumed = run('killed.db', remote);
+      const resumed = run(`killed${name}.db`, remote, extra);
       await resumed.rounds;
       expect(episodesOf(resumed.store)).toEqual(episodesOf(whole.store));
       for (const handle of [whole, resumed]) handle.store.close();
