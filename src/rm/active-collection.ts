@@ -4,6 +4,7 @@ import type { Environment } from '../environment/index.js';
 import type { Orchestrator, WrittenPlan } from '../orchestrator/index.js';
 import { minePairs, type PairMiningConfigInput } from '../pairs/index.js';
 import type { Store } from '../store/index.js';
+import { headDifference } from './bootstrap-heads.js';
 import type { BtConfigInput } from './bt-config.js';
 import { loadTrainingPairs } from './eval/index.js';
 import { trainRewardModel } from './train-reward-model.js';
@@ -223,8 +224,8 @@ async function chooseTemplates(model: TrainedRewardModel, tasks: readonly Task[]
     const order = [...texts.keys()];
     const pick = order.reduce((best, index) => ((means[index] ?? -Infinity) > (means[best] ?? -Infinity) ? index : best), 0);
     const chance = (index: number) => {
-      const differences = (members[index] ?? []).map((score, head) => score - (members[pick]?.[head] ?? 0));
-      return mean(differences) + standardDeviation(differences);
+      const { mean, spread } = headDifference(members[index] ?? [], members[pick] ?? []);
+      return mean + spread;
     };
     const challengers = order.filter((index) => index !== pick).map((index) => ({ index, chance: chance(index) })).sort((a, b) => b.chance - a.chance || a.index - b.index);
     chosen.set(task.id, [pick, ...challengers.slice(0, templates.perTask - 1).map((challenger) => challenger.index)].sort((a, b) => a - b));
@@ -255,12 +256,8 @@ function addUsage(sum: Usage, usage: Usage | undefined): Usage {
   return { promptTokens: sum.promptTokens + usage.promptTokens, completionTokens: sum.completionTokens + usage.completionTokens, totalTokens: sum.totalTokens + usage.totalTokens };
 }
 
-function mean(values: readonly number[]): number {
-  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
 function standardDeviation(values: readonly number[]): number {
   if (values.length < 2) return 0;
-  const average = mean(values);
-  return Math.sqrt(values.reduce((sum, value) => sum + (value - average) ** 2, 0) / (values.length - 1));
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pair } from '../core/pair.js';
+import { headDifference } from './bootstrap-heads.js';
 import { trainRewardModel } from './train-reward-model.js';
 
 const plan = (agent: string, params: Record<string, unknown> = {}) => JSON.stringify({ dom: 'low', nodes: [{ id: 'A', agent, input: '', params }], edges: [], answer: 'A' });
@@ -41,5 +42,12 @@ describe('bootstrap heads', () => {
     const none = (await trainRewardModel(pairs(), { ...config, ensembleSize: 0 })).model;
     expect(none.ensembleSize).toBe(0);
     expect(await none.score(question, [SC, COT])).toEqual(await model.score(question, [SC, COT]));
+  });
+
+  it('measures how far one plan sits above another across the heads: mean and sample sd of the differences', () => {
+    expect(headDifference([3, 5, 7], [1, 1, 1])).toEqual({ mean: 4, spread: 2 });
+    // One head gives a difference but no spread; none gives neither.
+    expect(headDifference([2], [0.5])).toEqual({ mean: 1.5, spread: 0 });
+    expect(headDifference([], [])).toEqual({ mean: 0, spread: 0 });
   });
 });

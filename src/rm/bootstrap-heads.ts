@@ -5,6 +5,23 @@ import { createHead } from './heads/create-head.js';
 import type { RewardHead } from './heads/reward-head.js';
 import { SPLIT_CODES, type PairDataset } from './pair-dataset.js';
 
+/**
+ * How far plan a's scores sit above plan b's across the bootstrap heads (each array one score per
+ * head, in the same head order): the mean of the per-head differences and their sample standard
+ * deviation, the model's uncertainty about which of the two is better (0 with fewer than 2 heads).
+ */
+export function headDifference(a: readonly number[], b: readonly number[]): { mean: number; spread: number } {
+  const count = Math.min(a.length, b.length);
+  if (count === 0) return { mean: 0, spread: 0 };
+  let mean = 0;
+  for (let head = 0; head < count; head++) mean += a[head]! - b[head]!;
+  mean /= count;
+  if (count < 2) return { mean, spread: 0 };
+  let squares = 0;
+  for (let head = 0; head < count; head++) squares += (a[head]! - b[head]! - mean) ** 2;
+  return { mean, spread: Math.sqrt(squares / (count - 1)) };
+}
+
 /** One head of a bootstrap ensemble and how its training went. */
 export interface BootstrapHead {
   head: RewardHead;

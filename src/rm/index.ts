@@ -28,4 +28,5 @@ export {
 } from './trained-reward-model.js';
 export * from './eval/index.js';
 export * from './remote/index.js';
+export { headDifference } from './bootstrap-heads.js';
 export { collectActively, type ActiveCollectOptions, type ActiveRound, type ActiveRoundEvent } from './active-collection.js';

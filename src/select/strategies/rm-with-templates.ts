@@ -1,3 +1,4 @@
+import { headDifference } from '../../rm/index.js';
 import { chooseByObjective } from '../selection-objective.js';
 import type { SelectionContext, SelectionStrategy } from '../selection-strategy.js';
 import { isCorrect, rankCandidates } from '../vote-executed.js';
@@ -24,20 +25,8 @@ export async function routedTemplate(scores: readonly number[], context: Selecti
   const reference = context.referenceTemplate;
   if (best === undefined || reference === undefined || best === reference) return best;
   const members = await context.memberScores();
-  const spread = members === undefined ? 0 : differenceSpread(members[best] ?? [], members[reference] ?? []);
+  const spread = members === undefined ? 0 : headDifference(members[best] ?? [], members[reference] ?? []).spread;
   return scores[best]! - scores[reference]! > context.templateMargin * spread ? best : reference;
-}
-
-/** Standard deviation (n - 1) of `a[k] - b[k]` over the heads. */
-function differenceSpread(a: readonly number[], b: readonly number[]): number {
-  const count = Math.min(a.length, b.length);
-  if (count < 2) return 0;
-  let mean = 0;
-  for (let head = 0; head < count; head++) mean += a[head]! - b[head]!;
-  mean /= count;
-  let squares = 0;
-  for (let head = 0; head < count; head++) squares += (a[head]! - b[head]! - mean) ** 2;
-  return Math.sqrt(squares / (count - 1));
 }
 
 /**
@@ -65,7 +54,7 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
       const members = await context.memberScores();
       let bestLowerBound = 0;
       for (const sample of samples) {
-        const spread = members === undefined ? 0 : differenceSpread(members[sample] ?? [], members[template] ?? []);
+        const spread = members === undefined ? 0 : headDifference(members[sample] ?? [], members[template] ?? []).spread;
         const lowerBound = (scores[sample] ?? Number.NEGATIVE_INFINITY) - scores[template]! - context.templateMargin * spread;
         if (lowerBound > 0) passing.set(sample, members === undefined ? undefined : spread);
         // Strictly above the template (and above earlier samples): ties keep the template.
