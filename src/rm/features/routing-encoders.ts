@@ -6,7 +6,7 @@ import type { NamedFeatureSink } from './named-features.js';
 import type { PlanAnalysis } from './plan-analysis.js';
 import type { TaskAnalysis } from './task-analysis.js';
 import { countBucket } from './task-shape.js';
-import { taskNames } from './task-encoders.js';
+import { addCrossedHashes, taskNames } from './task-encoders.js';
 
 /**
  * The task-shape names the `route` encoder crosses at full weight: the word problem's structure
@@ -44,11 +44,7 @@ function createFactCrossEncoder(name: 'route' | 'popularity', mask: number, fact
     encode(task: TaskAnalysis, plan: PlanAnalysis, out: FeatureAccumulator) {
       const factHashes = facts(task);
       if (factHashes.length === 0) return;
-      const planHashes = plan.shapeHashes;
-      const value = 1 / Math.sqrt(planHashes.length);
-      for (const planHash of planHashes) {
-        for (const fact of factHashes) out.addHashed(murmur3Ints(seed, fact, planHash), mask, value);
-      }
+      addCrossedHashes(out, seed, mask, plan.shapeHashes, factHashes, 1 / Math.sqrt(plan.shapeHashes.length));
     },
     explain(task: TaskAnalysis, plan: PlanAnalysis, out: NamedFeatureSink) {
       facts(task);

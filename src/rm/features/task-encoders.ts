@@ -98,11 +98,7 @@ export function createNamesEncoder(mask: number): FeatureEncoder {
     encode(task: TaskAnalysis, plan: PlanAnalysis, out: FeatureAccumulator) {
       const names = hashes(task);
       if (names.length === 0) return;
-      const kinds = plan.kindHashes;
-      const value = 1 / Math.sqrt(names.length);
-      for (let kindIndex = 0; kindIndex < kinds.length; kindIndex++) {
-        for (const name of names) out.addHashed(murmur3Ints(seed, name, kinds[kindIndex]!), mask, value);
-      }
+      addCrossedHashes(out, seed, mask, plan.kindHashes, names, 1 / Math.sqrt(names.length));
     },
     explain(task: TaskAnalysis, plan: PlanAnalysis, out: NamedFeatureSink) {
       const names = taskNames(task.text);
@@ -164,4 +160,11 @@ export function createShapeEncoder(mask: number, cross: boolean): FeatureEncoder
       }
     },
   };
+}
+
+/** Adds one feature of `value` for every (plan hash, task hash) pair: a task fact crossed with what the plan holds. */
+export function addCrossedHashes(out: FeatureAccumulator, seed: number, mask: number, planHashes: ArrayLike<number> & Iterable<number>, taskHashes: ArrayLike<number> & Iterable<number>, value: number): void {
+  for (const planHash of planHashes) {
+    for (const taskHash of taskHashes) out.addHashed(murmur3Ints(seed, taskHash, planHash), mask, value);
+  }
 }
