@@ -53,3 +53,21 @@ export function isCostAware(model: RewardModel): model is CostAwareRewardModel {
   const candidate = model as Partial<CostAwareRewardModel>;
   return typeof candidate.estimate === 'function' && candidate.canEstimate === true;
 }
+
+/**
+ * A reward model with a template router (issue 21): besides scoring plans, it predicts how likely
+ * each of a library's named template plans is to succeed on a task, from outcomes of the same
+ * templates on training tasks of the same suite.
+ */
+export interface TemplateRoutingRewardModel extends RewardModel {
+  /** Names of the templates it has learnt; empty when it has no router. */
+  readonly routedTemplates: readonly string[];
+  /** Per name, the predicted probability that the template succeeds on the task; undefined for a name it has not learnt. */
+  routeTemplates(task: string, suite: string, names: readonly string[]): (number | undefined)[];
+}
+
+/** Whether a reward model has a template router (`TemplateRoutingRewardModel`) with at least two templates. */
+export function routesTemplates(model: RewardModel): model is TemplateRoutingRewardModel {
+  const candidate = model as Partial<TemplateRoutingRewardModel>;
+  return typeof candidate.routeTemplates === 'function' && Array.isArray(candidate.routedTemplates) && candidate.routedTemplates.length > 1;
+}

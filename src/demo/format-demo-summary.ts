@@ -158,6 +158,12 @@ export function switchingLines(results: DemoResults, lines: string[]): void {
       `  ${row.family.padEnd(10)} ${row.strategy.padEnd(18)} vs ${row.bestFixed.padEnd(14)} switched on ${String(row.switched).padStart(3)} of ${row.tasks} (${percent(share)}): ${row.wins} won, ${row.losses} lost${top === '' ? '' : `; picked instead: ${top}`}`,
     );
   }
+  const router = results.bon.templateRouter;
+  if (router !== undefined) {
+    lines.push(
+      `  template choice of rm+templates and rm-templates-only: the reward model's template router (each template's success over the task's suite, word-problem structure and name popularity, L2 ${router.l2} chosen by log loss on ${router.validationEpisodes.toLocaleString('en-US')} validation episodes after fitting on ${router.trainEpisodes.toLocaleString('en-US')} train ones, then fitted on both); no reference template`,
+    );
+  }
   const references = Object.entries(results.bon.templateReferences ?? {});
   if (references.length > 0) {
     lines.push(

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DemoResultsSchema } from '../report/index.js';
 import { loadRewardModel } from '../rm/index.js';
+import { formatDemoSummary } from './format-demo-summary.js';
 import { runDemo } from './run-demo.js';
 
 describe('runDemo --quick', () => {
@@ -45,8 +46,13 @@ describe('runDemo --quick', () => {
     for (const row of results.families) expect(row.switching?.map((entry) => entry.strategy)).toEqual(['rm', 'rm+templates', 'rm-templates-only']);
     // The encoder was chosen among the candidates on the validation split's valid-vs-valid outcome pairs.
     expect(results.config.encoderChoice).toMatchObject({ by: 'validation valid-vs-valid accuracy', candidates: [{ encoder: 'shape,route,popularity,bits:18' }, { encoder: 'shape,cross,route,popularity,bits:18' }] });
-    // rm+templates' reference template per family, from the model's own first choices.
-    expect(Object.keys(results.bon.templateReferences ?? {}).sort()).toEqual(results.families.map((row) => row.family).sort());
+    // rm+templates chose its templates by the model's template router, fitted on the template episodes of the train split; no reference applied.
+    expect(results.bon.templateRouter).toMatchObject({ templates: (results.config.templates as string[]).length, l2: expect.any(Number) });
+    expect(results.bon.templateRouter?.trainEpisodes).toBeGreaterThanOrEqual(10 * (results.config.templates as string[]).length);
+    expect(results.bon.templateReferences).toBeUndefined();
+    const summary = formatDemoSummary(results, { results: outcome.resultsPath, report: outcome.reportPath, model: outcome.modelPath });
+    expect(summary).toContain("template choice of rm+templates and rm-templates-only: the reward model's template router");
+    expect(summary).not.toContain('reference template of rm+templates');
     const { seeds } = results.grpo;
     expect(seeds?.seeds).toEqual([3, 4, 5]);
     expect(seeds?.rm.accuracies[0]).toBe(results.grpo.rm.accuracy);

@@ -29,6 +29,7 @@ import {
   trainStoredRewardModel,
   validPairsDifference,
   type EvaluationData,
+  type TemplateRouterReport,
   type TrainedRewardModel,
 } from '../rm/index.js';
 import { recordBestOfN, runBestOfN, summarizeBestOfN, summarizeFrontier, type BestOfNOptions } from '../select/index.js';
@@ -240,7 +241,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         bon: { n: labelFreeTable.n, tasks: labelFreeTable.tasks, strategies: labelFreeTable.strategies, paired: labelFreeTable.paired },
       },
       outcomeOnly: alternatives.outcomeOnly,
-      bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N), ...(frontier !== undefined && { frontier }), ...(bonRun.templateReferences !== undefined && { templateReferences: bonRun.templateReferences }) },
+      bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N), ...(frontier !== undefined && { frontier }), ...(bonRun.templateReferences !== undefined && { templateReferences: bonRun.templateReferences }), ...(bonRun.templateChoice === 'router' && { templateRouter: model.provenance.metrics?.templateRouter as TemplateRouterReport }) },
       grpo: {
         baseAccuracy,
         rmCollectionTokens: collectionTokens,

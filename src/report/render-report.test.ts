@@ -56,6 +56,15 @@ describe('renderReportHtml', () => {
     expect(html).toContain('mean over 3 seeds (0, 1, 2)');
     expect(html).toMatch(/<th[^>]*>execution<\/th><td[^>]*>55\.8%<\/td><td[^>]*>50\.0–60\.0%<\/td>/);
     expect(html).toContain('53.5%, 58.0%, 56.0%');
+    const routed = await renderReportHtml(
+      fixture((draft) => {
+        draft.bon.templateRouter = { templates: 11, facts: 15, trainEpisodes: 1276, validationEpisodes: 198, l2: 1, validationLoss: [{ l2: 1, loss: 0.54 }] };
+      }),
+      { outDir: directory },
+    );
+    expect(routed).toContain('chose their template by the reward model’s template router: for each of 11 templates');
+    expect(routed).toContain('with L2 1 chosen by log loss on 198 graded template episodes of the validation split after fitting on the train split’s 1,276, then fitted on both');
+    expect(routed).not.toContain('Reference template of rm+templates');
   });
 
   test('the page loads nothing: no scripts, no external resources, only in-page and relative links', async () => {

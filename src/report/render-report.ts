@@ -51,7 +51,7 @@ export async function renderReportHtml(results: DemoResults, options: RenderRepo
     ...(results.learningCurve === undefined ? [] : [{ id: 'curve', title: 'Learning curve', html: curveSection(results.learningCurve) }]),
     { id: 'pairs', title: 'Pairs', html: await pairsSection(results.pairs) },
     ...(results.reliability !== undefined || results.labelFree !== undefined ? [{ id: 'sources', title: 'Sources and labels', html: sourcesSection(results) }] : []),
-    { id: 'families', title: 'Per family', html: familiesSection(results.families, results.bon.templateReferences) },
+    { id: 'families', title: 'Per family', html: familiesSection(results.families, results.bon.templateReferences, results.bon.templateRouter) },
     ...(results.loop && results.loop.length > 0 ? [{ id: 'loop', title: 'Loop', html: await loopSection(results.loop) }] : []),
     { id: 'environment', title: 'The environment', html: environmentSection(results, simDocHref) },
     { id: 'config', title: 'Configuration', html: configSection(results) },

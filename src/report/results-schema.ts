@@ -268,6 +268,21 @@ export const BonResultsSchema = BonTableSchema.extend({
    * model's heads agree it is better (issue 21; optional, without a schema bump).
    */
   templateReferences: z.record(z.string(), z.string()).optional(),
+  /**
+   * With a reward model whose template router knows every template (issue 21, fourth round):
+   * rm+templates and rm-templates-only chose their template by it, and no reference applied.
+   * How it was fitted (`TemplateRouterReport`; optional, without a schema bump).
+   */
+  templateRouter: z
+    .object({
+      templates: z.number().int().min(0),
+      facts: z.number().int().min(0),
+      trainEpisodes: z.number().int().min(0),
+      validationEpisodes: z.number().int().min(0),
+      l2: z.number(),
+      validationLoss: z.array(z.object({ l2: z.number(), loss: z.number() })),
+    })
+    .optional(),
 });
 
 /**

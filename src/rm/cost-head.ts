@@ -15,14 +15,18 @@ import { FeatureMatrixBuilder, type FeatureMatrix } from './pair-dataset.js';
 export const COST_TARGET = 'log1p-execution-tokens';
 
 /**
- * One executed plan, as the cost head and the calibration read it: its task, its plan text, the
+ * One executed plan, as the cost head, the calibration and the template router read it: its task, its plan text, the
  * execution tokens its episode spent (hidden reasoning included), whether it was correct when the
  * episode was graded, and the split of its task (by the pair dataset's split rule).
  */
 export interface PlanOutcome {
   taskId: string;
   question: string;
+  /** The task's suite (its benchmark or family), when the store says. */
+  suite?: string;
   planText: string;
+  /** The template's name when the plan was a template plan run by collection (`--template-share`), which the template router learns from. */
+  template?: string;
   executionTokens: number;
   /** Undefined when the episode was not graded, or when grades may not be read (label-free). */
   correct?: boolean;

@@ -11,6 +11,7 @@ import type { ParameterArray } from './heads/reward-head.js';
 import { fromLittleEndian, readExactly, readSafetensorsHeader, SafetensorsFormatError, writeSafetensors, type SafetensorsDtype, type SafetensorsEntry, type SafetensorsHeader, type SafetensorsTensor } from './safetensors.js';
 import type { PlattCalibration } from './calibration.js';
 import { COST_TARGET } from './cost-head.js';
+import { TemplateRouter, TemplateRouterDataSchema } from './template-router.js';
 import { TrainedRewardModel, TrainingSourceSchema, type RewardModelProvenance, type TrainingSource } from './trained-reward-model.js';
 
 /** `format` metadata of our model files. */
@@ -21,7 +22,9 @@ export const MODEL_FORMAT = 'orchrm.bt-reward-model';
  * `ensemble_size`. Version 3 (issue 22) added the optional cost head (metadata `cost_head`,
  * tensors `cost.linear.weight` and `cost.linear.bias`) and the optional calibration (metadata
  * `calibration`, tensor `calibration.platt` [slope, intercept]). Version 1 and 2 files (no heads,
- * no cost head) are still read, and score as they did.
+ * no cost head) are still read, and score as they did. Version 3 files may also hold a template
+ * router (metadata `template_router`, JSON; issue 21, fourth round), added without a bump: it is
+ * optional, files without it load as before, and an orchrm that predates it ignores it.
  */
 export const MODEL_FORMAT_VERSION = 3;
 
@@ -55,7 +58,8 @@ const dtypeOf = (values: ParameterArray): SafetensorsDtype => (values instanceof
  * (bootstrap heads, stored as tensors `ensemble.<k>.<name>`), `cost_head` and `calibration` (when the
  * model has them: tensors `cost.linear.weight`, `cost.linear.bias` and `calibration.platt`),
  * `training_data_hash`, `seed`, `training_config`, `metrics`, `trained_on` (JSON, optional: the
- * pair dataset and the scenarios or task files it came from) and `tensors_sha256` (of
+ * pair dataset and the scenarios or task files it came from), `template_router` (JSON, optional:
+ * `TemplateRouterData`) and `tensors_sha256` (of
  * the data section, checked on load). Written to a temporary file and renamed, so a crash
  * never leaves half a model under `path`.
  *
@@ -94,6 +98,7 @@ export async function saveRewardModel(model: TrainedRewardModel, path: string, o
     metrics: stableStringify({ ...provenance.metrics, ...options.metrics }),
     // Added in orchrm 0.1 without a format bump: optional, and files without it still load.
     ...(provenance.trainedOn !== undefined && { trained_on: stableStringify(provenance.trainedOn) }),
+    ...(model.templateRouter !== undefined && { template_router: stableStringify(model.templateRouter.data) }),
   };
   // Hash the data section exactly as written: write once without the hash to get its bytes.
   const unsigned = writeSafetensors(tensors, metadata);
@@ -127,6 +132,17 @@ function trainedOnField(path: string, metadata: Record<string, string>): { train
   const parsed = TrainingSourceSchema.safeParse(parseJsonField(path, metadata, 'trained_on'));
   if (!parsed.success) throw new UserError(`model file ${path} has trained_on metadata this orchrm does not understand (${zodIssues(parsed.error)[0]?.message}); the file is corrupted, retrain or restore it`);
   return { trainedOn: parsed.data };
+}
+
+/** The optional `template_router` metadata, validated (bounded sizes, finite weights, one weight per fact). */
+function templateRouterField(path: string, metadata: Record<string, string>): { templateRouter?: TemplateRouter } {
+  if (metadata.template_router === undefined) return {};
+  const parsed = TemplateRouterDataSchema.safeParse(parseJsonField(path, metadata, 'template_router'));
+  if (!parsed.success) {
+    const issue = zodIssues(parsed.error)[0];
+    throw new UserError(`model file ${path} has template_router metadata this orchrm does not understand (${issue?.path ? `${issue.path}: ` : ''}${issue?.message}); the file is corrupted or was edited, restore or retrain it`);
+  }
+  return { templateRouter: new TemplateRouter(parsed.data) };
 }
 
 /** Bootstrap heads in the file: `ensemble_size` (version 2), none in version 1 files. */
@@ -270,6 +286,7 @@ async function readModel(path: string, handle: FileHandle, options: LoadRewardMo
   const dimension = featureDimension(spec);
   const ensembleSize = ensembleSizeField(path, metadata);
   const parts = optionalPartsField(path, metadata);
+  const router = templateRouterField(path, metadata);
   const entries = matchTensors(path, header, headConfig, dimension, ensembleSize, parts);
   checkHeadSize(headConfig, dimension);
   const provenance: RewardModelProvenance = {
@@ -317,6 +334,7 @@ async function readModel(path: string, handle: FileHandle, options: LoadRewardMo
     ensemble,
     ...(costHead !== undefined && { costHead }),
     ...(calibration !== undefined && { calibration }),
+    ...router,
     ...(options.catalog ? { catalog: options.catalog } : {}),
   });
 }

@@ -14,6 +14,7 @@ import { fitPopularity } from './features/routing-encoders.js';
 import { createHead } from './heads/create-head.js';
 import type { RewardHead } from './heads/reward-head.js';
 import { encodePairs, splitIndices, type PairDataset } from './pair-dataset.js';
+import { trainTemplateRouter, type TemplateRouterReport } from './template-router.js';
 import { TrainedRewardModel } from './trained-reward-model.js';
 
 /**
@@ -41,9 +42,12 @@ export interface TrainRewardModelOptions extends Omit<BtTrainOptions, 'resume' |
   /**
    * Executed plans of the pairs' tasks (`loadPlanOutcomes`): their execution tokens train the
    * cost head, and the graded ones of the train split calibrate the score into a success
-   * probability. Test-split outcomes are never read. @default none: no cost head, no calibration
+   * probability. Test-split outcomes are never read. Graded template episodes among them train
+   * the template router (`trainTemplateRouter`). @default none: no cost head, no calibration, no router
    */
   planOutcomes?: readonly PlanOutcome[];
+  /** Train the template router when the plan outcomes hold graded template episodes. @default true */
+  templateRouter?: boolean;
 }
 
 /** The calibration a model file records beside its Platt parameters (`metrics.calibration`). */
@@ -147,8 +151,10 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
   const catalog = options.catalog ?? defaultBlockCatalog();
   const cost = outcomes.length === 0 ? undefined : await trainCostHead(chosen.pipeline, (text) => analyzePlan(text, catalog), outcomes, { seed: config.seed }, options.signal);
   const calibration = await calibrate(new TrainedRewardModel(chosen.pipeline, chosen.head, { catalog }), outcomes);
+  const routed = options.templateRouter === false ? undefined : trainTemplateRouter(outcomes);
   const model = new TrainedRewardModel(chosen.pipeline, chosen.head, {
     ensemble: ensemble.map((member) => member.head),
+    ...(routed !== undefined && { templateRouter: routed.router }),
     ...(cost !== undefined && { costHead: cost.head }),
     ...(calibration !== undefined && { calibration: { slope: calibration.slope, intercept: calibration.intercept } }),
     ...(options.name ? { name: options.name } : {}),
@@ -166,6 +172,7 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
         ...(ensemble.length > 0 && { ensemble: ensemble.map((member) => ({ bestEpoch: member.training.bestEpoch, tasksDrawn: member.tasksDrawn, validationLoss: member.training.history[member.training.bestEpoch - 1]?.validation?.loss ?? null })) }),
         ...(cost !== undefined && { cost: cost.report satisfies CostHeadReport }),
         ...(calibration !== undefined && { calibration }),
+        ...(routed !== undefined && { templateRouter: routed.report satisfies TemplateRouterReport }),
       },
     },
   });

@@ -1,12 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import type { CostAwareRewardModel, Plan, PlanEstimate, UncertainRewardModel } from '../core/index.js';
+import type { CostAwareRewardModel, Plan, PlanEstimate, TemplateRoutingRewardModel, UncertainRewardModel } from '../core/index.js';
 import { defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 import type { FeaturePipeline } from './features/feature-pipeline.js';
 import { analyzePlan, planPrefix, type PlanAnalysis } from './features/plan-analysis.js';
 import { calibratedProbability, type PlattCalibration } from './calibration.js';
 import { tokensFromCostScore } from './cost-head.js';
 import type { RewardHead } from './heads/reward-head.js';
+import type { TemplateRouter } from './template-router.js';
 
 /** Plan texts whose canonical analysis is kept between calls (least recently used evicted first). */
 export const PLAN_CACHE_SIZE = 8192;
@@ -53,6 +54,8 @@ export interface TrainedRewardModelOptions {
   costHead?: RewardHead;
   /** Platt scaling of the score into a success probability, fitted on the train split's graded episodes. @default none */
   calibration?: PlattCalibration;
+  /** Per template plan, its success over the task's routing facts, fitted on graded template episodes (`trainTemplateRouter`). @default none */
+  templateRouter?: TemplateRouter;
 }
 
 /**
@@ -64,7 +67,7 @@ export interface TrainedRewardModelOptions {
  * @example
  * const [a, b] = await model.score(task.question, [planTextA, planTextB]);
  */
-export class TrainedRewardModel implements UncertainRewardModel, CostAwareRewardModel {
+export class TrainedRewardModel implements UncertainRewardModel, CostAwareRewardModel, TemplateRoutingRewardModel {
   readonly name: string;
   /** Bootstrap heads over the same features (empty when trained without them). */
   readonly ensemble: readonly RewardHead[];
@@ -72,6 +75,8 @@ export class TrainedRewardModel implements UncertainRewardModel, CostAwareReward
   readonly costHead: RewardHead | undefined;
   /** Score to success probability, when the model was trained with graded plan outcomes. */
   readonly calibration: PlattCalibration | undefined;
+  /** The template router, when the model was trained with graded template episodes. */
+  readonly templateRouter: TemplateRouter | undefined;
   readonly catalog: BlockCatalog;
   readonly provenance: RewardModelProvenance;
   // lru-cache, not a Map trimmed by deleting its first key: V8 keeps a Map's deleted entries
@@ -89,6 +94,7 @@ export class TrainedRewardModel implements UncertainRewardModel, CostAwareReward
     this.ensemble = options.ensemble ?? [];
     this.costHead = options.costHead;
     this.calibration = options.calibration;
+    this.templateRouter = options.templateRouter;
     for (const member of [...this.ensemble, ...(this.costHead ? [this.costHead] : [])]) {
       if (member.inputDimension !== head.inputDimension) throw new RangeError(`an ensemble or cost head reads ${member.inputDimension} features, the model's head ${head.inputDimension}`);
     }
@@ -119,6 +125,15 @@ export class TrainedRewardModel implements UncertainRewardModel, CostAwareReward
       successProbability: calibratedProbability(calibration, scores[index]!),
       executionTokens: analysis.plan === undefined ? 0 : tokensFromCostScore(costs[index]!),
     }));
+  }
+
+  get routedTemplates(): readonly string[] {
+    return this.templateRouter?.names ?? [];
+  }
+
+  /** Per template name, the router's success probability on the task (undefined for a name it has not learnt, or every name without a router). */
+  routeTemplates(task: string, suite: string, names: readonly string[]): (number | undefined)[] {
+    return this.templateRouter === undefined ? names.map(() => undefined) : this.templateRouter.probabilities(task, suite, names);
   }
 
   get ensembleSize(): number {

@@ -1,4 +1,4 @@
-import { addUsage, deriveSeed, emptyUsage, type Episode, hasEnsemble, isCostAware, ModelBehaviorError, type PlanEstimate, type RewardModel, type Task, type TemplatePlan, type Usage, type UsageByRole, UserError } from '../core/index.js';
+import { addUsage, deriveSeed, emptyUsage, type Episode, hasEnsemble, isCostAware, ModelBehaviorError, type PlanEstimate, type RewardModel, routesTemplates, type Task, type TemplatePlan, type Usage, type UsageByRole, UserError } from '../core/index.js';
 import { type ChatProvider, countTokens } from '../llm/index.js';
 import { type BlockCatalog, parsePlan, renderParseResult } from '../plan/index.js';
 import { sampleKind, type CandidatePick } from './candidate-pick.js';
@@ -34,6 +34,8 @@ export interface CandidatePoolOptions extends SampledPlans {
   templateMargin?: number;
   /** `SelectionContext.referenceTemplate`. */
   referenceTemplate?: number;
+  /** The template strategies choose their template by the reward model's template router (`SelectionContext.templateRoutes`). @default false */
+  routeTemplates?: boolean;
   /** Counts the tokens a reward model reads. @default countTokens (o200k) */
   countTokens?: (text: string) => number;
   /** What the rm strategies maximise (`contextFor` may override it). @default { kind: 'accuracy' } */
@@ -164,6 +166,18 @@ export class CandidatePool {
   }
 
   /**
+   * Per template in the pool (in pool order), the reward model's template router's success
+   * probability on this task; undefined unless `routeTemplates` is set, the model has a router
+   * and the router knows every template in the pool.
+   */
+  templateRoutes(): readonly number[] | undefined {
+    const { rewardModel, task, routeTemplates = false } = this.options;
+    if (!routeTemplates || rewardModel === undefined || !routesTemplates(rewardModel) || this.templates.length === 0) return undefined;
+    const routes = rewardModel.routeTemplates(task.question, task.suite, this.templates.map((template) => template.name));
+    return routes.every((route) => route !== undefined) ? (routes as number[]) : undefined;
+  }
+
+  /**
    * Per pool candidate, the reward model's calibrated success probability and predicted execution
    * tokens (one call for the whole pool); a UserError when the model cannot estimate them.
    */
@@ -202,6 +216,7 @@ export class CandidatePool {
       },
       scores: () => this.scores(),
       memberScores: () => this.memberScores(),
+      templateRoutes: () => this.templateRoutes(),
       scoreTokens: (index) => this.scoreTokenCounts[index] ?? 0,
       judge,
       seed: deriveSeed(seed, `judge:${task.id}:${n}`),

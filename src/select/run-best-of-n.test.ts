@@ -101,6 +101,35 @@ describe('runBestOfN over the simulated environment', () => {
     );
   });
 
+  it("chooses templates by the model's template router when it knows every template, and by the reference rule otherwise", async () => {
+    const environment = await createSimEnvironment(loadScenario('arith'));
+    const tasks = environment.tasks('test', 4);
+    const templates = genericPlanTemplates({ search: false });
+    // The scores rank sc-5 first everywhere; the router rates debate-3x3 best on the first two tasks and cot on the others.
+    const scores = (plans: readonly unknown[]) => plans.map((plan) => (String(plan).includes('"samples":5') ? 1 : 0));
+    const routed = (known: readonly string[]) => ({
+      name: 'routing',
+      score: async (_task: string, plans: readonly unknown[]) => scores(plans),
+      routedTemplates: known,
+      routeTemplates: (task: string, suite: string, names: readonly string[]) => {
+        expect(suite).toBe(tasks[0]!.suite);
+        const favourite = tasks.findIndex((entry) => entry.question === task) < 2 ? 'debate-3x3' : 'cot';
+        return names.map((name) => (known.includes(name) ? (name === favourite ? 0.9 : 0.2) : undefined));
+      },
+    });
+    const config = { ns: [2], seed: 1, pool: 'sampled+templates' as const, strategies: ['rm-templates-only' as const] };
+    const run = await runBestOfN({ environment, tasks, orchestrator: environment.orchestrator('base'), rewardModel: routed(templates.names), templates, config });
+    expect(run.templateChoice).toBe('router');
+    expect(run.templateReferences).toBeUndefined();
+    const picks = (result: typeof run) => result.outcomes.filter((entry) => entry.strategy === 'rm-templates-only').map((entry) => entry.pick?.kind);
+    expect(picks(run)).toEqual(['debate-3x3', 'debate-3x3', 'cot', 'cot']);
+    // A router that lacks one of the library's templates is not used.
+    const partial = await runBestOfN({ environment, tasks, orchestrator: environment.orchestrator('base'), rewardModel: routed(templates.names.slice(1)), templates, config });
+    expect(partial.templateChoice).toBe('reference');
+    expect(partial.templateReferences).toEqual({ [tasks[0]!.suite]: 'sc-5' });
+    expect(picks(partial)).toEqual(['sc-5', 'sc-5', 'sc-5', 'sc-5']);
+  });
+
   it('is deterministic in the seed whatever the concurrency', async () => {
     expect((await experiment(4, 1)).outcomes).toEqual((await experiment(4, 3)).outcomes);
   });

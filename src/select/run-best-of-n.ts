@@ -1,5 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import { deriveSeed, type Episode, type EventSink, isCostAware, type PlanTemplateLibrary, type ProgressEvent, type RewardModel, type Task, type TemplatePlan, type Usage, UserError } from '../core/index.js';
+import { deriveSeed, type Episode, type EventSink, isCostAware, type PlanTemplateLibrary, type ProgressEvent, type RewardModel, routesTemplates, type Task, type TemplatePlan, type TemplateRoutingRewardModel, type Usage, UserError } from '../core/index.js';
 import type { Environment } from '../environment/index.js';
 import { errorMessage, runEpisode } from '../exec/index.js';
 import { ProviderError } from '../llm/index.js';
@@ -105,8 +105,14 @@ export interface BestOfNRun {
   failedTasks?: FailedBonTask[];
   /** Tasks not started because the run stopped after repeated failures. @default 0 */
   notStarted?: number;
-  /** With a template strategy and a reward model: each suite's reference template (`templateReferences`). */
+  /** With a template strategy and a reward model: each suite's reference template (`templateReferences`), when no router chose. */
   templateReferences?: Record<string, string>;
+  /**
+   * With a template strategy and a reward model: how rm+templates and rm-templates-only chose
+   * their template, by the model's template router (it knows every template of the library) or
+   * by its scores against each suite's reference template.
+   */
+  templateChoice?: 'router' | 'reference';
 }
 
 /** An executed plan the server failed (`server_error`): its task cannot be judged fairly, so it fails and is redone. */
@@ -156,8 +162,10 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
   }
   const frontierPoints = config.frontier ? frontierObjectives(config) : [];
   const limit = pLimit(config.concurrency);
-  const usesReference = templates !== undefined && options.rewardModel !== undefined && config.strategies.some((name) => TEMPLATE_STRATEGIES.has(name));
-  const references = usesReference ? await templateReferences(options.tasks, templates, options.rewardModel!, limit, options.signal) : new Map<string, string>();
+  const usesTemplates = templates !== undefined && options.rewardModel !== undefined && config.strategies.some((name) => TEMPLATE_STRATEGIES.has(name));
+  // A router that knows every template of the library chooses among them; otherwise each suite's reference template guards the model's choice.
+  const router = usesTemplates && routesTemplates(options.rewardModel!) && templates.names.every((name) => (options.rewardModel as TemplateRoutingRewardModel).routedTemplates.includes(name));
+  const references = usesTemplates && !router ? await templateReferences(options.tasks, templates, options.rewardModel!, limit, options.signal) : new Map<string, string>();
   const { stopAfterRepeatedFailures = 5 } = options;
   const perTask: BonTaskResult[] = [];
   const failedTasks: FailedBonTask[] = [];
@@ -180,7 +188,7 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
         }
         let result: BonTaskResult;
         try {
-          result = await runTask(options, orchestrator, templates, config, task, objective, frontierPoints, references.get(task.suite));
+          result = await runTask(options, orchestrator, templates, config, task, objective, frontierPoints, references.get(task.suite), router);
         } catch (error) {
           if (options.signal?.aborted || !isTaskFailure(error)) throw error;
           failedTasks.push({ taskId: task.id, message: errorMessage(error) });
@@ -204,6 +212,7 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
     notStarted,
     ...(config.frontier && { frontier: { n: maxN, objectives: frontierPoints, outcomes: completed.flatMap((result) => result.frontierOutcomes ?? []) } }),
     ...(references.size > 0 && { templateReferences: Object.fromEntries(references) }),
+    ...(usesTemplates && { templateChoice: router ? 'router' : 'reference' }),
   };
 }
 
@@ -252,6 +261,7 @@ async function runTask(
   objective: SelectionObjective,
   frontierPoints: readonly SelectionObjective[],
   referenceName: string | undefined,
+  routeTemplates: boolean,
 ): Promise<BonTaskResult> {
   const { environment } = options;
   const maxN = config.ns.at(-1) as number;
@@ -269,6 +279,7 @@ async function runTask(
     adaptiveMargin: config.adaptiveMargin,
     templateMargin: config.templateMargin,
     ...(referencePosition >= 0 && { referenceTemplate: maxN + referencePosition }),
+    routeTemplates,
     objective,
     ...(options.rewardModel !== undefined && { rewardModel: options.rewardModel }),
     judge: environment.provider,

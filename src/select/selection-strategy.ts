@@ -49,6 +49,13 @@ export interface SelectionContext {
   scores(): Promise<readonly number[]>;
   /** Per pool candidate, the scores of the reward model's bootstrap heads; undefined when it has none. */
   memberScores(): Promise<readonly (readonly number[])[] | undefined>;
+  /**
+   * Per template (in `templates` order), the success probability the reward model's template
+   * router predicts on this task; undefined when the run does not route by it (no router, or one
+   * that does not know every template). `rm+templates` and `rm-templates-only` then take the
+   * template it rates highest, and no reference template applies.
+   */
+  templateRoutes(): readonly number[] | undefined;
   /** Tokens the reward model reads to score candidate `index` (task text + canonical plan). */
   scoreTokens(index: number): number;
   /** Answers slot-`judge` calls: the environment's provider, which routes them to its judge model. */

@@ -164,7 +164,7 @@ async function bon(flags: BonFlags): Promise<void> {
       return;
     }
     const tables = flags.curve ? recorded.curve : [table];
-    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontier === undefined ? '' : `\n${formatFrontier(frontier)}`}\nstored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
+    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontier === undefined ? '' : `\n${formatFrontier(frontier)}`}\n${templateChoiceLine(run)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
   } finally {
     environment.close();
     store.close();
@@ -208,4 +208,14 @@ function formatFrontier(frontier: BonFrontier): string {
       : `  matches best-fixed-per-family at ${Math.round(at).toLocaleString('en-US')} tokens per task (${frontier.pointAtBestFixedAccuracy}), ${((frontier.shareOfBestFixedPerFamilyTokens ?? 0) * 100).toFixed(0)}% of its tokens`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** How the template strategies chose their template (nothing when none ran). */
+function templateChoiceLine(run: { templateChoice?: 'router' | 'reference'; templateReferences?: Record<string, string> }): string {
+  if (run.templateChoice === 'router') return "template choice: the reward model's template router (it knows every template of the pool)\n";
+  if (run.templateChoice === 'reference') {
+    const references = Object.entries(run.templateReferences ?? {}).map(([suite, name]) => `${suite} ${name}`).join(', ');
+    return `template choice: the model's scores against each suite's reference template${references === '' ? '' : ` (${references})`}; the model has no template router that knows every template of the pool\n`;
+  }
+  return '';
 }

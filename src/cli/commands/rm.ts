@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { InvalidUtf8Error, type Pair, readTextFile, UserError } from '../../core/index.js';
-import { ablateSources, type BaselineEpochEndEvent, type EncoderChoice, type EncoderSpec, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel, collectionTokensByTask, DEFAULT_CURVE_SHARES, formatLearningCurve, learningCurve, type CalibrationSummary, type CostHeadReport } from '../../rm/index.js';
+import { ablateSources, type BaselineEpochEndEvent, type EncoderChoice, type EncoderSpec, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel, collectionTokensByTask, DEFAULT_CURVE_SHARES, formatLearningCurve, learningCurve, type CalibrationSummary, type CostHeadReport, type TemplateRouterReport, MIN_ROUTER_EPISODES } from '../../rm/index.js';
 import { createCliEvents } from '../progress.js';
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
@@ -30,6 +30,7 @@ const TrainFlagsSchema = z.object({
   seed: btConfig.seed,
   maxEpochs: btConfig.maxEpochs,
   tune: z.boolean().default(true).meta({ description: 'train once with L2 1e-6 and learning rate 0.01 instead of choosing L2 and learning rate on the validation split' }),
+  templateRouter: z.boolean().default(true).meta({ description: "train no template router, even on a dataset whose episodes ran template plans (bon's template strategies then rank templates by score against a reference)" }),
   ensembleSize: btConfig.ensembleSize,
   resume: z.boolean().default(false).meta({ description: 'continue from the resume state <out>.training.safetensors of an interrupted run' }),
   ...embeddingFlags,
@@ -182,7 +183,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
     rm.command('train').description('Train a reward model on the train split of a pair dataset (early stopping on validation) and register it in the store.'),
     trainFlags,
   )
-    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nChoosing the encoder:\n  --encoders 'shape;shape,cross' trains a model (tuned as above) with each spec and keeps the\n  one that ranks the validation split's valid-vs-valid outcome pairs best (the first listed wins a\n  tie; test pairs never take part); every candidate's figures are recorded in the model file.\n\nUncertainty:\n  Then --ensemble (default 5) more heads are trained with the chosen hyperparameters, each on a\n  bootstrap resample of the training tasks, and stored in the same file; where they disagree the\n  model has seen too little (bon's rm+templates reads them). They are retrained on --resume.\n\nCost and calibration:\n  On a mined dataset a linear cost head is also trained, on the execution tokens of the\n  episodes of train-split tasks (no grade read), and the score is calibrated into a success\n  probability (Platt scaling on the train split's graded plans; none for a label-free dataset).\n  Both go in the same file (format 3), bon's price and cheapest-within objectives read them, and\n  the calibration error (ECE) on the train and validation splits is printed.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
+    .addHelpText('after', `\nHyperparameters:\n  By default one model is trained for each L2 in {1e-6, 1e-3} and learning rate in\n  {0.003, 0.03} (early stopping picks each one's epochs), and the one with the lowest validation\n  loss is kept; its choice is recorded in the model file. Without validation pairs nothing can be\n  tuned and the defaults are used. --no-tune trains once with the defaults.\n\nChoosing the encoder:\n  --encoders 'shape;shape,cross' trains a model (tuned as above) with each spec and keeps the\n  one that ranks the validation split's valid-vs-valid outcome pairs best (the first listed wins a\n  tie; test pairs never take part); every candidate's figures are recorded in the model file.\n\nUncertainty:\n  Then --ensemble (default 5) more heads are trained with the chosen hyperparameters, each on a\n  bootstrap resample of the training tasks, and stored in the same file; where they disagree the\n  model has seen too little (bon's rm+templates reads them). They are retrained on --resume.\n\nCost and calibration:\n  On a mined dataset a linear cost head is also trained, on the execution tokens of the\n  episodes of train-split tasks (no grade read), and the score is calibrated into a success\n  probability (Platt scaling on the train split's graded plans; none for a label-free dataset).\n  Both go in the same file (format 3), bon's price and cheapest-within objectives read them, and\n  the calibration error (ECE) on the train and validation splits is printed.\n\nTemplate router:\n  When the dataset's episodes include template plans run by collect --template-share (graded,\n  at least ${MIN_ROUTER_EPISODES} train-split episodes for each of two or more templates), a template router is\n  fitted too: per template, a logistic model of its success over the task's suite, word-problem\n  structure and name popularity, L2 chosen on the validation split, then refitted on the train\n  and validation splits. bon's rm+templates and\n  rm-templates-only then take the template it rates most likely to succeed (when it knows every\n  template of the pool). --no-template-router leaves it out.\n\nCrash and resume:\n  After every epoch the full training state (head parameters, Adam moments and step count,\n  best-epoch parameters, history; about 4x the model file) is written atomically to\n  <out>.training.safetensors, and removed once the model is written. After a crash or kill,\n  rerun the same command with --resume: training continues after the last finished epoch and\n  the model is bit-identical to an uninterrupted run with the same seed. The checkpoint must\n  match the pairs and every training flag (else a clear error); without one, --resume starts\n  from scratch.\n\nEncoder spec grammar:\n${ENCODER_SPEC_GRAMMAR}\n\nExample:\n  orchrm rm train --db runs.db --encoder shape,words:1-2@task --head mlp --out rm.safetensors`)
     .action(
       runAction(async (rawFlags: Record<string, unknown>) => {
         const flags = trainFlags.parse(rawFlags);
@@ -207,6 +208,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
             name: `orchrm-bt-${flags.head}`,
             stateFile,
             resume: flags.resume,
+            templateRouter: flags.templateRouter,
             features: featureOptionsFromFlags(flags),
             events: createCliEvents<StoredRmTrainingEvent>({
               stderr: streams.stderr,
@@ -220,7 +222,7 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
             }).sink,
           });
           for (const file of stateFiles) removeBtTrainingState(file);
-          const { cost, calibration } = model.provenance.metrics as { cost?: CostHeadReport; calibration?: CalibrationSummary };
+          const { cost, calibration, templateRouter } = model.provenance.metrics as { cost?: CostHeadReport; calibration?: CalibrationSummary; templateRouter?: TemplateRouterReport };
           model.close();
           const summary = {
             id,
@@ -236,11 +238,12 @@ export function registerRmCommand(program: Command, streams: CommandStreams = pr
             ...(encoderChoice !== undefined && { encoderChoice }),
             ...(cost !== undefined && { cost }),
             ...(calibration !== undefined && { calibration }),
+            ...(templateRouter !== undefined && { templateRouter }),
           };
           streams.stdout.write(
             flags.json
               ? `${JSON.stringify(summary, null, 2)}\n`
-              : `${encoderChoice === undefined ? '' : formatEncoderChoice(encoderChoice)}wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n${costLines(cost, calibration)}`,
+              : `${encoderChoice === undefined ? '' : formatEncoderChoice(encoderChoice)}wrote ${out} (model ${id}); best epoch ${training.bestEpoch} of ${training.history.length}${training.stoppedEarly ? ', stopped early' : ''}\n${costLines(cost, calibration)}${routerLine(templateRouter)}`,
           );
         } finally {
           store.close();
@@ -425,6 +428,13 @@ function explainInputs(flags: z.output<typeof ExplainFlagsSchema>): { task: stri
 function firstLine(text: string, maxChars = 60): string {
   const line = text.split('\n')[0] ?? '';
   return line.length > maxChars ? `${line.slice(0, maxChars - 3)}...` : line;
+}
+
+/** What `rm train` prints about the template router (nothing for a model without one). */
+function routerLine(router: TemplateRouterReport | undefined): string {
+  if (router === undefined) return '';
+  const fit = router.validationEpisodes === 0 ? `fitted on ${router.trainEpisodes} graded template episodes of the train split (none in validation: L2 1)` : `L2 ${router.l2} chosen by log loss on ${router.validationEpisodes} graded template episodes of the validation split, then fitted on those and the train split's ${router.trainEpisodes}`;
+  return `template router: ${router.templates} templates over ${router.facts} task facts, ${fit}; bon's template strategies choose by it\n`;
 }
 
 /** What `rm train` prints about the cost head and the calibration (nothing for a model without them). */

@@ -4,7 +4,7 @@ import type { DemoResults } from '../results-schema.js';
 import { paragraph, section } from './section.js';
 
 /** Accuracy of every method on each task family (columns in order of first appearance). */
-export function familiesSection(families: DemoResults['families'], templateReferences: Readonly<Record<string, string>> = {}): string {
+export function familiesSection(families: DemoResults['families'], templateReferences: Readonly<Record<string, string>> = {}, templateRouter?: DemoResults['bon']['templateRouter']): string {
   if (families.length === 0) return section('families', 'Accuracy per task family', [paragraph('This run recorded no per-family results.', 'note')]);
   const methods = [...new Set(families.flatMap((row) => Object.keys(row.accuracy)))];
   const rows = families.map((row): TableCell[] => [
@@ -38,6 +38,7 @@ export function familiesSection(families: DemoResults['families'], templateRefer
     pairedTable,
     switchingTable(families),
     referencesParagraph(templateReferences),
+    routerParagraph(templateRouter),
   ]);
 }
 
@@ -47,6 +48,14 @@ function referencesParagraph(templateReferences: Readonly<Record<string, string>
   if (entries.length === 0) return '';
   return paragraph(
     `Reference template of rm+templates and rm-templates-only (the template the reward model ranks first on the most of the family’s test tasks; another replaces it only when the model’s bootstrap heads agree it is better): ${entries.map(([family, name]) => `${family} ${name}`).join(', ')}.`,
+  );
+}
+
+/** How rm+templates and rm-templates-only chose their template when the model's template router did (`bon.templateRouter`). */
+function routerParagraph(router: DemoResults['bon']['templateRouter']): string {
+  if (router === undefined) return '';
+  return paragraph(
+    `rm+templates and rm-templates-only chose their template by the reward model’s template router: for each of ${router.templates} templates, its success over the task’s suite, word-problem structure and name popularity (${router.facts} facts), with L2 ${router.l2} chosen by log loss on ${router.validationEpisodes.toLocaleString('en-US')} graded template episodes of the validation split after fitting on the train split’s ${router.trainEpisodes.toLocaleString('en-US')}, then fitted on both. No reference template applied.`,
   );
 }
 

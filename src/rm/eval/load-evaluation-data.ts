@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type Pair, type PairSplit, UserError } from '../../core/index.js';
 import { assignSplit } from '../../pairs/index.js';
+import { TEMPLATE_ORCHESTRATOR } from '../../collect/index.js';
 import { EpisodeFilterSchema, type PairDatasetRecord, type Store } from '../../store/index.js';
 import type { PlanOutcome } from '../cost-head.js';
 import type { EvaluationData, HeldOutEpisode } from './evaluate-model.js';
@@ -107,9 +108,10 @@ export function collectionTokensByTask(store: Store, datasetId?: string): Map<st
 
 /**
  * The executed plans of a mined pair dataset's episodes, in every split but `test`, for the cost
- * head and the calibration (`trainRewardModel`'s `planOutcomes`): each episode's task, plan text,
- * execution tokens and split by the dataset's own rule, and its grade, unless the dataset was
- * mined label-free (then no grade is read and the model gets a cost head but no calibration).
+ * head, the calibration and the template router (`trainRewardModel`'s `planOutcomes`): each
+ * episode's task and suite, plan text, execution tokens, split by the dataset's own rule, the
+ * template's name for a template episode, and its grade, unless the dataset was mined label-free
+ * (then no grade is read and the model gets a cost head but no calibration and no router).
  * Empty for an imported dataset, which has no episodes.
  *
  * @example
@@ -128,9 +130,11 @@ export function loadPlanOutcomes(store: Store, datasetId: string): PlanOutcome[]
     outcomes.push({
       taskId: episode.task.id,
       question: episode.task.question,
+      suite: episode.task.suite,
       planText: episode.planText,
       executionTokens: episode.usage.execution.totalTokens,
       split,
+      ...(episode.orchestrator.name === TEMPLATE_ORCHESTRATOR && episode.orchestrator.checkpoint !== undefined && { template: episode.orchestrator.checkpoint }),
       ...(!labelFree && episode.grade !== undefined && { correct: episode.grade.correct }),
     });
   }

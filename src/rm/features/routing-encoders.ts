@@ -58,9 +58,14 @@ function createFactCrossEncoder(name: 'route' | 'popularity', mask: number, fact
   };
 }
 
-/** The `route` encoder: the word problem's structure facts (`ROUTE_FACT`) crossed with the plan shape at full weight. */
+/** The word problem's structure facts among a task's shape names (`ROUTE_FACT`); none for a text without quantities. */
+export function routeFacts(task: TaskAnalysis): string[] {
+  return task.shapeNames.filter((fact) => ROUTE_FACT.test(fact));
+}
+
+/** The `route` encoder: the word problem's structure facts (`routeFacts`) crossed with the plan shape at full weight. */
 export function createRouteEncoder(mask: number): FeatureEncoder {
-  return createFactCrossEncoder('route', mask, (task) => task.shapeNames.filter((fact) => ROUTE_FACT.test(fact)));
+  return createFactCrossEncoder('route', mask, routeFacts);
 }
 
 /**

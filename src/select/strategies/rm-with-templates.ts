@@ -13,7 +13,9 @@ export function bestTemplate(scores: readonly number[], context: SelectionContex
 }
 
 /**
- * The template a strategy settles on: the best-scored one, except that with a reference template
+ * The template a strategy settles on. With a template router (`SelectionContext.templateRoutes`),
+ * the one it rates most likely to succeed on the task (the first in library order on a tie).
+ * Otherwise the best-scored one, except that with a reference template
  * (`SelectionContext.referenceTemplate`) another template replaces the reference only when it
  * scores higher by more than `templateMargin` standard deviations of the score difference over the
  * model's bootstrap heads (strictly higher without heads). A model trained on a few hundred tasks
@@ -21,6 +23,8 @@ export function bestTemplate(scores: readonly number[], context: SelectionContex
  * reading the task, and a switch away from it must be one the heads agree on.
  */
 export async function routedTemplate(scores: readonly number[], context: SelectionContext): Promise<number | undefined> {
+  const routes = context.templateRoutes();
+  if (routes !== undefined) return context.templates[rankCandidates(routes, routes.map((_, position) => position))[0]!]?.index;
   const best = bestTemplate(scores, context);
   const reference = context.referenceTemplate;
   if (best === undefined || reference === undefined || best === reference) return best;
@@ -32,12 +36,13 @@ export async function routedTemplate(scores: readonly number[], context: Selecti
 /**
  * `rm+templates`: the reward model as a router over the N sampled plans and the template pool (a
  * small library of plans whose outcome statistics the model has seen in training). It takes the
- * best-scored template (`routedTemplate`: against the suite's reference template, only when the
- * heads agree), and a sampled plan instead only when the sample scores higher by more
- * than `templateMargin` standard deviations of the score difference over the model's bootstrap
- * heads: a sample the model knows little about has a wide spread and must win by more. Without
- * heads a sample must score strictly higher. So ties (a sample of a template's shape scores the
- * same as the template) go to the template, and among samples to the earliest.
+ * template `routedTemplate` settles on (the template router's pick, or the best-scored template
+ * against the suite's reference), and a sampled plan instead only when the sample scores higher
+ * than the best-scored template by more than `templateMargin` standard deviations of the score
+ * difference over the model's bootstrap heads: a sample the model knows little about has a wide
+ * spread and must win by more. Without heads a sample must score strictly higher. So ties (a
+ * sample of a template's shape scores the same as the template) go to the template, and among
+ * samples to the earliest.
  */
 export const rmWithTemplatesStrategy: SelectionStrategy = {
   name: 'rm+templates',
@@ -46,16 +51,18 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
     const candidates = [...samples, ...context.templates.map((template) => template.index)];
     const scores = await context.scores();
     const template = await routedTemplate(scores, context);
+    // A router's pick is not the model's best-scored template: a sample must then beat the best-scored one, so that scores compare with scores.
+    const bar = context.templateRoutes() === undefined ? template : bestTemplate(scores, context);
     let best = template;
-    // Samples that beat the best template by more than the margin, with their spread (undefined without heads).
+    // Samples that beat the bar template by more than the margin, with their spread (undefined without heads).
     const passing = new Map<number, number | undefined>();
-    if (template === undefined) best = rankCandidates(scores, samples)[0] ?? 0;
+    if (template === undefined || bar === undefined) best = rankCandidates(scores, samples)[0] ?? 0;
     else {
       const members = await context.memberScores();
       let bestLowerBound = 0;
       for (const sample of samples) {
-        const spread = members === undefined ? 0 : headDifference(members[sample] ?? [], members[template] ?? []).spread;
-        const lowerBound = (scores[sample] ?? Number.NEGATIVE_INFINITY) - scores[template]! - context.templateMargin * spread;
+        const spread = members === undefined ? 0 : headDifference(members[sample] ?? [], members[bar] ?? []).spread;
+        const lowerBound = (scores[sample] ?? Number.NEGATIVE_INFINITY) - scores[bar]! - context.templateMargin * spread;
         if (lowerBound > 0) passing.set(sample, members === undefined ? undefined : spread);
         // Strictly above the template (and above earlier samples): ties keep the template.
         if (lowerBound > bestLowerBound) [best, bestLowerBound] = [sample, lowerBound];

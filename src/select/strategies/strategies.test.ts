@@ -252,7 +252,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
   ];
 
   /** Two samples, then the two templates; `scores` and `members` by pool index; answers: sample 0 wrong, sample 1 right, cot wrong, reflexion-3 right. */
-  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number) {
+  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number, routes?: Record<string, number>) {
     const planTexts = [PLAN('sc', { samples: 7 }), PLAN('cot')];
     const answers = ['41', '42', '41', '42'];
     const rewardModel = {
@@ -260,6 +260,8 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       ensembleSize: members?.[0]?.length ?? 0,
       score: async () => scores,
       scoreMembers: async () => members ?? scores.map(() => []),
+      routedTemplates: Object.keys(routes ?? {}),
+      routeTemplates: (_task: string, _suite: string, names: readonly string[]) => names.map((name) => routes?.[name]),
     };
     const candidatePool = new CandidatePool({
       task,
@@ -272,6 +274,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       catalog,
       templateMargin,
       ...(referenceTemplate !== undefined && { referenceTemplate }),
+      routeTemplates: routes !== undefined,
     });
     const run = async (name: StrategyName) => {
       const selection = await STRATEGIES[name].select(candidatePool.contextFor(2));
@@ -322,6 +325,22 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       expect((await templatePool([0, 0, 1, 1.5], undefined, 1, 2).run(strategy)).selection.chosen).toBe(3);
       expect((await templatePool([0, 0, 1.5, 1.5], undefined, 1, 3).run(strategy)).selection.chosen).toBe(3);
     }
+  });
+
+  it("with a template router both strategies take the template it rates highest, whatever the scores or the reference, unless it lacks one of the pool's templates", async () => {
+    // The scores and the sure heads prefer reflexion-3 (index 3); the router rates cot higher on this task.
+    const sure = [[0, 0], [0, 0], [0, 0], [0.6, 0.4]];
+    for (const strategy of ['rm-templates-only', 'rm+templates'] as const) {
+      expect((await templatePool([0, 0, 1, 1.5], sure, 1, 3, { cot: 0.7, 'reflexion-3': 0.4 }).run(strategy)).selection.chosen).toBe(2);
+      expect((await templatePool([0, 0, 1.5, 1], sure, 1, 2, { cot: 0.3, 'reflexion-3': 0.4 }).run(strategy)).selection.chosen).toBe(3);
+      // A tie goes to the first template in library order.
+      expect((await templatePool([0, 0, 1, 1.5], sure, 1, 3, { cot: 0.5, 'reflexion-3': 0.5 }).run(strategy)).selection.chosen).toBe(2);
+      // A router that has not learnt reflexion-3 is not used: the scores and heads decide, as without one.
+      expect((await templatePool([0, 0, 1, 1.5], sure, 1, 2, { cot: 0.9 }).run(strategy)).selection.chosen).toBe(3);
+    }
+    // rm+templates still takes a sample that scores above every template (by the margin), but not one that only beats the routed template's score.
+    expect((await templatePool([3, 0, 1, 1.5], undefined, 1, undefined, { cot: 0.7, 'reflexion-3': 0.4 }).run('rm+templates')).selection.chosen).toBe(0);
+    expect((await templatePool([1.2, 0, 1, 1.5], undefined, 1, undefined, { cot: 0.7, 'reflexion-3': 0.4 }).run('rm+templates')).selection.chosen).toBe(2);
   });
 
   it('rm-templates-only picks the best template and writes no sampled plan', async () => {

@@ -1,0 +1,115 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSimEnvironment, loadScenario } from '../sim/index.js';
+import type { PlanOutcome } from './cost-head.js';
+import { loadRewardModel, saveRewardModel } from './model-file.js';
+import { readSafetensors, writeSafetensors } from './safetensors.js';
+import { syntheticPairs } from './synthetic-pairs.js';
+import { MIN_ROUTER_EPISODES, ROUTER_L2_CANDIDATES, trainTemplateRouter } from './template-router.js';
+import { trainRewardModel } from './train-reward-model.js';
+
+/** Which template succeeds on which structure of a default arithmetic task (docs/sim.md §4.7), as a world with no noise would grade it. */
+const WINNER = { note: 'reflexion-3', split: 'steps-sc', chain: 'sc-5' } as const;
+const TEMPLATES = ['reflexion-3', 'steps-sc', 'sc-5'];
+
+async function arithTasks() {
+  const environment = await createSimEnvironment(loadScenario('default'));
+  const arith = (split: 'train' | 'test', count: number) => environment.tasks(split, count).filter((task) => task.suite === 'arith');
+  return { train: arith('train', 240), test: arith('test', 120) };
+}
+
+/** Every template on every task, correct when it is the task's structure's winner (the router never reads the structure: only the text). */
+function outcomesOf(tasks: readonly { id: string; question: string; suite: string; metadata?: Record<string, unknown> }[], split: PlanOutcome['split']): PlanOutcome[] {
+  return tasks.flatMap((task) => {
+    const structure = (task.metadata?.axes as { structure: keyof typeof WINNER }).structure;
+    return TEMPLATES.map((template) => ({ taskId: task.id, question: task.question, suite: task.suite, planText: template, executionTokens: 100, template, correct: WINNER[structure] === template, split }));
+  });
+}
+
+describe('the template router', () => {
+  it("learns from template outcomes alone which template suits which structure, reading the task's text", async () => {
+    const { train, test } = await arithTasks();
+    const cut = Math.floor(train.length * 0.8);
+    const fitted = trainTemplateRouter([...outcomesOf(train.slice(0, cut), 'train'), ...outcomesOf(train.slice(cut), 'validation')]);
+    expect(fitted).toBeDefined();
+    const { router, report } = fitted!;
+    expect(router.names.sort()).toEqual([...TEMPLATES].sort());
+    expect(report.validationLoss.map((entry) => entry.l2)).toEqual([...ROUTER_L2_CANDIDATES]);
+    expect(report.l2).toBe(report.validationLoss.reduce((best, entry) => (entry.loss < best.loss ? entry : best)).l2);
+    let right = 0;
+    for (const task of test) {
+      const routes = router.probabilities(task.question, task.suite, TEMPLATES) as number[];
+      const top = TEMPLATES[routes.indexOf(Math.max(...routes))];
+      if (top === WINNER[(task.metadata?.axes as { structure: keyof typeof WINNER }).structure]) right += 1;
+    }
+    // The quantity graph reads the structure from the text on every default task (docs/rm.md), so the router is right on all of them.
+    expect(right).toBe(test.length);
+    expect(router.probabilities(test[0]!.question, test[0]!.suite, ['debate-3x3'])).toEqual([undefined]);
+  });
+
+  it('keeps suites apart: the same text in two suites routes to each suite\'s own winner', () => {
+    const outcomes: PlanOutcome[] = [];
+    for (let index = 0; index < 40; index++) {
+      for (const suite of ['left', 'right']) {
+        for (const template of ['a', 'b']) outcomes.push({ taskId: `${suite}-${index}`, question: `Question ${index}?`, suite, planText: template, executionTokens: 1, template, correct: (suite === 'left') === (template === 'a'), split: 'train' });
+      }
+    }
+    const { router } = trainTemplateRouter(outcomes)!;
+    const [leftA, leftB] = router.probabilities('Question 99?', 'left', ['a', 'b']) as number[];
+    const [rightA, rightB] = router.probabilities('Question 99?', 'right', ['a', 'b']) as number[];
+    expect(leftA).toBeGreaterThan(0.8);
+    expect(leftB).toBeLessThan(0.2);
+    expect(rightB).toBeGreaterThan(0.8);
+    expect(rightA).toBeLessThan(0.2);
+  });
+
+  it('needs two templates with enough graded train episodes, never reads a grade that is absent, and never reads the test split', async () => {
+    const { train } = await arithTasks();
+    const outcomes = outcomesOf(train, 'train');
+    // Label-free: no grade on any outcome, no router.
+    expect(trainTemplateRouter(outcomes.map(({ correct: _correct, ...rest }) => rest))).toBeUndefined();
+    // Only one template with enough episodes.
+    const firstTasks = new Set(train.slice(0, MIN_ROUTER_EPISODES - 1).map((task) => task.id));
+    const few = outcomes.filter((outcome) => outcome.template === 'sc-5' || (outcome.template === 'steps-sc' && firstTasks.has(outcome.taskId)));
+    expect(trainTemplateRouter(few)).toBeUndefined();
+    // Test-split outcomes with the opposite grades change nothing.
+    const flipped = outcomesOf(train.slice(0, 60), 'test').map((outcome) => ({ ...outcome, correct: !outcome.correct }));
+    expect(trainTemplateRouter([...outcomes, ...flipped])!.router.data).toEqual(trainTemplateRouter(outcomes)!.router.data);
+  });
+
+  it('is stored in the model file, loads to the same probabilities, and a file whose router is malformed is refused', async () => {
+    const { train, test } = await arithTasks();
+    const pairs = syntheticPairs({ pairs: 60, seed: 3 });
+    const { model } = await trainRewardModel(pairs, { maxEpochs: 2, seed: 1 }, { planOutcomes: outcomesOf(train, 'train') });
+    expect(model.routedTemplates.length).toBe(3);
+    const directory = mkdtempSync(join(tmpdir(), 'orchrm-router-'));
+    const path = join(directory, 'rm.safetensors');
+    await saveRewardModel(model, path);
+    const loaded = await loadRewardModel(path);
+    const question = test[0]!.question;
+    expect(loaded.routeTemplates(question, 'arith', TEMPLATES)).toEqual(model.routeTemplates(question, 'arith', TEMPLATES));
+    expect(loaded.routeTemplates(question, 'arith', TEMPLATES).every((probability) => probability !== undefined)).toBe(true);
+
+    // Without the router, the same model scores the same and routes nothing.
+    const { model: plain } = await trainRewardModel(pairs, { maxEpochs: 2, seed: 1 }, { planOutcomes: outcomesOf(train, 'train'), templateRouter: false });
+    expect(plain.routedTemplates).toEqual([]);
+    expect(await plain.score(question, ['x'])).toEqual(await model.score(question, ['x']));
+
+    const file = readSafetensors(readFileSync(path));
+    const rewrite = (router: unknown) => {
+      const bytes = writeSafetensors([...file.tensors], { ...file.metadata, template_router: JSON.stringify(router) });
+      writeFileSync(join(directory, 'edited.safetensors'), bytes);
+      return loadRewardModel(join(directory, 'edited.safetensors'));
+    };
+    const data = JSON.parse(file.metadata.template_router!);
+    await expect(rewrite({ ...data, templates: data.templates.map((entry: { weights: number[] }) => ({ ...entry, weights: entry.weights.slice(1) })) })).rejects.toThrow(/template_router metadata this orchrm does not understand.*weights for .* facts/);
+    await expect(rewrite({ ...data, facts: Array.from({ length: 5000 }, (_, index) => `fact-${index}`) })).rejects.toThrow(/template_router metadata this orchrm does not understand/);
+    await expect(rewrite({ ...data, version: 2 })).rejects.toThrow(/template_router metadata this orchrm does not understand/);
+    expect((await rewrite(data)).routedTemplates.length).toBe(3);
+    model.close();
+    loaded.close();
+    plain.close();
+  });
+});

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import type { PairSplit } from '../core/index.js';
+import type { PlanOutcome } from './cost-head.js';
+import { PopularityTableSchema, type PopularityTable } from './features/encoder-spec.js';
+import { fitPopularity, popularityBucket, routeFacts } from './features/routing-encoders.js';
+import { analyzeTask } from './features/task-analysis.js';
+import { taskNames } from './features/task-encoders.js';
+import { TASK_SHAPE_VERSION } from './features/task-shape.js';
+
+/**
+ * L2 strengths tried, in pseudo-examples per template: the one with the lowest log loss on the
+ * validation split's template episodes is kept (1 without validation episodes).
+ */
+export const ROUTER_L2_CANDIDATES = [0.1, 1, 10] as const;
+/** Graded train-split episodes a template needs before the router learns it. */
+export const MIN_ROUTER_EPISODES = 10;
+const MAX_ROUTER_FACTS = 4096;
+const MAX_ROUTER_TEMPLATES = 256;
+const MAX_NAME_LENGTH = 200;
+/** Full-batch gradient steps per fit: the problem is small (tens of facts), so a fixed count converges. */
+const STEPS = 400;
+const STEP_SIZE = 0.5;
+
+/** A template router as a model file stores it (metadata `template_router`, JSON). */
+export const TemplateRouterDataSchema = z
+  .strictObject({
+    version: z.literal(1),
+    l2: z.number().positive().finite(),
+    facts: z.array(z.string().min(1).max(MAX_NAME_LENGTH + 200)).max(MAX_ROUTER_FACTS),
+    templates: z
+      .array(z.strictObject({ name: z.string().min(1).max(MAX_NAME_LENGTH), weights: z.array(z.number().finite()).max(MAX_ROUTER_FACTS) }))
+      .min(2)
+      .max(MAX_ROUTER_TEMPLATES),
+    popularity: PopularityTableSchema,
+  })
+  .superRefine((data, context) => {
+    if (new Set(data.facts).size !== data.facts.length) context.addIssue({ code: 'custom', message: 'a template router lists each fact once' });
+    if (new Set(data.templates.map((template) => template.name)).size !== data.templates.length) context.addIssue({ code: 'custom', message: 'a template router lists each template once' });
+    for (const template of data.templates) {
+      if (template.weights.length !== data.facts.length) context.addIssue({ code: 'custom', message: `template ${template.name} has ${template.weights.length} weights for ${data.facts.length} facts` });
+    }
+  });
+export type TemplateRouterData = z.infer<typeof TemplateRouterDataSchema>;
+
+/** How the router fitted: examples per split, the L2 kept and the validation log loss of each candidate. */
+export interface TemplateRouterReport {
+  templates: number;
+  facts: number;
+  trainEpisodes: number;
+  validationEpisodes: number;
+  l2: number;
+  /** Per L2 candidate, mean log loss on the validation split's template episodes; empty without them. */
+  validationLoss: { l2: number; loss: number }[];
+}
+
+/**
+ * What the router reads of a task: its suite, and, within the suite, the word problem's structure
+ * facts (`routeFacts`: a critic, a decomposition or independent samples) and how popular its
+ * best-known name is (`popularityBucket` over the router's own table). These are the facts the
+ * `route` and `popularity` encoders cross at full weight; the suite keeps one benchmark's
+ * statistics from another's (best-fixed-per-family reads the suite too).
+ */
+export function routerFacts(question: string, suite: string, popularity: ReadonlyMap<string, number>): string[] {
+  const facts = routeFacts(analyzeTask(question, TASK_SHAPE_VERSION));
+  const bucket = popularityBucket(taskNames(question), popularity);
+  if (bucket !== undefined) facts.push(bucket);
+  return [`suite=${suite}`, ...facts.map((fact) => `${suite}:${fact}`)];
+}
+
+/**
+ * A template router (issue 21, fourth round): for each template plan the collection executed,
+ * a logistic model of its success over the task's routing facts (`routerFacts`), fitted on the
+ * graded template episodes of the train split. Template episodes run every template on the same
+ * tasks, so their outcomes say directly which template works on which kind of task; the
+ * Bradley-Terry head learns the same from pairs dominated by sampled plans, where a few hundred
+ * template tasks move it little (docs/rm.md, "The template router").
+ */
+export class TemplateRouter {
+  private readonly factIndex: Map<string, number>;
+  private readonly weights: Map<string, readonly number[]>;
+  private readonly popularity: Map<string, number>;
+
+  constructor(readonly data: TemplateRouterData) {
+    this.factIndex = new Map(data.facts.map((fact, index) => [fact, index]));
+    this.weights = new Map(data.templates.map((template) => [template.name, template.weights]));
+    this.popularity = new Map(data.popularity.names.map((name, index) => [name, data.popularity.counts[index]!]));
+  }
+
+  /** The templates it has learnt, in the order it stores them. */
+  get names(): string[] {
+    return this.data.templates.map((template) => template.name);
+  }
+
+  /** Per name, the predicted probability that the template succeeds on the task; undefined for a template it has not learnt. */
+  probabilities(question: string, suite: string, names: readonly string[]): (number | undefined)[] {
+    const indices = routerFacts(question, suite, this.popularity).flatMap((fact) => {
+      const index = this.factIndex.get(fact);
+      return index === undefined ? [] : [index];
+    });
+    return names.map((name) => {
+      const weights = this.weights.get(name);
+      return weights === undefined ? undefined : sigmoid(logit(weights, indices));
+    });
+  }
+}
+
+interface Example {
+  facts: number[];
+  correct: boolean;
+}
+
+/**
+ * Fits a template router on the graded template episodes among `outcomes` (`PlanOutcome.template`
+ * set, `correct` known): fitted on the train split, each L2 strength of `ROUTER_L2_CANDIDATES` is
+ * judged by log loss on the validation split, and the one kept is refitted on both; the test split
+ * is never read. Undefined when fewer than two templates have `MIN_ROUTER_EPISODES` graded train
+ * episodes (a label-free dataset has none). Deterministic: full-batch gradient descent from zero
+ * weights.
+ */
+export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router: TemplateRouter; report: TemplateRouterReport } | undefined {
+  const graded = (split: PairSplit) => outcomes.filter((outcome) => outcome.split === split && outcome.template !== undefined && outcome.correct !== undefined);
+  const train = graded('train');
+  const perTemplate = new Map<string, number>();
+  for (const outcome of train) perTemplate.set(outcome.template!, (perTemplate.get(outcome.template!) ?? 0) + 1);
+  const names = [...perTemplate].filter(([name, count]) => count >= MIN_ROUTER_EPISODES && name.length <= MAX_NAME_LENGTH).map(([name]) => name);
+  if (names.length < 2) return undefined;
+  const known = new Set(names.slice(0, MAX_ROUTER_TEMPLATES));
+  // Popularity reads every task text outside the test split (no grade), not only the tasks templates ran on.
+  const popularity = fitPopularity(outcomes.filter((outcome) => outcome.split !== 'test').map((outcome) => outcome.question));
+  const counts = new Map(popularity.names.map((name, index) => [name, popularity.counts[index]!]));
+  const factIndex = new Map<string, number>();
+  const encode = (outcome: PlanOutcome): number[] =>
+    routerFacts(outcome.question, outcome.suite ?? '', counts).flatMap((fact) => {
+      let index = factIndex.get(fact);
+      if (index === undefined && factIndex.size < MAX_ROUTER_FACTS) factIndex.set(fact, (index = factIndex.size));
+      return index === undefined ? [] : [index];
+    });
+  const byTemplate = (list: readonly PlanOutcome[]) => {
+    const examples = new Map<string, Example[]>();
+    for (const outcome of list) {
+      if (!known.has(outcome.template!)) continue;
+      const entry = examples.get(outcome.template!) ?? [];
+      entry.push({ facts: encode(outcome), correct: outcome.correct! });
+      examples.set(outcome.template!, entry);
+    }
+    return examples;
+  };
+  const trainExamples = byTemplate(train);
+  const validationExamples = byTemplate(graded('validation'));
+  const count = (examples: Map<string, Example[]>) => [...examples.values()].reduce((sum, list) => sum + list.length, 0);
+  const fitAll = (examples: Map<string, Example[]>, l2: number) => new Map([...examples].map(([name, list]) => [name, fitLogistic(list, factIndex.size, l2)]));
+  const validationLoss: { l2: number; loss: number }[] = [];
+  let l2 = 1;
+  if (count(validationExamples) > 0) {
+    let bestLoss = Infinity;
+    for (const candidate of ROUTER_L2_CANDIDATES) {
+      const weights = fitAll(trainExamples, candidate);
+      let total = 0;
+      // A template without train examples here has none in validation either (both come from the known templates).
+      for (const [name, examples] of validationExamples) for (const example of examples) total += logLoss(weights.get(name) ?? new Float64Array(factIndex.size), example);
+      const loss = total / count(validationExamples);
+      validationLoss.push({ l2: candidate, loss });
+      if (loss < bestLoss) [bestLoss, l2] = [loss, candidate];
+    }
+  }
+  const both = new Map([...trainExamples].map(([name, list]) => [name, [...list, ...(validationExamples.get(name) ?? [])]]));
+  const weights = fitAll(both, l2);
+  const data: TemplateRouterData = {
+    version: 1,
+    l2,
+    facts: [...factIndex.keys()],
+    templates: [...weights].map(([name, values]) => ({ name, weights: Array.from(values) })),
+    popularity: popularity satisfies PopularityTable,
+  };
+  return {
+    router: new TemplateRouter(data),
+    report: { templates: data.templates.length, facts: data.facts.length, trainEpisodes: count(trainExamples), validationEpisodes: count(validationExamples), l2, validationLoss },
+  };
+}
+
+/** Logistic regression over binary facts: mean log loss plus l2/2 |w|^2 per example count, by full-batch gradient descent. */
+function fitLogistic(examples: readonly Example[], dimension: number, l2: number): Float64Array {
+  const weights = new Float64Array(dimension);
+  const gradient = new Float64Array(dimension);
+  const count = examples.length;
+  for (let step = 0; step < STEPS; step++) {
+    gradient.fill(0);
+    for (const example of examples) {
+      const residual = sigmoid(logit(weights, example.facts)) - (example.correct ? 1 : 0);
+      for (const index of example.facts) gradient[index] = gradient[index]! + residual;
+    }
+    for (let index = 0; index < dimension; index++) weights[index] = weights[index]! - (STEP_SIZE * (gradient[index]! + l2 * weights[index]!)) / count;
+  }
+  return weights;
+}
+
+function logLoss(weights: ArrayLike<number>, example: Example): number {
+  const probability = Math.min(1 - 1e-12, Math.max(1e-12, sigmoid(logit(weights, example.facts))));
+  return -Math.log(example.correct ? probability : 1 - probability);
+}
+
+function logit(weights: ArrayLike<number>, facts: readonly number[]): number {
+  let sum = 0;
+  for (const index of facts) sum += weights[index]!;
+  return sum;
+}
+
+function sigmoid(value: number): number {
+  return 1 / (1 + Math.exp(-value));
+}
