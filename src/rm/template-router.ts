@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PairSplit } from '../core/index.js';
+import { type PairSplit, sigmoid } from '../core/index.js';
 import type { PlanOutcome } from './cost-head.js';
 import { PopularityTableSchema, type PopularityTable } from './features/encoder-spec.js';
 import { fitPopularity, popularityBucket, routeFacts } from './features/routing-encoders.js';
@@ -203,8 +203,4 @@ function logit(weights: ArrayLike<number>, facts: readonly number[]): number {
   let sum = 0;
   for (const index of facts) sum += weights[index]!;
   return sum;
-}
-
-function sigmoid(value: number): number {
-  return 1 / (1 + Math.exp(-value));
 }
