@@ -139,6 +139,8 @@ it('runs every command of README.md as written', async () => {
   expect(text('orchrm serve --model')).toMatch(/\[test\] 200 from/);
   expect(text('orchrm sim serve')).toMatch(/\[test\] 200 from/);
   expect(text('orchrm view --db orchrm-demo')).toMatch(/\[test\] 200 from/);
+  // The demo names what it wrote as a newcomer would type it: relative to the folder it ran in.
+  expect(text('orchrm demo --quick')).toMatch(/^results {2}orchrm-demo\/results\.json$/m);
   expect(text('--suite aime --provider vllm.json')).toMatch(/warning: rm\.safetensors was trained on gsm8k tasks from gsm8k-test\.jsonl .* but this run uses aime tasks from aime-2025\.jsonl/);
   expect(text('--suite gsm8k --provider vllm.json')).toMatch(/run \S+: 80 of 80 episodes/);
 }, 600_000);

@@ -129,12 +129,18 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
   const popularity = fitPopularity(outcomes.filter((outcome) => outcome.split !== 'test').map((outcome) => outcome.question));
   const counts = new Map(popularity.names.map((name, index) => [name, popularity.counts[index]!]));
   const factIndex = new Map<string, number>();
-  const encode = (outcome: PlanOutcome): number[] =>
-    routerFacts(outcome.question, outcome.suite ?? '', counts).flatMap((fact) => {
+  // Every template ran on the same tasks: read each task once.
+  const factsOf = new Map<string, string[]>();
+  const encode = (outcome: PlanOutcome): number[] => {
+    const key = `${outcome.suite ?? ''}\u0000${outcome.question}`;
+    let facts = factsOf.get(key);
+    if (facts === undefined) factsOf.set(key, (facts = routerFacts(outcome.question, outcome.suite ?? '', counts)));
+    return facts.flatMap((fact) => {
       let index = factIndex.get(fact);
       if (index === undefined && factIndex.size < MAX_ROUTER_FACTS) factIndex.set(fact, (index = factIndex.size));
       return index === undefined ? [] : [index];
     });
+  };
   const byTemplate = (list: readonly PlanOutcome[]) => {
     const examples = new Map<string, Example[]>();
     for (const outcome of list) {

@@ -66,6 +66,8 @@ export class CandidatePool {
   private allScores: Promise<number[]> | undefined;
   private allMemberScores: Promise<number[][] | undefined> | undefined;
   private allEstimates: Promise<PlanEstimate[]> | undefined;
+  /** The template router's probabilities once asked (`templateRoutes`); null before. */
+  private routes: number[] | undefined | null = null;
   private readonly poolTexts: readonly string[];
   private readonly canonicalTexts: string[];
   private readonly valid: boolean[];
@@ -173,8 +175,12 @@ export class CandidatePool {
   templateRoutes(): readonly number[] | undefined {
     const { rewardModel, task, routeTemplates = false } = this.options;
     if (!routeTemplates || rewardModel === undefined || !routesTemplates(rewardModel) || this.templates.length === 0) return undefined;
-    const routes = rewardModel.routeTemplates(task.question, task.suite, this.templates.map((template) => template.name));
-    return routes.every((route) => route !== undefined) ? (routes as number[]) : undefined;
+    // Every strategy at every N asks: read the task once.
+    if (this.routes === null) {
+      const routes = rewardModel.routeTemplates(task.question, task.suite, this.templates.map((template) => template.name));
+      this.routes = routes.every((route) => route !== undefined) ? (routes as number[]) : undefined;
+    }
+    return this.routes;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { formatDemoSummary, runDemo } from '../../demo/index.js';
@@ -38,8 +39,14 @@ export function registerDemoCommand(program: Command, streams: CommandStreams = 
         streams.stdout.write(
           flags.json
             ? `${JSON.stringify(outcome.results, null, 2)}\n`
-            : formatDemoSummary(outcome.results, { results: outcome.resultsPath, report: outcome.reportPath, model: outcome.modelPath }),
+            : formatDemoSummary(outcome.results, { results: shownPath(outcome.resultsPath), report: shownPath(outcome.reportPath), model: shownPath(outcome.modelPath) }),
         );
       }),
     );
+}
+
+/** A written file's path as the summary prints it: relative to the working folder when inside it (what a newcomer would type), else absolute. */
+function shownPath(path: string): string {
+  const relativePath = relative(process.cwd(), path);
+  return relativePath === '' || relativePath.startsWith('..') || isAbsolute(relativePath) ? path : relativePath;
 }
