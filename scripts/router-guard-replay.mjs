@@ -5,10 +5,12 @@
 // accuracy is read off without executing anything again. Rules: the template router as bon uses
 // it (argmax), and a guarded one that keeps the suite's reference (the template with the highest
 // mean predicted success over the suite's training tasks) unless the router's logit difference
-// exceeds k standard errors of it (Laplace approximation of each template's logistic fit).
+// exceeds k standard errors of it (Laplace approximation of each template's logistic fit), and a
+// cost tie-break that takes, among the templates within k standard errors of the router's top
+// one, the one with the fewest mean execution tokens in the suite's template episodes.
 // Prints, per rule, rm-templates-only minus best-fixed-per-family in points with a paired 95%
 // bootstrap interval, and checks that the router's replay equals the run's own rm-templates-only.
-// Usage (npm run build first): node scripts/router-guard-replay.mjs --demo <demo dir> [--scenario default|file] [--k 1,0.5,2]
+// Usage (npm run build first): node scripts/router-guard-replay.mjs --demo <demo dir> [--scenario default|file] [--k 1,0.5,2] [--cheap 0.25,0.5,1]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPlanOutcomes, openStore, routerFacts, trainTemplateRouter } from '../dist/index.js';
@@ -20,6 +22,7 @@ if (args.demo === undefined) {
   process.exit(2);
 }
 const ks = (args.k ?? '1').split(',').map(Number);
+const cheapKs = args.cheap === undefined ? [] : args.cheap.split(',').map(Number);
 const results = JSON.parse(readFileSync(join(args.demo, 'results.json'), 'utf8'));
 const store = openStore(join(args.demo, 'demo.db'), { readonly: true });
 const dataset = store.listPairDatasets().find((record) => record.config?.labelFree !== true);
@@ -72,12 +75,22 @@ for (const outcome of trainingTasks.values()) {
   meanSuccess[outcome.suite] ??= {};
   for (const name of weights.keys()) meanSuccess[outcome.suite][name] = (meanSuccess[outcome.suite][name] ?? 0) + sigmoid(logit(name, facts));
 }
+const tokenSums = new Map();
+for (const outcome of graded) {
+  const key = `${outcome.suite}|${outcome.template}`;
+  const [sum, count] = tokenSums.get(key) ?? [0, 0];
+  tokenSums.set(key, [sum + outcome.executionTokens, count + 1]);
+}
+const meanTokens = (suite, name) => {
+  const [sum, count] = tokenSums.get(`${suite}|${name}`) ?? [0, 0];
+  return count === 0 ? Infinity : sum / count;
+};
 const references = Object.fromEntries(Object.entries(meanSuccess).map(([suite, sums]) => [suite, Object.entries(sums).sort((a, b) => b[1] - a[1])[0][0]]));
 
 const environment = await createSimEnvironment(loadScenario(args.scenario ?? results.scenario));
 const picks = new Map(results.bon.picks.map((pick) => [pick.taskId, pick]));
 const bestFixed = results.bon.bestFixed.perSuite;
-const rules = [['router', undefined], ...ks.map((k) => [`guarded k=${k}`, k])];
+const rules = [['router', undefined], ...ks.map((k) => [`guarded k=${k}`, k]), ...cheapKs.map((k) => [`cheapest within k=${k}`, -k])];
 const differences = Object.fromEntries([...rules.map(([name]) => [name, []]), ['run', []]]);
 for (const task of environment.tasks('test', results.bon.tasks)) {
   const pick = picks.get(task.id);
@@ -87,9 +100,12 @@ for (const task of environment.tasks('test', results.bon.tasks)) {
   const top = names.reduce((best, name) => (logit(name, facts) > logit(best, facts) ? name : best));
   const reference = references[task.suite];
   const baseline = pick.fixed[bestFixed[task.suite]] ? 1 : 0;
+  const within = (name, k) => logit(top, facts) - logit(name, facts) <= k * Math.sqrt(variance(top, facts) + variance(name, facts));
   for (const [name, k] of rules) {
-    const sure = k === undefined || top === reference || logit(top, facts) - logit(reference, facts) > k * Math.sqrt(variance(top, facts) + variance(reference, facts));
-    differences[name].push((pick.fixed[sure ? top : reference] ? 1 : 0) - baseline);
+    let chosen = top;
+    if (k !== undefined && k > 0 && top !== reference && !(logit(top, facts) - logit(reference, facts) > k * Math.sqrt(variance(top, facts) + variance(reference, facts)))) chosen = reference;
+    if (k !== undefined && k < 0) for (const other of names) if (other !== top && within(other, -k) && meanTokens(task.suite, other) < meanTokens(task.suite, chosen)) chosen = other;
+    differences[name].push((pick.fixed[chosen] ? 1 : 0) - baseline);
   }
   differences.run.push((pick.strategies['rm-templates-only'].correct ? 1 : 0) - baseline);
 }
