@@ -62,12 +62,14 @@ export function isCostAware(model: RewardModel): model is CostAwareRewardModel {
 export interface TemplateRoutingRewardModel extends RewardModel {
   /** Names of the templates it has learnt; empty when it has no router. */
   readonly routedTemplates: readonly string[];
-  /** Per name, the predicted probability that the template succeeds on the task; undefined for a name it has not learnt. */
+  /** Suites it has seen template outcomes of; empty when it has no router. */
+  readonly routedSuites: readonly string[];
+  /** Per name, the predicted probability that the template succeeds on the task; undefined for a name it has not learnt, and for every name in a suite it has not seen. */
   routeTemplates(task: string, suite: string, names: readonly string[]): (number | undefined)[];
 }
 
 /** Whether a reward model has a template router (`TemplateRoutingRewardModel`) with at least two templates. */
 export function routesTemplates(model: RewardModel): model is TemplateRoutingRewardModel {
   const candidate = model as Partial<TemplateRoutingRewardModel>;
-  return typeof candidate.routeTemplates === 'function' && Array.isArray(candidate.routedTemplates) && candidate.routedTemplates.length > 1;
+  return typeof candidate.routeTemplates === 'function' && Array.isArray(candidate.routedTemplates) && Array.isArray(candidate.routedSuites) && candidate.routedTemplates.length > 1;
 }

@@ -269,7 +269,7 @@ export const BonResultsSchema = BonTableSchema.extend({
    */
   templateReferences: z.record(z.string(), z.string()).optional(),
   /**
-   * With a reward model whose template router knows every template (issue 21, fourth round):
+   * With a reward model whose template router knows every template and suite (issue 21, fourth round):
    * rm+templates and rm-templates-only chose their template by it, and no reference applied.
    * How it was fitted (`TemplateRouterReport`; optional, without a schema bump).
    */

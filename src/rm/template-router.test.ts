@@ -63,6 +63,9 @@ describe('the template router', () => {
     expect(leftB).toBeLessThan(0.2);
     expect(rightB).toBeGreaterThan(0.8);
     expect(rightA).toBeLessThan(0.2);
+    // A suite it has seen no task of gets no probability at all, rather than every template alike.
+    expect(router.suites.sort()).toEqual(['left', 'right']);
+    expect(router.probabilities('Question 99?', 'elsewhere', ['a', 'b'])).toEqual([undefined, undefined]);
   });
 
   it('needs two templates with enough graded train episodes, never reads a grade that is absent, and never reads the test split', async () => {

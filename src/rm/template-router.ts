@@ -17,6 +17,8 @@ export const MIN_ROUTER_EPISODES = 10;
 const MAX_ROUTER_FACTS = 4096;
 const MAX_ROUTER_TEMPLATES = 256;
 const MAX_NAME_LENGTH = 200;
+/** The fact every task of a suite has: the suite's own intercept, and how a router knows which suites it has seen. */
+const SUITE_FACT = 'suite=';
 /** Full-batch gradient steps per fit: the problem is small (tens of facts), so a fixed count converges. */
 const STEPS = 400;
 const STEP_SIZE = 0.5;
@@ -64,7 +66,7 @@ export function routerFacts(question: string, suite: string, popularity: Readonl
   const facts = routeFacts(analyzeTask(question, TASK_SHAPE_VERSION));
   const bucket = popularityBucket(taskNames(question), popularity);
   if (bucket !== undefined) facts.push(bucket);
-  return [`suite=${suite}`, ...facts.map((fact) => `${suite}:${fact}`)];
+  return [`${SUITE_FACT}${suite}`, ...facts.map((fact) => `${suite}:${fact}`)];
 }
 
 /**
@@ -91,8 +93,18 @@ export class TemplateRouter {
     return this.data.templates.map((template) => template.name);
   }
 
-  /** Per name, the predicted probability that the template succeeds on the task; undefined for a template it has not learnt. */
+  /** The suites whose template outcomes it was fitted on. */
+  get suites(): string[] {
+    return this.data.facts.filter((fact) => fact.startsWith(SUITE_FACT)).map((fact) => fact.slice(SUITE_FACT.length));
+  }
+
+  /**
+   * Per name, the predicted probability that the template succeeds on the task; undefined for a
+   * template it has not learnt, and for every template when it has seen no task of the suite (it
+   * would otherwise rate them all alike and the first would win).
+   */
   probabilities(question: string, suite: string, names: readonly string[]): (number | undefined)[] {
+    if (!this.factIndex.has(`${SUITE_FACT}${suite}`)) return names.map(() => undefined);
     const indices = routerFacts(question, suite, this.popularity).flatMap((fact) => {
       const index = this.factIndex.get(fact);
       return index === undefined ? [] : [index];

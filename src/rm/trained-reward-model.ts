@@ -131,6 +131,10 @@ export class TrainedRewardModel implements UncertainRewardModel, CostAwareReward
     return this.templateRouter?.names ?? [];
   }
 
+  get routedSuites(): readonly string[] {
+    return this.templateRouter?.suites ?? [];
+  }
+
   /** Per template name, the router's success probability on the task (undefined for a name it has not learnt, or every name without a router). */
   routeTemplates(task: string, suite: string, names: readonly string[]): (number | undefined)[] {
     return this.templateRouter === undefined ? names.map(() => undefined) : this.templateRouter.probabilities(task, suite, names);

@@ -170,7 +170,7 @@ export class CandidatePool {
   /**
    * Per template in the pool (in pool order), the reward model's template router's success
    * probability on this task; undefined unless `routeTemplates` is set, the model has a router
-   * and the router knows every template in the pool.
+   * and the router knows every template in the pool and the task's suite.
    */
   templateRoutes(): readonly number[] | undefined {
     const { rewardModel, task, routeTemplates = false } = this.options;

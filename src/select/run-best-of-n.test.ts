@@ -101,16 +101,17 @@ describe('runBestOfN over the simulated environment', () => {
     );
   });
 
-  it("chooses templates by the model's template router when it knows every template, and by the reference rule otherwise", async () => {
+  it("chooses templates by the model's template router when it knows every template and suite, and by the reference rule otherwise", async () => {
     const environment = await createSimEnvironment(loadScenario('arith'));
     const tasks = environment.tasks('test', 4);
     const templates = genericPlanTemplates({ search: false });
     // The scores rank sc-5 first everywhere; the router rates debate-3x3 best on the first two tasks and cot on the others.
     const scores = (plans: readonly unknown[]) => plans.map((plan) => (String(plan).includes('"samples":5') ? 1 : 0));
-    const routed = (known: readonly string[]) => ({
+    const routed = (known: readonly string[], suites = [tasks[0]!.suite]) => ({
       name: 'routing',
       score: async (_task: string, plans: readonly unknown[]) => scores(plans),
       routedTemplates: known,
+      routedSuites: suites,
       routeTemplates: (task: string, suite: string, names: readonly string[]) => {
         expect(suite).toBe(tasks[0]!.suite);
         const favourite = tasks.findIndex((entry) => entry.question === task) < 2 ? 'debate-3x3' : 'cot';
@@ -128,6 +129,10 @@ describe('runBestOfN over the simulated environment', () => {
     expect(partial.templateChoice).toBe('reference');
     expect(partial.templateReferences).toEqual({ [tasks[0]!.suite]: 'sc-5' });
     expect(picks(partial)).toEqual(['sc-5', 'sc-5', 'sc-5', 'sc-5']);
+    // So is one that has seen no task of the tasks' suite (it would rate every template alike).
+    const otherSuite = await runBestOfN({ environment, tasks, orchestrator: environment.orchestrator('base'), rewardModel: routed(templates.names, ['gsm8k']), templates, config });
+    expect(otherSuite.templateChoice).toBe('reference');
+    expect(picks(otherSuite)).toEqual(['sc-5', 'sc-5', 'sc-5', 'sc-5']);
   });
 
   it('is deterministic in the seed whatever the concurrency', async () => {

@@ -109,8 +109,8 @@ export interface BestOfNRun {
   templateReferences?: Record<string, string>;
   /**
    * With a template strategy and a reward model: how rm+templates and rm-templates-only chose
-   * their template, by the model's template router (it knows every template of the library) or
-   * by its scores against each suite's reference template.
+   * their template, by the model's template router (it knows every template of the library and
+   * every suite of the tasks) or by its scores against each suite's reference template.
    */
   templateChoice?: 'router' | 'reference';
 }
@@ -163,8 +163,12 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
   const frontierPoints = config.frontier ? frontierObjectives(config) : [];
   const limit = pLimit(config.concurrency);
   const usesTemplates = templates !== undefined && options.rewardModel !== undefined && config.strategies.some((name) => TEMPLATE_STRATEGIES.has(name));
-  // A router that knows every template of the library chooses among them; otherwise each suite's reference template guards the model's choice.
-  const router = usesTemplates && routesTemplates(options.rewardModel!) && templates.names.every((name) => (options.rewardModel as TemplateRoutingRewardModel).routedTemplates.includes(name));
+  // A router that knows every template of the library and every suite of the tasks chooses among them; otherwise each suite's reference template guards the model's choice.
+  const router =
+    usesTemplates &&
+    routesTemplates(options.rewardModel!) &&
+    templates.names.every((name) => (options.rewardModel as TemplateRoutingRewardModel).routedTemplates.includes(name)) &&
+    options.tasks.every((task) => (options.rewardModel as TemplateRoutingRewardModel).routedSuites.includes(task.suite));
   const references = usesTemplates && !router ? await templateReferences(options.tasks, templates, options.rewardModel!, limit, options.signal) : new Map<string, string>();
   const { stopAfterRepeatedFailures = 5 } = options;
   const perTask: BonTaskResult[] = [];

@@ -212,10 +212,10 @@ function formatFrontier(frontier: BonFrontier): string {
 
 /** How the template strategies chose their template (nothing when none ran). */
 function templateChoiceLine(run: { templateChoice?: 'router' | 'reference'; templateReferences?: Record<string, string> }): string {
-  if (run.templateChoice === 'router') return "template choice: the reward model's template router (it knows every template of the pool)\n";
+  if (run.templateChoice === 'router') return "template choice: the reward model's template router (it knows every template of the pool and every suite of the tasks)\n";
   if (run.templateChoice === 'reference') {
     const references = Object.entries(run.templateReferences ?? {}).map(([suite, name]) => `${suite} ${name}`).join(', ');
-    return `template choice: the model's scores against each suite's reference template${references === '' ? '' : ` (${references})`}; the model has no template router that knows every template of the pool\n`;
+    return `template choice: the model's scores against each suite's reference template${references === '' ? '' : ` (${references})`}; the model has no template router that knows every template of the pool and every suite of the tasks\n`;
   }
   return '';
 }

@@ -261,6 +261,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       score: async () => scores,
       scoreMembers: async () => members ?? scores.map(() => []),
       routedTemplates: Object.keys(routes ?? {}),
+      routedSuites: [task.suite],
       routeTemplates: (_task: string, _suite: string, names: readonly string[]) => names.map((name) => routes?.[name]),
     };
     const candidatePool = new CandidatePool({
