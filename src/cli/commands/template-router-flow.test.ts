@@ -1,0 +1,30 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, expect, it } from 'vitest';
+import { BUILT_CLI, ensureBuilt } from '../test-fixtures/built-package.js';
+
+const run = promisify(execFile);
+beforeAll(ensureBuilt, 300_000);
+
+/**
+ * The template router from the command line (issue 21): collect with templates on a share of the
+ * tasks, mine, train (the router is fitted and reported), and bon chooses its templates by it,
+ * or, trained with --no-template-router, by the reference rule; bon says which.
+ */
+it('collect --template-share, rm train and bon route templates by the model, and --no-template-router falls back to the reference rule', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'orchrm-router-flow-'));
+  const cli = async (...args: string[]) => (await run(process.execPath, [BUILT_CLI, ...args], { cwd: work, maxBuffer: 16 * 1024 * 1024 })).stdout;
+  await cli('collect', '--scenario', 'default', '--orchestrator', 'sim:base', '--count', '60', '--plans-per-task', '2', '--template-share', '0.5', '--seed', '1', '--db', 'runs.db', '--json');
+  await cli('pairs', 'mine', '--db', 'runs.db', '--seed', '1', '--json');
+  const trained = JSON.parse(await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--out', 'rm.safetensors', '--json')) as { templateRouter?: { templates: number; trainEpisodes: number } };
+  expect(trained.templateRouter?.templates).toBe(11);
+  expect(trained.templateRouter?.trainEpisodes).toBeGreaterThanOrEqual(110);
+  const plain = JSON.parse(await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--no-template-router', '--out', 'plain.safetensors', '--json')) as { templateRouter?: unknown };
+  expect(plain.templateRouter).toBeUndefined();
+  const bon = (model: string) => cli('bon', '--scenario', 'default', '--split', 'test', '--count', '4', '--rm', model, '--n', '2', '--pool', 'sampled+templates', '--strategies', 'rm-templates-only', '--db', 'bon.db');
+  expect(await bon('rm.safetensors')).toContain("template choice: the reward model's template router (it knows every template of the pool and every suite of the tasks)");
+  expect(await bon('plain.safetensors')).toMatch(/template choice: the model's scores against each suite's reference template \((arith|multihop) [\w-]+/);
+}, 240_000);
