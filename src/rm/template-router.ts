@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type PairSplit, sigmoid } from '../core/index.js';
 import type { PlanOutcome } from './cost-head.js';
 import { PopularityTableSchema, type PopularityTable } from './features/encoder-spec.js';
-import { fitPopularity, popularityBucket, routeFacts } from './features/routing-encoders.js';
+import { fitPopularity, popularityBucket, popularityCounts, routeFacts } from './features/routing-encoders.js';
 import { analyzeTask } from './features/task-analysis.js';
 import { taskNames } from './features/task-encoders.js';
 import { TASK_SHAPE_VERSION } from './features/task-shape.js';
@@ -72,7 +72,7 @@ export function routerFacts(question: string, suite: string, popularity: Readonl
 /**
  * A template router (issue 21, fourth round): for each template plan the collection executed,
  * a logistic model of its success over the task's routing facts (`routerFacts`), fitted on the
- * graded template episodes of the train split. Template episodes run every template on the same
+ * graded template episodes of the train and validation splits. Template episodes run every template on the same
  * tasks, so their outcomes say directly which template works on which kind of task; the
  * Bradley-Terry head learns the same from pairs dominated by sampled plans, where a few hundred
  * template tasks move it little (docs/rm.md, "The template router").
@@ -85,7 +85,7 @@ export class TemplateRouter {
   constructor(readonly data: TemplateRouterData) {
     this.factIndex = new Map(data.facts.map((fact, index) => [fact, index]));
     this.weights = new Map(data.templates.map((template) => [template.name, template.weights]));
-    this.popularity = new Map(data.popularity.names.map((name, index) => [name, data.popularity.counts[index]!]));
+    this.popularity = popularityCounts(data.popularity);
   }
 
   /** The templates it has learnt, in the order it stores them. */
@@ -139,7 +139,7 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
   const known = new Set(names.slice(0, MAX_ROUTER_TEMPLATES));
   // Popularity reads every task text outside the test split (no grade), not only the tasks templates ran on.
   const popularity = fitPopularity(outcomes.filter((outcome) => outcome.split !== 'test').map((outcome) => outcome.question));
-  const counts = new Map(popularity.names.map((name, index) => [name, popularity.counts[index]!]));
+  const counts = popularityCounts(popularity);
   const factIndex = new Map<string, number>();
   // Every template ran on the same tasks: read each task once.
   const factsOf = new Map<string, string[]>();

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../core/index.js';
 import { loadRewardModel, type TrainedRewardModel, trainingMismatch, worldOfRun } from '../../rm/index.js';
-import { type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, RANKING_STRATEGIES, runStoredBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
+import { type BestOfNRun, type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, RANKING_STRATEGIES, runStoredBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
@@ -211,7 +211,7 @@ function formatFrontier(frontier: BonFrontier): string {
 }
 
 /** How the template strategies chose their template (nothing when none ran). */
-function templateChoiceLine(run: { templateChoice?: 'router' | 'reference'; templateReferences?: Record<string, string> }): string {
+function templateChoiceLine(run: Pick<BestOfNRun, 'templateChoice' | 'templateReferences'>): string {
   if (run.templateChoice === 'router') return "template choice: the reward model's template router (it knows every template of the pool and every suite of the tasks)\n";
   if (run.templateChoice === 'reference') {
     const references = Object.entries(run.templateReferences ?? {}).map(([suite, name]) => `${suite} ${name}`).join(', ');

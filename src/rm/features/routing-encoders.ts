@@ -89,12 +89,16 @@ export function popularityBucket(names: readonly string[], counts: ReadonlyMap<s
  * popularity it can measure, from task texts alone (no grade read).
  */
 export function createPopularityEncoder(mask: number, table: PopularityTable | undefined): FeatureEncoder {
-  const counts = new Map<string, number>();
-  if (table !== undefined) table.names.forEach((name, index) => counts.set(name, table.counts[index]!));
+  const counts = popularityCounts(table);
   return createFactCrossEncoder('popularity', mask, (task) => {
     const bucket = popularityBucket(taskNames(task.text), counts);
     return bucket === undefined ? [] : [bucket];
   });
+}
+
+/** A popularity table as a lookup from name to mentions (empty without a table). */
+export function popularityCounts(table: PopularityTable | undefined): Map<string, number> {
+  return new Map(table === undefined ? [] : table.names.map((name, index) => [name, table.counts[index]!]));
 }
 
 /**
