@@ -66,6 +66,12 @@ export interface TemplateRoutingRewardModel extends RewardModel {
   readonly routedSuites: readonly string[];
   /** Per name, the predicted probability that the template succeeds on the task; undefined for a name it has not learnt, and for every name in a suite it has not seen. */
   routeTemplates(task: string, suite: string, names: readonly string[]): (number | undefined)[];
+  /**
+   * Per suite, the template among `names` that did best in the graded template episodes the router
+   * was fitted on (the first of `names` on a tie): the fixed plan per family a user would choose
+   * from the same training data. Undefined when the model keeps no such record.
+   */
+  bestTemplatesBySuite?(names: readonly string[]): Readonly<Record<string, string>> | undefined;
 }
 
 /** Whether a reward model has a template router (`TemplateRoutingRewardModel`) with at least two templates. */

@@ -7,7 +7,7 @@ import type { PlanOutcome } from './cost-head.js';
 import { loadRewardModel, saveRewardModel } from './model-file.js';
 import { readSafetensors, writeSafetensors } from './safetensors.js';
 import { syntheticPairs } from './synthetic-pairs.js';
-import { MIN_ROUTER_EPISODES, ROUTER_L2_CANDIDATES, trainTemplateRouter } from './template-router.js';
+import { MIN_ROUTER_EPISODES, ROUTER_L2_CANDIDATES, TemplateRouter, TemplateRouterDataSchema, trainTemplateRouter } from './template-router.js';
 import { trainRewardModel } from './train-reward-model.js';
 
 /** Which template succeeds on which structure of a default arithmetic task (docs/sim.md §4.7), as a world with no noise would grade it. */
@@ -80,6 +80,34 @@ describe('the template router', () => {
     // Test-split outcomes with the opposite grades change nothing.
     const flipped = outcomesOf(train.slice(0, 60), 'test').map((outcome) => ({ ...outcome, correct: !outcome.correct }));
     expect(trainTemplateRouter([...outcomes, ...flipped])!.router.data).toEqual(trainTemplateRouter(outcomes)!.router.data);
+  });
+
+  it('keeps a record of the graded template episodes it was fitted on, and chooses from it the fixed plan per suite a user would deploy', () => {
+    const outcomes: PlanOutcome[] = [];
+    // On suite left, template b wins 30 of 40 train tasks and a 20; on right, a and b tie at 20 and c wins 10; validation counts too.
+    for (let index = 0; index < 40; index++) {
+      const split = index < 32 ? 'train' : 'validation';
+      const add = (suite: string, template: string, correct: boolean) => outcomes.push({ taskId: `${suite}-${index}`, question: `Q${index}?`, suite, planText: template, executionTokens: 1, template, correct, split });
+      add('left', 'a', index < 20);
+      add('left', 'b', index < 30);
+      add('right', 'a', index % 2 === 0);
+      add('right', 'b', index % 2 === 1);
+      add('right', 'c', index < 10);
+    }
+    // Test-split outcomes never enter the record.
+    outcomes.push({ taskId: 'test-0', question: 'Q?', suite: 'left', planText: 'a', executionTokens: 1, template: 'a', correct: true, split: 'test' });
+    const { router } = trainTemplateRouter(outcomes)!;
+    const record = new Map(router.data.record!.map((entry) => [`${entry.suite}/${entry.template}`, [entry.correct, entry.episodes]]));
+    expect(record.get('left/a')).toEqual([20, 40]);
+    expect(record.get('left/b')).toEqual([30, 40]);
+    expect(record.get('right/c')).toEqual([10, 40]);
+    expect(router.bestTemplatesBySuite(['a', 'b', 'c'])).toEqual({ left: 'b', right: 'a' });
+    // A tie goes to the first of the names asked about; a name it has no record of is never chosen.
+    expect(router.bestTemplatesBySuite(['b', 'a'])).toEqual({ left: 'b', right: 'b' });
+    expect(router.bestTemplatesBySuite(['c', 'z'])).toEqual({ right: 'c' });
+    // A router written before the record has none to choose from.
+    expect(new TemplateRouter({ ...router.data, record: undefined }).bestTemplatesBySuite(['a', 'b'])).toBeUndefined();
+    expect(TemplateRouterDataSchema.safeParse({ ...router.data, record: [{ suite: 'left', template: 'a', episodes: 2, correct: 3 }] }).success).toBe(false);
   });
 
   it('is stored in the model file, loads to the same probabilities, and a file whose router is malformed is refused', async () => {

@@ -34,12 +34,24 @@ export const TemplateRouterDataSchema = z
       .min(2)
       .max(MAX_ROUTER_TEMPLATES),
     popularity: PopularityTableSchema,
+    /**
+     * Graded template episodes it was fitted on (train and validation), per suite and template:
+     * what a sceptic who ran every template on the same tasks would choose a fixed plan per family
+     * from (`bestTemplatesBySuite`). Absent from routers written before it.
+     */
+    record: z
+      .array(z.strictObject({ suite: z.string().max(MAX_NAME_LENGTH), template: z.string().min(1).max(MAX_NAME_LENGTH), episodes: z.number().int().min(1), correct: z.number().int().min(0) }))
+      .max(MAX_ROUTER_FACTS)
+      .optional(),
   })
   .superRefine((data, context) => {
     if (new Set(data.facts).size !== data.facts.length) context.addIssue({ code: 'custom', message: 'a template router lists each fact once' });
     if (new Set(data.templates.map((template) => template.name)).size !== data.templates.length) context.addIssue({ code: 'custom', message: 'a template router lists each template once' });
     for (const template of data.templates) {
       if (template.weights.length !== data.facts.length) context.addIssue({ code: 'custom', message: `template ${template.name} has ${template.weights.length} weights for ${data.facts.length} facts` });
+    }
+    for (const entry of data.record ?? []) {
+      if (entry.correct > entry.episodes) context.addIssue({ code: 'custom', message: `template ${entry.template} on suite ${entry.suite} has ${entry.correct} correct of ${entry.episodes} episodes` });
     }
   });
 export type TemplateRouterData = z.infer<typeof TemplateRouterDataSchema>;
@@ -96,6 +108,26 @@ export class TemplateRouter {
   /** The suites whose template outcomes it was fitted on. */
   get suites(): string[] {
     return this.data.facts.filter((fact) => fact.startsWith(SUITE_FACT)).map((fact) => fact.slice(SUITE_FACT.length));
+  }
+
+  /**
+   * Per suite it has a record of, the template among `names` with the highest success rate in the
+   * graded template episodes it was fitted on, the first of `names` on a tie: the best fixed plan
+   * per family as the training data says, which a user can deploy without seeing a test grade
+   * (bon's `train-best-fixed-per-family`). Undefined for a router without a record.
+   */
+  bestTemplatesBySuite(names: readonly string[]): Record<string, string> | undefined {
+    if (this.data.record === undefined) return undefined;
+    const best = new Map<string, { template: string; rate: number }>();
+    for (const name of names) {
+      for (const entry of this.data.record) {
+        if (entry.template !== name) continue;
+        const rate = entry.correct / entry.episodes;
+        const current = best.get(entry.suite);
+        if (current === undefined || rate > current.rate) best.set(entry.suite, { template: name, rate });
+      }
+    }
+    return Object.fromEntries([...best].map(([suite, { template }]) => [suite, template]));
   }
 
   /**
@@ -183,12 +215,24 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
   }
   const both = new Map([...trainExamples].map(([name, list]) => [name, [...list, ...(validationExamples.get(name) ?? [])]]));
   const weights = fitAll(both, l2);
+  const record = new Map<string, { suite: string; template: string; episodes: number; correct: number }>();
+  for (const outcome of [...train, ...graded('validation')]) {
+    if (!known.has(outcome.template!)) continue;
+    const suite = outcome.suite ?? '';
+    const key = `${suite}\u0000${outcome.template}`;
+    const entry = record.get(key) ?? { suite, template: outcome.template!, episodes: 0, correct: 0 };
+    entry.episodes += 1;
+    if (outcome.correct) entry.correct += 1;
+    record.set(key, entry);
+  }
   const data: TemplateRouterData = {
     version: 1,
     l2,
     facts: [...factIndex.keys()],
     templates: [...weights].map(([name, values]) => ({ name, weights: Array.from(values) })),
     popularity: popularity satisfies PopularityTable,
+    // A record too long for the schema (thousands of suites) is left out rather than cut: a partial one would choose from some suites' data only.
+    ...(record.size <= MAX_ROUTER_FACTS && { record: [...record.values()] }),
   };
   return {
     router: new TemplateRouter(data),

@@ -140,6 +140,11 @@ export class TrainedRewardModel implements UncertainRewardModel, CostAwareReward
     return this.templateRouter === undefined ? names.map(() => undefined) : this.templateRouter.probabilities(task, suite, names);
   }
 
+  /** Per suite, the template that did best in the router's training record (`TemplateRouter.bestTemplatesBySuite`). */
+  bestTemplatesBySuite(names: readonly string[]): Record<string, string> | undefined {
+    return this.templateRouter?.bestTemplatesBySuite(names);
+  }
+
   get ensembleSize(): number {
     return this.ensemble.length;
   }
