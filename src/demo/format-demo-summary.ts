@@ -9,7 +9,7 @@ const pointsInterval = (ci: readonly [number, number]) => `[${signed(ci[0])}, ${
 const tokens = (value: number) => (value >= 1e6 ? `${(value / 1e6).toFixed(2)}M` : value >= 1e3 ? `${(value / 1e3).toFixed(1)}k` : value.toFixed(0));
 
 /** Strategies printed from the Best-of-N table, in order; templates are summarised by the best-fixed rows. */
-const PRINTED_STRATEGIES = ['single', 'first-valid', 'rm', 'rm+templates', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'best-fixed', 'best-fixed-per-family', 'oracle'];
+const PRINTED_STRATEGIES = ['single', 'first-valid', 'rm', 'rm+templates', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'best-fixed', 'best-fixed-per-family', 'train-best-fixed-per-family', 'oracle'];
 
 /** The terminal summary of a demo run: the numbers a reader needs, then where the rest is. */
 export function formatDemoSummary(results: DemoResults, files: { results: string; report: string; model: string }): string {
@@ -99,17 +99,23 @@ function bonLines(results: DemoResults, lines: string[]): void {
   const { bon } = results;
   const templates = Array.isArray(results.config.templates) ? results.config.templates.length : 0;
   lines.push('', `Best-of-N at N = ${bon.n} on ${bon.tasks} test tasks${templates > 0 ? `, with ${templates} template plans in the pool of rm+templates` : ''} (tokens per task: orchestrator / execution / verification)`);
-  for (const name of PRINTED_STRATEGIES) {
+  const strategyRows = PRINTED_STRATEGIES.flatMap((name) => {
     const strategy = bon.strategies[name];
-    if (!strategy) continue;
-    const which = name === 'best-fixed' ? bon.bestFixed?.overall : name === 'best-fixed-per-family' ? Object.values(bon.bestFixed?.perSuite ?? {}).join(', ') : undefined;
-    const split = `${tokens(strategy.tokens.orchestrator)} / ${tokens(strategy.tokens.execution)} / ${tokens(strategy.tokens.verification)}`;
-    lines.push(`  ${(name + (which ? ` (${which})` : '')).padEnd(38)} ${percent(strategy.accuracy).padStart(6)}${interval(strategy.ci).padEnd(18)} ${split.padStart(24)}   ${strategy.executionsPerTask.toFixed(2)} executions`);
-  }
-  for (const key of ['rm-vs-single', 'rm-vs-first-valid', 'rm+templates-vs-best-fixed-per-family', 'rm-vs-majority']) {
+    if (!strategy) return [];
+    const perSuite = name === 'best-fixed-per-family' ? bon.bestFixed?.perSuite : name === 'train-best-fixed-per-family' ? bon.bestFixed?.perSuiteFromTraining : undefined;
+    const which = name === 'best-fixed' ? bon.bestFixed?.overall : perSuite && Object.values(perSuite).join(', ');
+    return [{ label: name + (which ? ` (${which})` : ''), strategy }];
+  });
+  const differences = ['rm-vs-single', 'rm-vs-first-valid', 'rm+templates-vs-best-fixed-per-family', 'rm+templates-vs-train-best-fixed-per-family', 'best-fixed-per-family-vs-train-best-fixed-per-family', 'rm-vs-majority'].flatMap((key) => {
     const difference = bon.paired[key];
-    if (difference) lines.push(`  ${key.replace(/-vs-/, ' minus ').padEnd(38)} ${signed(difference.diff)} points ${pointsInterval(difference.ci)}`);
+    return difference ? [{ label: key.replace(/-vs-/, ' minus '), difference }] : [];
+  });
+  const width = Math.max(38, ...strategyRows.map((row) => row.label.length), ...differences.map((row) => row.label.length));
+  for (const { label, strategy } of strategyRows) {
+    const split = `${tokens(strategy.tokens.orchestrator)} / ${tokens(strategy.tokens.execution)} / ${tokens(strategy.tokens.verification)}`;
+    lines.push(`  ${label.padEnd(width)} ${percent(strategy.accuracy).padStart(6)}${interval(strategy.ci).padEnd(18)} ${split.padStart(24)}   ${strategy.executionsPerTask.toFixed(2)} executions`);
   }
+  for (const { label, difference } of differences) lines.push(`  ${label.padEnd(width)} ${signed(difference.diff)} points ${pointsInterval(difference.ci)}`);
   const { single, rm, oracle } = bon.strategies;
   if (single && rm && oracle && oracle.accuracy > single.accuracy) lines.push(`  rm closes ${percent((rm.accuracy - single.accuracy) / (oracle.accuracy - single.accuracy))} of the single -> oracle gap`);
   const rows = results.families.filter((row) => row.paired !== undefined);

@@ -184,8 +184,12 @@ export const BonTableSchema = z.object({
   strategies: z.record(z.string(), StrategySummarySchema),
   /** Keyed `<a>-vs-<b>`: accuracy of a minus b. */
   paired: z.record(z.string(), PairedDifferenceSchema),
-  /** With the template pool: the template `best-fixed` stands for, and the one per family behind `best-fixed-per-family` (chosen on these tasks). */
-  bestFixed: z.object({ overall: z.string(), perSuite: z.record(z.string(), z.string()) }).optional(),
+  /**
+   * With the template pool: the template `best-fixed` stands for, the one per family behind
+   * `best-fixed-per-family` (chosen on these tasks), and the one per family behind
+   * `train-best-fixed-per-family` (chosen on the model's training data; runs from before it have none).
+   */
+  bestFixed: z.object({ overall: z.string(), perSuite: z.record(z.string(), z.string()), perSuiteFromTraining: z.record(z.string(), z.string()).optional() }).optional(),
 });
 
 /** The candidate a strategy settled on for one task (`CandidatePick`, src/select). */

@@ -15,7 +15,8 @@ export function formatBonTable(table: BonTable): string {
   for (const name of outcomeOrder(Object.keys(table.strategies) as (keyof BonTable['strategies'])[])) {
     const summary = table.strategies[name];
     if (summary === undefined) continue;
-    const which = name === 'best-fixed' ? table.bestFixed?.overall : name === 'best-fixed-per-family' ? Object.entries(table.bestFixed?.perSuite ?? {}).map(([suite, template]) => `${suite}: ${template}`).join(', ') : undefined;
+    const perSuite = name === 'best-fixed-per-family' ? table.bestFixed?.perSuite : name === 'train-best-fixed-per-family' ? table.bestFixed?.perSuiteFromTraining : undefined;
+    const which = name === 'best-fixed' ? table.bestFixed?.overall : perSuite && Object.entries(perSuite).map(([suite, template]) => `${suite}: ${template}`).join(', ');
     rows.push([
       name + (which ? ` (${which})` : '') + (summary.judgeFailures !== undefined ? ` (${summary.judgeFailures} unreadable)` : ''),
       percent(summary.accuracy),

@@ -133,6 +133,14 @@ describe('runBestOfN over the simulated environment', () => {
     const otherSuite = await runBestOfN({ environment, tasks, orchestrator: environment.orchestrator('base'), rewardModel: routed(templates.names, ['gsm8k']), templates, config });
     expect(otherSuite.templateChoice).toBe('reference');
     expect(picks(otherSuite)).toEqual(['sc-5', 'sc-5', 'sc-5', 'sc-5']);
+    // Without a training record there is no fixed plan chosen on the training data; with one that covers the tasks' suite there is.
+    expect(run.fixedFromTraining).toBeUndefined();
+    const suite = tasks[0]!.suite;
+    const withRecord = (record: Record<string, string>) => Object.assign(routed(templates.names), { bestTemplatesBySuite: () => record });
+    const recorded = await runBestOfN({ environment, tasks, orchestrator: environment.orchestrator('base'), rewardModel: withRecord({ [suite]: 'cot' }), templates, config });
+    expect(recorded.fixedFromTraining).toEqual({ [suite]: 'cot' });
+    const elsewhere = await runBestOfN({ environment, tasks, orchestrator: environment.orchestrator('base'), rewardModel: withRecord({ gsm8k: 'cot' }), templates, config });
+    expect(elsewhere.fixedFromTraining).toBeUndefined();
   });
 
   it('is deterministic in the seed whatever the concurrency', async () => {

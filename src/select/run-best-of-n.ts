@@ -113,6 +113,14 @@ export interface BestOfNRun {
    * every suite of the tasks) or by its scores against each suite's reference template.
    */
   templateChoice?: 'router' | 'reference';
+  /**
+   * With template plans and a model whose router keeps its training record: per suite, the
+   * template that did best in the graded template episodes the model was trained on
+   * (`bestTemplatesBySuite`), present only when it names one for every suite of the tasks. bon's
+   * `train-best-fixed-per-family` runs it: the fixed plan per family a user could deploy from the
+   * same data, where `best-fixed-per-family` is chosen on the test tasks themselves.
+   */
+  fixedFromTraining?: Record<string, string>;
 }
 
 /** An executed plan the server failed (`server_error`): its task cannot be judged fairly, so it fails and is redone. */
@@ -169,6 +177,8 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
     routesTemplates(options.rewardModel!) &&
     templates.names.every((name) => (options.rewardModel as TemplateRoutingRewardModel).routedTemplates.includes(name)) &&
     options.tasks.every((task) => (options.rewardModel as TemplateRoutingRewardModel).routedSuites.includes(task.suite));
+  const fromTraining = templates !== undefined && options.rewardModel !== undefined && routesTemplates(options.rewardModel) ? options.rewardModel.bestTemplatesBySuite?.(templates.names) : undefined;
+  const fixedFromTraining = fromTraining !== undefined && options.tasks.every((task) => fromTraining[task.suite] !== undefined) ? Object.fromEntries(Object.entries(fromTraining).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : undefined;
   const references = usesTemplates && !router ? await templateReferences(options.tasks, templates, options.rewardModel!, limit, options.signal) : new Map<string, string>();
   const { stopAfterRepeatedFailures = 5 } = options;
   const perTask: BonTaskResult[] = [];
@@ -217,6 +227,7 @@ export async function runBestOfN(options: BestOfNOptions): Promise<BestOfNRun> {
     ...(config.frontier && { frontier: { n: maxN, objectives: frontierPoints, outcomes: completed.flatMap((result) => result.frontierOutcomes ?? []) } }),
     ...(references.size > 0 && { templateReferences: Object.fromEntries(references) }),
     ...(usesTemplates && { templateChoice: router ? 'router' : 'reference' }),
+    ...(fixedFromTraining !== undefined && { fixedFromTraining }),
   };
 }
 

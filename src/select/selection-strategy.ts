@@ -19,8 +19,12 @@ export const RANKING_STRATEGIES: ReadonlySet<StrategyName> = new Set(['rm', 'rm+
 /** A fixed-plan baseline: one template plan executed on every task (`fixed:<template name>`). */
 export type FixedStrategyName = `fixed:${string}`;
 
-/** Rows a Best-of-N table can hold: strategies, fixed templates, and the best fixed plans chosen after the fact on the same tasks. */
-export type OutcomeName = StrategyName | FixedStrategyName | 'best-fixed' | 'best-fixed-per-family';
+/**
+ * Rows a Best-of-N table can hold: strategies, fixed templates, the best fixed plans chosen after
+ * the fact on the same tasks, and the fixed plan per family chosen on the training data
+ * (`train-best-fixed-per-family`).
+ */
+export type OutcomeName = StrategyName | FixedStrategyName | 'best-fixed' | 'best-fixed-per-family' | 'train-best-fixed-per-family';
 
 /**
  * What a strategy sees of one task at one N: the first N sampled plans, and lazy, cached access

@@ -82,4 +82,33 @@ describe('best fixed plans', () => {
     expect(arith!.bestFixed?.overall).toBe('reflexion');
     expect(arith!.strategies['best-fixed']?.accuracy).toBe(1);
   });
+
+  it('runs the fixed plan per family chosen on the training data beside the one chosen after the fact, and measures what the choice after the fact gains', () => {
+    const outcomes: TaskOutcome[] = [];
+    for (let task = 0; task < 20; task++) {
+      const id = `${task % 2 === 0 ? 'a' : 'm'}${task}`;
+      const arith = id.startsWith('a');
+      outcomes.push(outcome(id, 'fixed:reflexion', arith || task % 4 === 1));
+      outcomes.push(outcome(id, 'fixed:search', !arith || task % 4 === 0));
+      outcomes.push(outcome(id, 'rm+templates', true));
+    }
+    const config = parseBonConfig({ ns: [2], seed: 1, pool: 'sampled+templates' });
+    // Training said reflexion for both families: right on every arith task, on half the multihop ones.
+    const [table] = summarizeBestOfN({ config, tasks: 20, outcomes, distinctExecutions: 0, requestedExecutions: 0, fixedFromTraining: { arith: 'reflexion', multihop: 'reflexion' } });
+    expect(table!.bestFixed).toEqual({ overall: 'reflexion', perSuite: { arith: 'reflexion', multihop: 'search' }, perSuiteFromTraining: { arith: 'reflexion', multihop: 'reflexion' } });
+    expect(table!.strategies['train-best-fixed-per-family']?.accuracy).toBe(0.75);
+    expect(table!.paired['best-fixed-per-family-vs-train-best-fixed-per-family']?.diff).toBe(0.25);
+    expect(table!.paired['rm+templates-vs-train-best-fixed-per-family']?.diff).toBe(0.25);
+    expect(Object.keys(table!.strategies).slice(1, 4)).toEqual(['best-fixed', 'best-fixed-per-family', 'train-best-fixed-per-family']);
+    // On one family's tasks the row follows that family's choice.
+    const [multihop] = summarizeBestOfN({ config, tasks: 20, outcomes, distinctExecutions: 0, requestedExecutions: 0, fixedFromTraining: { arith: 'reflexion', multihop: 'reflexion' } }, { suite: 'multihop' });
+    expect(multihop!.strategies['train-best-fixed-per-family']?.accuracy).toBe(0.5);
+    // A choice naming a template that did not run, or missing a family, gives no row rather than a partial one.
+    const partialChoices: Record<string, string>[] = [{ arith: 'reflexion', multihop: 'debate' }, { arith: 'reflexion' }];
+    for (const fixedFromTraining of partialChoices) {
+      const [partial] = summarizeBestOfN({ config, tasks: 20, outcomes, distinctExecutions: 0, requestedExecutions: 0, fixedFromTraining });
+      expect(partial!.strategies['train-best-fixed-per-family']).toBeUndefined();
+      expect(partial!.bestFixed?.perSuiteFromTraining).toBeUndefined();
+    }
+  });
 });

@@ -33,8 +33,10 @@ export interface BonTable {
    * `best-fixed-per-family` which template each suite uses (the best on that suite's tasks).
    * Both are chosen after the fact on the very tasks they are scored on, so they flatter the
    * baseline: a router that knew the best fixed plan of each family in advance could do no better.
+   * `perSuiteFromTraining`: the template per suite behind `train-best-fixed-per-family`, chosen on
+   * the model's training data (`BestOfNRun.fixedFromTraining`), which a user could deploy.
    */
-  bestFixed?: { overall: string; perSuite: Record<string, string> };
+  bestFixed?: { overall: string; perSuite: Record<string, string>; perSuiteFromTraining?: Record<string, string> };
 }
 
 export interface SummarizeOptions {
@@ -60,6 +62,7 @@ function summarizeAtN(run: BestOfNRun, n: number, outcomes: readonly TaskOutcome
     list.push(outcome);
   }
   const bestFixed = addBestFixed(byStrategy);
+  if (bestFixed !== undefined && run.fixedFromTraining !== undefined && addFixedFromTraining(byStrategy, run.fixedFromTraining)) bestFixed.perSuiteFromTraining = { ...run.fixedFromTraining };
   const strategies: BonTable['strategies'] = {};
   for (const name of outcomeOrder([...byStrategy.keys()])) strategies[name] = summarizeStrategy(byStrategy.get(name)!);
   const paired: Record<string, PairedDifference> = {};
@@ -105,10 +108,27 @@ export function addBestFixed(byStrategy: Map<OutcomeName, TaskOutcome[]>): BonTa
   return { overall: overall.slice('fixed:'.length), perSuite };
 }
 
-/** Rows in report order: the strategies, the two best-fixed rows, then each template. */
+/**
+ * Adds the row `train-best-fixed-per-family`: each task run with the template `chosen` names for
+ * its suite. False, and no row, when a suite of these tasks has no choice or its template did not run.
+ */
+function addFixedFromTraining(byStrategy: Map<OutcomeName, TaskOutcome[]>, chosen: Readonly<Record<string, string>>): boolean {
+  const suites = new Set([...byStrategy].filter(([name]) => isFixed(name)).flatMap(([, list]) => list.map((outcome) => outcome.suite)));
+  const rows: TaskOutcome[] = [];
+  for (const suite of suites) {
+    const template = chosen[suite];
+    const list = template === undefined ? undefined : byStrategy.get(`fixed:${template}`);
+    if (list === undefined) return false;
+    rows.push(...list.filter((outcome) => outcome.suite === suite).map((outcome) => ({ ...outcome, strategy: 'train-best-fixed-per-family' as const })));
+  }
+  byStrategy.set('train-best-fixed-per-family', rows);
+  return true;
+}
+
+/** Rows in report order: the strategies, the best-fixed rows, then each template. */
 export function outcomeOrder(names: readonly OutcomeName[]): OutcomeName[] {
   const present = new Set(names);
-  const order: OutcomeName[] = [...STRATEGY_NAMES, 'best-fixed', 'best-fixed-per-family'];
+  const order: OutcomeName[] = [...STRATEGY_NAMES, 'best-fixed', 'best-fixed-per-family', 'train-best-fixed-per-family'];
   return [...order.filter((name) => present.has(name)), ...names.filter(isFixed).sort()];
 }
 
@@ -146,7 +166,8 @@ function summarizeStrategy(outcomes: readonly TaskOutcome[]): StrategySummary {
  * The comparisons reports show, among the rows present: every strategy against `single`; `rm`
  * and `rm+templates` against every baseline a sceptic would name (first-valid, the best fixed
  * plans, majority, the judges, oracle); `rm-templates-only` against the best fixed plans; the
- * voting rm strategies against `majority`.
+ * voting rm strategies against `majority`; and how much choosing the fixed plan per family on the
+ * test tasks gains over choosing it on the training data.
  */
 export function comparisons(present: readonly OutcomeName[]): [OutcomeName, OutcomeName][] {
   const has = new Set(present);
@@ -154,13 +175,15 @@ export function comparisons(present: readonly OutcomeName[]): [OutcomeName, Outc
   const add = (a: OutcomeName, b: OutcomeName) => {
     if (has.has(a) && has.has(b)) pairs.push([a, b]);
   };
-  for (const name of [...STRATEGY_NAMES, 'best-fixed', 'best-fixed-per-family'] as const) if (name !== 'single') add(name, 'single');
-  for (const baseline of ['first-valid', 'best-fixed', 'best-fixed-per-family', 'majority', 'judge', 'plan-judge', 'oracle'] as const) {
+  for (const name of [...STRATEGY_NAMES, 'best-fixed', 'best-fixed-per-family', 'train-best-fixed-per-family'] as const) if (name !== 'single') add(name, 'single');
+  for (const baseline of ['first-valid', 'best-fixed', 'best-fixed-per-family', 'train-best-fixed-per-family', 'majority', 'judge', 'plan-judge', 'oracle'] as const) {
     add('rm', baseline);
     add('rm+templates', baseline);
   }
   add('rm-templates-only', 'best-fixed');
   add('rm-templates-only', 'best-fixed-per-family');
+  add('rm-templates-only', 'train-best-fixed-per-family');
+  add('best-fixed-per-family', 'train-best-fixed-per-family');
   add('rm+templates', 'rm');
   add('rm+templates', 'rm-templates-only');
   add('rm-topk-vote', 'majority');

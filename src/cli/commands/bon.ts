@@ -80,6 +80,8 @@ export function registerBonCommand(program: Command): void {
         'With --pool sampled+templates each template runs on every task as a fixed-plan baseline (rows fixed:<name>),',
         'best-fixed is the single template best on these tasks and best-fixed-per-family the best per task suite,',
         'both chosen after the fact on the very tasks they are scored on (the strongest fixed-plan baselines).',
+        'With a model whose template router kept its training record, train-best-fixed-per-family runs the template per',
+        'suite that did best in the template episodes the model was trained on: the fixed plan a user could choose.',
         '',
         'Cost objectives (a model trained by this orchrm: format 3, with a cost head and a calibration):',
         '  --objective price --price-per-token 0.00001   expected accuracy minus 0.00001 x predicted execution tokens',

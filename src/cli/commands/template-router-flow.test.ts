@@ -25,6 +25,12 @@ it('collect --template-share, rm train and bon route templates by the model, and
   const plain = JSON.parse(await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--no-template-router', '--out', 'plain.safetensors', '--json')) as { templateRouter?: unknown };
   expect(plain.templateRouter).toBeUndefined();
   const bon = (model: string) => cli('bon', '--scenario', 'default', '--split', 'test', '--count', '4', '--rm', model, '--n', '2', '--pool', 'sampled+templates', '--strategies', 'rm-templates-only', '--db', 'bon.db');
-  expect(await bon('rm.safetensors')).toContain("template choice: the reward model's template router (it knows every template of the pool and every suite of the tasks)");
-  expect(await bon('plain.safetensors')).toMatch(/template choice: the model's scores against each suite's reference template \((arith|multihop) [\w-]+/);
+  const routed = await bon('rm.safetensors');
+  expect(routed).toContain("template choice: the reward model's template router (it knows every template of the pool and every suite of the tasks)");
+  // The fixed plan per family the training data chose runs beside the one chosen on the test tasks.
+  expect(routed).toMatch(/train-best-fixed-per-family \((arith|multihop): [\w-]+, (arith|multihop): [\w-]+\)/);
+  expect(routed).toContain('best-fixed-per-family-vs-train-best-fixed-per-family');
+  const unrouted = await bon('plain.safetensors');
+  expect(unrouted).toMatch(/template choice: the model's scores against each suite's reference template \((arith|multihop) [\w-]+/);
+  expect(unrouted).not.toContain('train-best-fixed-per-family');
 }, 240_000);

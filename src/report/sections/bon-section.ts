@@ -16,6 +16,7 @@ export async function bonSection(bon: DemoResults['bon']): Promise<string> {
     await renderChartFigure(bonChart(bon)),
     strategyTable(bon, `Strategies at N = ${bon.n}: accuracy on ${bon.tasks} test tasks and mean tokens per task by role`),
     pairedTable(bon),
+    fixedBaselinesParagraph(bon),
     bon.frontier === undefined ? '' : await frontierPart(bon.frontier),
     otherNs.length === 0
       ? ''
@@ -38,6 +39,21 @@ function strategyTable(table: BonTableResult, caption: string): string {
     ];
   });
   return htmlTable({ caption, columns: ['Strategy', 'Accuracy', '95% CI', 'Orchestrator', 'Execution', 'Verification', 'Total tokens', 'Executions'], rows });
+}
+
+/**
+ * What the two fixed-plan-per-family baselines are, when the run has both: one chosen after the
+ * fact on the test tasks, one on the model's training data, and what choosing after the fact gains.
+ */
+function fixedBaselinesParagraph(bon: DemoResults['bon']): string {
+  const fromTraining = bon.bestFixed?.perSuiteFromTraining;
+  const gain = bon.paired['best-fixed-per-family-vs-train-best-fixed-per-family'];
+  const router = bon.paired['rm+templates-vs-train-best-fixed-per-family'];
+  if (bon.bestFixed === undefined || fromTraining === undefined || gain === undefined || router === undefined) return '';
+  const names = (perSuite: Record<string, string>) => Object.entries(perSuite).map(([suite, template]) => `${suite}: ${template}`).join(', ');
+  return paragraph(
+    `best-fixed-per-family runs on each family the template that did best on these test tasks (${names(bon.bestFixed.perSuite)}), chosen after the fact; train-best-fixed-per-family runs the one that did best in the graded template episodes the reward model was trained on (${names(fromTraining)}), the fixed plan a user could choose before seeing a test grade. Choosing after the fact gains ${points(gain.diff)} points (95% CI ${pointsInterval(gain.ci)}) here; rm+templates minus train-best-fixed-per-family is ${points(router.diff)} points (${pointsInterval(router.ci)}). The targets are stated against best-fixed-per-family.`,
+  );
 }
 
 function pairedTable(bon: DemoResults['bon']): string {
