@@ -13,7 +13,7 @@ import { createCliEvents } from '../progress.js';
 const DemoFlagsSchema = z.object({
   scenario: z.string().default('default').meta({ placeholder: 'name|file', description: 'simulated scenario (orchrm sim scenarios)' }),
   out: z.string().default('orchrm-demo').meta({ placeholder: 'dir', description: 'where results.json, report.html, rm.safetensors and demo.db go' }),
-  seed: z.number().int().min(0).default(0).meta({ description: 'seed of everything' }),
+  seed: z.number().int().min(0).default(0).meta({ description: 'seed of every draw but the tasks, which come from the seed in the scenario' }),
   quick: z.boolean().default(false).meta({ description: 'smaller run (46-67 s measured on 2 shared cores; the full run took 79-266 s)' }),
   json: z.boolean().default(false).meta({ description: 'print results.json on stdout instead of the summary' }),
   force: z.boolean().default(false).meta({ description: 'replace the results of an earlier demo in --out (with npm start: npm start -- --force)' }),
