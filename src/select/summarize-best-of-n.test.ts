@@ -59,17 +59,25 @@ describe('summarizeBestOfN', () => {
 });
 
 describe('best fixed plans', () => {
-  it('picks the best template overall and per family after the fact, and compares rm+templates with them', () => {
-    const outcomes: TaskOutcome[] = [];
-    for (let task = 0; task < 20; task++) {
+  /**
+   * 20 tasks, alternately arith and multihop: `fixed:reflexion` is right on every arith task,
+   * `fixed:search` on every multihop one, each on half of the other family; `rm+templates` is
+   * always right, and `single`, when asked for, never.
+   */
+  const twoTemplateOutcomes = (withSingle: boolean): TaskOutcome[] =>
+    Array.from({ length: 20 }, (_, task) => {
       const id = `${task % 2 === 0 ? 'a' : 'm'}${task}`;
       const arith = id.startsWith('a');
-      // `fixed:reflexion` is right on every arith task, `fixed:search` on every multihop one; each is right on half of the other family.
-      outcomes.push(outcome(id, 'fixed:reflexion', arith || task % 4 === 1));
-      outcomes.push(outcome(id, 'fixed:search', !arith || task % 4 === 0));
-      outcomes.push(outcome(id, 'rm+templates', true));
-      outcomes.push(outcome(id, 'single', false));
-    }
+      return [
+        outcome(id, 'fixed:reflexion', arith || task % 4 === 1),
+        outcome(id, 'fixed:search', !arith || task % 4 === 0),
+        outcome(id, 'rm+templates', true),
+        ...(withSingle ? [outcome(id, 'single', false)] : []),
+      ];
+    }).flat();
+
+  it('picks the best template overall and per family after the fact, and compares rm+templates with them', () => {
+    const outcomes = twoTemplateOutcomes(true);
     const [table] = summarizeBestOfN({ config: parseBonConfig({ ns: [2], seed: 1, pool: 'sampled+templates' }), tasks: 20, outcomes, distinctExecutions: 0, requestedExecutions: 0 });
     expect(table!.bestFixed).toEqual({ overall: 'reflexion', perSuite: { arith: 'reflexion', multihop: 'search' } });
     // Both templates are right on 15 of 20 tasks; the tie goes to the first by name.
@@ -84,14 +92,7 @@ describe('best fixed plans', () => {
   });
 
   it('runs the fixed plan per family chosen on the training data beside the one chosen after the fact, and measures what the choice after the fact gains', () => {
-    const outcomes: TaskOutcome[] = [];
-    for (let task = 0; task < 20; task++) {
-      const id = `${task % 2 === 0 ? 'a' : 'm'}${task}`;
-      const arith = id.startsWith('a');
-      outcomes.push(outcome(id, 'fixed:reflexion', arith || task % 4 === 1));
-      outcomes.push(outcome(id, 'fixed:search', !arith || task % 4 === 0));
-      outcomes.push(outcome(id, 'rm+templates', true));
-    }
+    const outcomes = twoTemplateOutcomes(false);
     const config = parseBonConfig({ ns: [2], seed: 1, pool: 'sampled+templates' });
     // Training said reflexion for both families: right on every arith task, on half the multihop ones.
     const [table] = summarizeBestOfN({ config, tasks: 20, outcomes, distinctExecutions: 0, requestedExecutions: 0, fixedFromTraining: { arith: 'reflexion', multihop: 'reflexion' } });
