@@ -67,6 +67,21 @@ describe('renderReportHtml', () => {
     expect(routed).not.toContain('Reference template of rm+templates');
   });
 
+  test('names the fixed plan per family chosen after the fact and the one chosen on training data, and what the choice after the fact gains', async () => {
+    const withBoth = fixture((draft) => {
+      draft.bon.bestFixed = { overall: 'search', perSuite: { arith: 'reflexion-3', multihop: 'search' }, perSuiteFromTraining: { arith: 'reflexion-3', multihop: 'steps-search' } };
+      draft.bon.paired['best-fixed-per-family-vs-train-best-fixed-per-family'] = { diff: 0.0325, ci: [-0.005, 0.0675] };
+      draft.bon.paired['rm+templates-vs-train-best-fixed-per-family'] = { diff: 0.0825, ci: [0.035, 0.13] };
+    });
+    const html = await renderReportHtml(withBoth, { outDir: directory });
+    expect(html).toContain('best-fixed-per-family runs on each family the template that did best on these test tasks (arith: reflexion-3, multihop: search)');
+    expect(html).toContain('train-best-fixed-per-family runs the one that did best in the graded template episodes the reward model was trained on (arith: reflexion-3, multihop: steps-search)');
+    expect(html).toMatch(/Choosing after the fact gains \+3\.3 points \(95% CI \[-0\.5, \+6\.8\]\) here; rm\+templates minus train-best-fixed-per-family is \+8\.3 points/);
+    // A run without the training record (an older model file) has no such paragraph.
+    const without = await renderReportHtml(fixture((draft) => (draft.bon.bestFixed = { overall: 'search', perSuite: { arith: 'reflexion-3', multihop: 'search' } })), { outDir: directory });
+    expect(without).not.toContain('train-best-fixed-per-family runs');
+  });
+
   test('the page loads nothing: no scripts, no external resources, only in-page and relative links', async () => {
     const html = await renderReportHtml(fixture(), { outDir: directory });
     expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|@import|url\(/i);
