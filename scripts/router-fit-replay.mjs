@@ -6,8 +6,9 @@
 // Variants: the router as rm train fits it ("as built": L2 by validation log loss over 0.1, 1, 10,
 // popularity bucketed), L2 by 5-fold cross-validation over the train and validation tasks on a
 // wider grid ("cv"), popularity as cumulative thresholds >= 2, 3, 5, 9, 17 instead of buckets
-// ("ordinal"), both ("cv+ordinal"), and the suite's intercept left unpenalised ("cv+ordinal,
-// free intercept"). The logistic fit is this script's own (the product's has no such options).
+// ("ordinal"), both ("cv+ordinal"), the suite's intercept left unpenalised ("cv+ordinal,
+// free intercept"), and one fit shared by every template, each fact crossed with the template's
+// name and the words of its name ("pooled", and "pooled, cv"). The logistic fit is this script's own (the product's has no such options).
 // Prints, per variant, rm-templates-only minus best-fixed-per-family in points (its point estimate),
 // and the run's own rm-templates-only minus best-fixed-per-family beside them.
 // Usage (npm run build first): node scripts/router-fit-replay.mjs --demo <demo dir> [--scenario default|file]
@@ -43,10 +44,10 @@ function facts(question, suite, ordinal) {
 }
 
 const sigmoid = (value) => 1 / (1 + Math.exp(-value));
-function fit(examples, dimension, l2, penalised) {
+function fit(examples, dimension, l2, penalised, steps = 400) {
   const weights = new Float64Array(dimension);
   const gradient = new Float64Array(dimension);
-  for (let step = 0; step < 400; step++) {
+  for (let step = 0; step < steps; step++) {
     gradient.fill(0);
     for (const { indices, correct } of examples) {
       const residual = sigmoid(indices.reduce((sum, index) => sum + weights[index], 0)) - correct;
@@ -63,19 +64,28 @@ const logLoss = (weights, { indices, correct }) => {
 const foldOf = (taskId, folds) => [...taskId].reduce((hash, char) => (Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0), 2166136261) % folds;
 
 /** Fits one variant; returns its routing function and the L2 it kept. */
-function router({ ordinal, select, grid, freeIntercept }) {
+function router({ ordinal, select, grid, freeIntercept, pooled }) {
   const graded = outcomes.filter((outcome) => outcome.template !== undefined && outcome.correct !== undefined);
   const perTemplate = new Map();
   for (const outcome of graded) if (outcome.split === 'train') perTemplate.set(outcome.template, (perTemplate.get(outcome.template) ?? 0) + 1);
   const names = [...perTemplate].filter(([, count]) => count >= 10).map(([name]) => name);
   const index = new Map();
-  const encode = (question, suite, grow) => facts(question, suite, ordinal).flatMap((fact) => {
-    if (!index.has(fact) && grow) index.set(fact, index.size);
-    return index.has(fact) ? [index.get(fact)] : [];
-  });
-  const examples = graded.filter((outcome) => names.includes(outcome.template)).map((outcome) => ({ template: outcome.template, taskId: outcome.taskId, split: outcome.split, indices: encode(outcome.question, outcome.suite, true), correct: outcome.correct ? 1 : 0 }));
-  const penalised = [...index.keys()].map((fact) => !(freeIntercept && fact.startsWith('suite=')));
-  const fitAll = (list, l2) => new Map(names.map((name) => [name, fit(list.filter((example) => example.template === name), index.size, l2, penalised)]));
+  // Pooled: one fit over every template, each fact crossed with the template's own name and with
+  // the words of its name (search, sc, steps, cot, reflexion, debate, ...), so templates that share
+  // a kind of block share what a fact says about it.
+  const planFeatures = (template) => (pooled ? [`id:${template}`, ...template.split('-').filter((word) => !/\d/.test(word))] : ['']);
+  const encode = (question, suite, template, grow) => facts(question, suite, ordinal).flatMap((fact) => planFeatures(template).flatMap((feature) => {
+    const key = `${fact}|${feature}`;
+    if (!index.has(key) && grow) index.set(key, index.size);
+    return index.has(key) ? [index.get(key)] : [];
+  }));
+  const examples = graded.filter((outcome) => names.includes(outcome.template)).map((outcome) => ({ template: outcome.template, taskId: outcome.taskId, split: outcome.split, indices: encode(outcome.question, outcome.suite, outcome.template, true), correct: outcome.correct ? 1 : 0 }));
+  const penalised = [...index.keys()].map((key) => !(freeIntercept && key.startsWith('suite=')));
+  const fitAll = (list, l2) => {
+    if (!pooled) return new Map(names.map((name) => [name, fit(list.filter((example) => example.template === name), index.size, l2, penalised)]));
+    const shared = fit(list, index.size, l2, penalised, 4000);
+    return new Map(names.map((name) => [name, shared]));
+  };
   const mean = (weights, list) => list.reduce((sum, example) => sum + logLoss(weights.get(example.template), example), 0) / list.length;
   let best = { l2: 1, loss: Infinity };
   for (const l2 of grid) {
@@ -89,10 +99,7 @@ function router({ ordinal, select, grid, freeIntercept }) {
     if (loss < best.loss) best = { l2, loss };
   }
   const weights = fitAll(examples, best.l2);
-  const route = (question, suite) => {
-    const indices = encode(question, suite, false);
-    return new Map(names.map((name) => [name, indices.reduce((sum, position) => sum + weights.get(name)[position], 0)]));
-  };
+  const route = (question, suite) => new Map(names.map((name) => [name, encode(question, suite, name, false).reduce((sum, position) => sum + weights.get(name)[position], 0)]));
   return { route, l2: best.l2 };
 }
 
@@ -103,6 +110,8 @@ const variants = {
   ordinal: { ordinal: true, select: 'validation', grid: [0.1, 1, 10] },
   'cv+ordinal': { ordinal: true, select: 'cv', grid: WIDE },
   'cv+ordinal, free intercept': { ordinal: true, select: 'cv', grid: WIDE, freeIntercept: true },
+  pooled: { ordinal: false, select: 'validation', grid: [0.1, 1, 10], pooled: true },
+  'pooled, cv': { ordinal: false, select: 'cv', grid: WIDE, pooled: true },
 };
 const environment = await createSimEnvironment(loadScenario(args.scenario ?? 'default'));
 const picks = new Map(results.bon.picks.map((pick) => [pick.taskId, pick]));
