@@ -14,7 +14,8 @@ const PRINTED_STRATEGIES = ['single', 'first-valid', 'rm', 'rm+templates', 'rm-t
 /** The terminal summary of a demo run: the numbers a reader needs, then where the rest is. */
 export function formatDemoSummary(results: DemoResults, files: { results: string; report: string; model: string }): string {
   const lines: string[] = [];
-  lines.push(`orchrm demo: scenario ${results.scenario}, seed ${results.seed}, ${((results.durationMs ?? 0) / 1000).toFixed(0)} s`);
+  const tasksFrom = results.scenarioSeed === undefined ? '' : ` (tasks drawn by its seed ${results.scenarioSeed})`;
+  lines.push(`orchrm demo: scenario ${results.scenario}${tasksFrom}, seed ${results.seed}, ${((results.durationMs ?? 0) / 1000).toFixed(0)} s`);
   pairLines(results, lines);
   modelLines(results, lines);
   curveLines(results, lines);

@@ -14,6 +14,10 @@ describe('runDemo --quick', () => {
     const outcome = await runDemo({ outDir, quick: true, seed: 3, events: (event) => lines.push(event.message) });
     const results = DemoResultsSchema.parse(JSON.parse(readFileSync(outcome.resultsPath, 'utf8')));
     expect(results).toMatchObject({ scenario: 'default', seed: 3, config: { quick: true } });
+    // The tasks come from the scenario's own seed (1 for default), not from --seed: both are recorded, and the summary says so.
+    expect(results.scenarioSeed).toBe(1);
+    expect(results.config.scenarioDefinition).toMatchObject({ name: 'default', seed: 1, families: { multihop: { famousShare: 0.4 } } });
+    expect(formatDemoSummary(results, { results: 'r', report: 'p', model: 'm' }).split('\n')[0]).toMatch(/^orchrm demo: scenario default \(tasks drawn by its seed 1\), seed 3, \d+ s$/);
     for (const source of ['outcome', 'checkpoint', 'process', 'efficiency']) expect(results.pairs[source]?.count).toBeGreaterThan(0);
     for (const strategy of ['single', 'first-valid', 'rm', 'rm+templates', 'rm-topk-vote', 'rm-adaptive', 'majority', 'judge', 'plan-judge', 'oracle', 'best-fixed', 'best-fixed-per-family', 'fixed:search']) {
       expect(results.bon.strategies[strategy]).toBeDefined();

@@ -212,6 +212,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const results: DemoResults = DemoResultsSchema.parse({
       schemaVersion: RESULTS_SCHEMA_VERSION,
       scenario: scenario.name,
+      scenarioSeed: scenario.seed,
       seed,
       version: ORCHRM_VERSION,
       durationMs: performance.now() - startedAt,
@@ -229,6 +230,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         strongCheckpoint: { name: strong.name, step: strong.step, trainingTokens: { ...strongCheckpointTokens, total: strongCheckpointTokens.orchestrator + strongCheckpointTokens.execution } },
         bonPool: 'sampled+templates',
         templates: environment.templates.names,
+        scenarioDefinition: scenario,
         ...(templateCollection !== undefined && { templateCollection }),
       },
       pairs: pairSourcesFromStats(stats),

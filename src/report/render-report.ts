@@ -59,6 +59,7 @@ export async function renderReportHtml(results: DemoResults, options: RenderRepo
   const title = `orchrm report: ${results.scenario} scenario, seed ${results.seed}`;
   const meta = [
     ['Scenario', results.scenario],
+    ...(results.scenarioSeed === undefined ? [] : [['Scenario seed (draws the tasks)', String(results.scenarioSeed)]]),
     ['Seed', String(results.seed)],
     ...(results.version === undefined ? [] : [['orchrm', results.version]]),
     ...(results.durationMs === undefined ? [] : [['Run time', duration(results.durationMs)]]),

@@ -528,6 +528,12 @@ export const DemoResultsSchema = z.object({
   schemaVersion: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(RESULTS_SCHEMA_VERSION)]),
   /** Scenario name or file. */
   scenario: z.string().min(1),
+  /**
+   * The scenario's own seed, which draws its tasks and its worlds (knowledge base, corpus); `seed`
+   * draws everything else, so runs that differ only in `seed` share their tasks. Absent in files
+   * written before it was recorded.
+   */
+  scenarioSeed: z.number().int().optional(),
   seed: z.number().int(),
   /** orchrm version that wrote the file. */
   version: z.string().optional(),
