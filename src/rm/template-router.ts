@@ -196,7 +196,8 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
     return examples;
   };
   const trainExamples = byTemplate(train);
-  const validationExamples = byTemplate(graded('validation'));
+  const validation = graded('validation');
+  const validationExamples = byTemplate(validation);
   const count = (examples: Map<string, Example[]>) => [...examples.values()].reduce((sum, list) => sum + list.length, 0);
   const fitAll = (examples: Map<string, Example[]>, l2: number) => new Map([...examples].map(([name, list]) => [name, fitLogistic(list, factIndex.size, l2)]));
   const validationLoss: { l2: number; loss: number }[] = [];
@@ -216,7 +217,7 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
   const both = new Map([...trainExamples].map(([name, list]) => [name, [...list, ...(validationExamples.get(name) ?? [])]]));
   const weights = fitAll(both, l2);
   const record = new Map<string, { suite: string; template: string; episodes: number; correct: number }>();
-  for (const outcome of [...train, ...graded('validation')]) {
+  for (const outcome of [...train, ...validation]) {
     if (!known.has(outcome.template!)) continue;
     const suite = outcome.suite ?? '';
     const key = `${suite}\u0000${outcome.template}`;
