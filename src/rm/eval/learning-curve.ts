@@ -47,6 +47,28 @@ export interface LearningCurveOptions {
 }
 
 /**
+ * The order in which a learning curve takes a collection's tasks: every task outside the held-out
+ * data (its episodes' and pairs' tasks), in a seeded order, so that a share is a prefix and holds
+ * every smaller share.
+ *
+ * @example
+ * curveShareTasks(curveTaskOrder(tokensByTask.keys(), heldOut, 0), 0.25)
+ */
+export function curveTaskOrder(taskIds: Iterable<string>, heldOut: EvaluationData, seed: number): string[] {
+  const heldOutTasks = new Set([...heldOut.episodes.map((episode) => episode.taskId), ...heldOut.pairs.map((pair) => pair.taskId)]);
+  return [...taskIds]
+    .filter((taskId) => !heldOutTasks.has(taskId))
+    .map((taskId) => ({ taskId, key: deriveSeed(seed, `curve:${taskId}`) }))
+    .sort((a, b) => a.key - b.key || (a.taskId < b.taskId ? -1 : 1))
+    .map((entry) => entry.taskId);
+}
+
+/** The tasks of a share of `curveTaskOrder`'s order: its first round(share x length), at least one. */
+export function curveShareTasks(order: readonly string[], share: number): Set<string> {
+  return new Set(order.slice(0, Math.max(1, Math.round(share * order.length))));
+}
+
+/**
  * A learning curve: trains a reward model on growing shares of a collection's training tasks
  * (a seeded order of the tasks, so each share holds the smaller ones) and judges every point on
  * the same held-out data: valid-vs-valid outcome-pair accuracy and Best-of-N accuracy on the
@@ -61,17 +83,12 @@ export async function learningCurve(pairs: readonly Pair[], heldOut: EvaluationD
   const { collection = 'passive', shares = DEFAULT_CURVE_SHARES, n = 8, seed = 0 } = options;
   for (const share of shares) if (!(share > 0 && share <= 1)) throw new UserError(`a learning-curve share must be in (0, 1], got ${share}`);
   if (heldOut.episodes.length === 0) throw new UserError('the held-out split has no graded episodes to judge the curve on; mine from graded episodes');
-  const heldOutTasks = new Set([...heldOut.episodes.map((episode) => episode.taskId), ...heldOut.pairs.map((pair) => pair.taskId)]);
-  const order = [...tokensByTask.keys()]
-    .filter((taskId) => !heldOutTasks.has(taskId))
-    .map((taskId) => ({ taskId, key: deriveSeed(seed, `curve:${taskId}`) }))
-    .sort((a, b) => a.key - b.key || (a.taskId < b.taskId ? -1 : 1))
-    .map((entry) => entry.taskId);
+  const order = curveTaskOrder(tokensByTask.keys(), heldOut, seed);
   const points: LearningCurvePoint[] = [];
   const sorted = [...new Set(shares)].sort((a, b) => a - b);
   for (const share of sorted) {
     options.signal?.throwIfAborted();
-    const tasks = new Set(order.slice(0, Math.max(1, Math.round(share * order.length))));
+    const tasks = curveShareTasks(order, share);
     const chosen = pairs.filter((pair) => tasks.has(pair.taskId));
     if (chosen.length === 0) throw new UserError(`share ${share} of the collection (${tasks.size} tasks) has no training pairs; start the curve at a larger share`);
     const { model } = await trainRewardModel(chosen, { ...options.config, ensembleSize: 0 }, {

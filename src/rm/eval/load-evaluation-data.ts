@@ -75,19 +75,26 @@ export function loadEvaluationData(store: Store, options: { datasetId?: string; 
 /** Episodes a page of `collectionTokensByTask` reads. */
 const TOKEN_PAGE = 5000;
 
+/** A task's collection tokens by role. */
+export interface TaskTokenSplit {
+  orchestrator: number;
+  execution: number;
+  verification: number;
+}
+
 /**
  * Tokens of every episode of the collection runs a mined dataset's pairs come from (and that its
- * filter keeps), summed per task (orchestrator, execution and verification): what collecting each
- * task cost, whether or not it yielded pairs. Episodes of other runs in the store (Best-of-N,
- * GRPO evaluation) are not counted; when the pairs' episodes belong to no recorded run, every
- * episode the filter keeps is. An imported dataset has no episodes: the map is empty.
+ * filter keeps), summed per task and role (orchestrator, execution and verification): what
+ * collecting each task cost, whether or not it yielded pairs. Episodes of other runs in the store
+ * (Best-of-N, GRPO evaluation) are not counted; when the pairs' episodes belong to no recorded run,
+ * every episode the filter keeps is. An imported dataset has no episodes: the map is empty.
  *
  * @example
- * const tokens = collectionTokensByTask(store, datasetId); // Map { 'gsm8k-12' => 48210, ... }
+ * const tokens = collectionTokenSplitsByTask(store, datasetId); // Map { 'gsm8k-12' => { orchestrator: 1210, execution: 46000, verification: 1000 }, ... }
  */
-export function collectionTokensByTask(store: Store, datasetId?: string): Map<string, number> {
+export function collectionTokenSplitsByTask(store: Store, datasetId?: string): Map<string, TaskTokenSplit> {
   const dataset = resolvePairDataset(store, datasetId);
-  const tokens = new Map<string, number>();
+  const tokens = new Map<string, TaskTokenSplit>();
   const mined = MinedConfigSchema.safeParse(dataset.config);
   if (dataset.kind !== 'mined' || !mined.success) return tokens;
   const runs = store.runsOfPairDataset(dataset.id).filter((run) => mined.data.filter.runId === undefined || mined.data.filter.runId === run.id);
@@ -98,12 +105,28 @@ export function collectionTokensByTask(store: Store, datasetId?: string): Map<st
       const page = store.listEpisodes({ ...filter, limit: TOKEN_PAGE, offset });
       for (const episode of page) {
         const { orchestrator, execution, verification } = episode.usage;
-        tokens.set(episode.taskId, (tokens.get(episode.taskId) ?? 0) + orchestrator.totalTokens + execution.totalTokens + verification.totalTokens);
+        const sum = tokens.get(episode.taskId) ?? { orchestrator: 0, execution: 0, verification: 0 };
+        sum.orchestrator += orchestrator.totalTokens;
+        sum.execution += execution.totalTokens;
+        sum.verification += verification.totalTokens;
+        tokens.set(episode.taskId, sum);
       }
       if (page.length < TOKEN_PAGE) break;
     }
   }
   return tokens;
+}
+
+/**
+ * `collectionTokenSplitsByTask`, each task's roles summed: the tokens a learning curve charges a task.
+ *
+ * @example
+ * const tokens = collectionTokensByTask(store, datasetId); // Map { 'gsm8k-12' => 48210, ... }
+ */
+export function collectionTokensByTask(store: Store, datasetId?: string): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const [taskId, split] of collectionTokenSplitsByTask(store, datasetId)) totals.set(taskId, split.orchestrator + split.execution + split.verification);
+  return totals;
 }
 
 /**
