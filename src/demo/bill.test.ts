@@ -39,6 +39,15 @@ describe('demoBill', () => {
     expect(demoBill({ ...counts, strongCheckpoint: split(0, 0, 0), collection: split(0, 45, 0) }).breakEvenRuns).toBe(1);
   });
 
+  it('charges the share of the collection the GRPO reward model read, and names the rest in what it leaves out', () => {
+    const bill = demoBill({ ...counts, collection: split(10, 80, 0), collectionShare: { share: 0.25, tasks: 135, wholeCollection: split(30_000_000, 300_000_000, 0) } });
+    expect(bill.rewardModel.stages[1]).toMatchObject({ stage: 'collection', tokens: split(10, 80, 0) });
+    expect(bill.rewardModel.stages[1]?.what).toMatch(/135 train tasks \(25% of the collection's training tasks\)/);
+    expect(bill.rewardModel.totalWithoutApart.total).toBe(90 + 4);
+    expect(bill.leavesOut[0]).toMatch(/^the rest of the collection \(330\.00M of its 330\.00M tokens\)/);
+    expect(demoBill(counts).leavesOut.some((entry) => entry.startsWith('the rest of the collection'))).toBe(false);
+  });
+
   it('never breaks even when a reward-model run costs as much as an execution run', () => {
     const bill = demoBill({ ...counts, rmGrpo: counts.executionGrpo, gain: { rm: 0.1, execution: 0 } });
     expect(bill.savingPerRun).toBe(0);

@@ -5,8 +5,10 @@ import { addTokenSplits } from './token-split.js';
 export interface BillCounts {
   /** Execution-reward training of the stronger checkpoint the collection samples from (`improveByExecution`'s rounds). */
   strongCheckpoint: TokenSplit;
-  /** Every collection run behind the reward model (both checkpoints and the templates). */
+  /** The collection the GRPO reward model read: every collection run (both checkpoints and the templates), or a share of its tasks (`collectionShare`). */
   collection: TokenSplit;
+  /** When the GRPO reward model read a share of the collection's training tasks: the share, its tasks and the whole collection's tokens. */
+  collectionShare?: { share: number; tasks: number; wholeCollection: TokenSplit };
   /** One GRPO run with the reward model's reward (mean over seeds): plan writing and the model's reads. */
   rmGrpo: TokenSplit;
   /** One GRPO run with execution reward (mean over seeds): plan writing and execution. */
@@ -40,7 +42,15 @@ export const BILL_LEAVES_OUT = [
 export function demoBill(counts: BillCounts): Bill {
   const rmStages: BillStage[] = [
     { stage: 'strong checkpoint', what: 'execution-reward training of the checkpoint the collection samples from (plans written and executed)', tokens: counts.strongCheckpoint, paid: 'once', apart: STRONG_CHECKPOINT_APART },
-    { stage: 'collection', what: 'the episodes the reward model is trained on: plans written and executed, from base and strong, and the templates', tokens: counts.collection, paid: 'once' },
+    {
+      stage: 'collection',
+      what:
+        counts.collectionShare === undefined
+          ? 'the episodes the reward model is trained on: plans written and executed, from base and strong, and the templates'
+          : `the episodes of the ${counts.collectionShare.tasks} train tasks (${formatShare(counts.collectionShare.share)} of the collection's training tasks) the GRPO reward model is trained on: plans written and executed, from base and strong, and the templates where they ran`,
+      tokens: counts.collection,
+      paid: 'once',
+    },
     { stage: 'grpo', what: 'one GRPO run (mean over seeds): plans written, scored by the reward model (its reads are verification tokens)', tokens: counts.rmGrpo, paid: 'per-run' },
   ];
   const executionStages: BillStage[] = [
@@ -57,9 +67,17 @@ export function demoBill(counts: BillCounts): Bill {
     breakEvenRuns: breakEven(once(rmStages, true), savingPerRun),
     breakEvenRunsWithoutApart: breakEven(once(rmStages, false), savingPerRun),
     gainShare: counts.gain.execution > 0 ? counts.gain.rm / counts.gain.execution : null,
-    leavesOut: [...BILL_LEAVES_OUT],
+    leavesOut: [
+      ...(counts.collectionShare === undefined
+        ? []
+        : [`the rest of the collection (${formatMillions(counts.collectionShare.wholeCollection.total - counts.collection.total)} of its ${formatMillions(counts.collectionShare.wholeCollection.total)} tokens), collected for Best-of-N's reward model and never read by the GRPO reward model`]),
+      ...BILL_LEAVES_OUT,
+    ],
   };
 }
+
+const formatShare = (share: number) => `${Number((share * 100).toFixed(1))}%`;
+const formatMillions = (tokens: number) => `${(tokens / 1e6).toFixed(2)}M`;
 
 function route(stages: BillStage[], accuracyGain: number): Bill['rewardModel'] {
   return {

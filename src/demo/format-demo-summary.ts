@@ -192,14 +192,19 @@ export function grpoLines(results: DemoResults, lines: string[]): void {
     const spent = over?.trainingTokens ?? run.trainingTokens;
     lines.push(`  ${label.padEnd(10)} accuracy ${accuracy}   training tokens ${tokens(spent.total)}${over ? ' per run' : ''} (execution ${tokens(spent.execution)}, verification ${tokens(spent.verification)})`);
   }
+  const { rewardModel } = grpo;
+  if (rewardModel !== undefined) {
+    lines.push(`  rm reward is the score of a reward model trained on ${percent(rewardModel.share)} of the collection's training tasks (${rewardModel.tasks} tasks, ${rewardModel.pairs} pairs, ${tokens(grpo.rmCollectionTokens.total)} collection tokens); Best-of-N's model read the whole collection`);
+  }
   const collection = results.config.templateCollection as { tasks: number; episodes: number; tokens: { total: number } } | undefined;
-  const templateShare = collection && grpo.rmCollectionTokens.total > 0 ? `; the templates, run on ${collection.tasks} tasks (${collection.episodes} episodes), took ${percent(collection.tokens.total / grpo.rmCollectionTokens.total)} of it` : '';
+  const wholeCollection = rewardModel?.wholeCollectionTokens ?? grpo.rmCollectionTokens;
+  const templateShare = collection && wholeCollection.total > 0 ? `; the templates, run on ${collection.tasks} tasks (${collection.episodes} episodes), took ${percent(collection.tokens.total / wholeCollection.total)} of it` : '';
   if (results.bill === undefined) {
     lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens (its own line, not in the rm total above)${templateShare}`);
     return;
   }
   lines.push(`  (GRPO training tokens only; the reward model's collection and stronger checkpoint are in the whole bill below)`);
-  if (templateShare !== '') lines.push(`  collecting the reward model's episodes cost ${tokens(grpo.rmCollectionTokens.total)} tokens${templateShare}`);
+  if (templateShare !== '') lines.push(`  collecting the ${rewardModel === undefined ? "reward model's" : 'whole collection\'s'} episodes cost ${tokens(wholeCollection.total)} tokens${templateShare}`);
   billLines(results.bill, lines);
 }
 

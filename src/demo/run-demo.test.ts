@@ -71,6 +71,12 @@ describe('runDemo --quick', () => {
     expect(stage('grpo')).toEqual(seeds?.rm.trainingTokens);
     expect(bill?.execution.stages.map((entry) => entry.tokens)).toEqual([seeds?.execution.trainingTokens]);
     expect(bill?.rewardModel.total.total).toBeCloseTo(stage('strong checkpoint')!.total + results.grpo.rmCollectionTokens.total + seeds!.rm.trainingTokens.total, 6);
+    // GRPO's reward model read the curve's 50% share (quick): the curve's point at that share charges the same tasks' tokens.
+    const grpoModel = results.grpo.rewardModel!;
+    expect(grpoModel).toMatchObject({ share: 0.5, tasks: results.learningCurve?.points.find((point) => point.share === 0.5)?.tasks });
+    expect(results.grpo.rmCollectionTokens.total).toBeCloseTo(results.learningCurve!.points.find((point) => point.share === 0.5)!.collectionTokens, 6);
+    expect(grpoModel.wholeCollectionTokens.total).toBeGreaterThan(results.grpo.rmCollectionTokens.total);
+    expect(bill?.leavesOut[0]).toMatch(/^the rest of the collection/);
     expect(bill?.savingPerRun).toBeCloseTo(seeds!.execution.trainingTokens.total - seeds!.rm.trainingTokens.total, 6);
     const page = readFileSync(outcome.reportPath, 'utf8');
     expect(page).toContain('<svg');

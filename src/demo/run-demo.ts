@@ -15,9 +15,12 @@ import {
   renderReport,
   rmResultsFromReport,
   type DemoResults,
+  type TokenSplit,
 } from '../report/index.js';
 import {
-  collectionTokensByTask,
+  collectionTokenSplitsByTask,
+  curveShareTasks,
+  curveTaskOrder,
   evaluateWithBaselines,
   learningCurve,
   loadEvaluationData,
@@ -29,6 +32,7 @@ import {
   trainStoredRewardModel,
   validPairsDifference,
   type EvaluationData,
+  type TaskTokenSplit,
   type TemplateRouterReport,
   type TrainedRewardModel,
 } from '../rm/index.js';
@@ -153,7 +157,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const alternatives = await compareAlternatives(heldOut, { model, labelFree, outcomeOnly }, { labelFree: labelFreePairs, outcomeOnly: outcomePairs }, seed);
 
     stage(5, `learning curve: the reward model trained on ${CURVE_SHARES.map((share) => `${share * 100}%`).join(', ')} of the collection's training tasks (chosen settings, not tuned), every point judged on the same held-out tasks`);
-    const curvePoints = await learningCurve(trainingPairs, heldOut, collectionTokensByTask(store, mined.datasetId), {
+    const tokensByTask = collectionTokenSplitsByTask(store, mined.datasetId);
+    const curvePoints = await learningCurve(trainingPairs, heldOut, new Map([...tokensByTask].map(([taskId, split]) => [taskId, split.orchestrator + split.execution + split.verification])), {
       shares: CURVE_SHARES,
       n: HEADLINE_N,
       seed,
@@ -179,12 +184,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const labelFreeTable = summarizeBestOfN(labelFreeRun).find((table) => table.n === HEADLINE_N)!;
 
     const grpoSeeds = Array.from({ length: sizes.grpo.seeds }, (_, index) => seed + index);
-    stage(7, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward vs execution reward, seeds ${grpoSeeds.join(', ')}`);
-    // Every seed trains on the same tasks and is evaluated on the same held-out draws (evaluation seed `seed`); only the training draws differ.
+    // The GRPO reward model reads a share of the collection's training tasks, in the learning curve's order (its point at that share, with the chosen settings).
+    const grpoTasks = curveShareTasks(curveTaskOrder(tokensByTask.keys(), heldOut, seed), sizes.grpo.rewardShare);
+    const grpoPairs = trainingPairs.filter((pair) => grpoTasks.has(pair.taskId));
+    if (grpoPairs.length === 0) throw new UserError(`the GRPO reward model's share ${sizes.grpo.rewardShare} of the collection (${grpoTasks.size} tasks) has no training pairs; give sizes.grpo.rewardShare a larger share`);
+    const grpoModel = sizes.grpo.rewardShare === 1 ? undefined : (await trainRewardModel(grpoPairs, { ...chosenConfig, tune: false, ensembleSize: 0 }, { name: `orchrm-bt-grpo-share-${sizes.grpo.rewardShare}` })).model;
+    const grpoCollectionTokens = addTokenSplits(...[...grpoTasks].map((taskId) => taskTokenSplit(tokensByTask.get(taskId))));
+    stage(7, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward (the model trained on ${percent(sizes.grpo.rewardShare)} of the collection's training tasks, ${grpoTasks.size} tasks) vs execution reward, seeds ${grpoSeeds.join(', ')}`);
     const grpo = async (reward: 'rm' | 'execution', runSeed: number) =>
       runGrpo(environment, {
         reward,
-        rewardModel: model,
+        rewardModel: grpoModel ?? model,
         config: { steps: sizes.grpo.steps, tasksPerStep: sizes.grpo.tasksPerStep, groupSize: sizes.grpo.groupSize, evalInterval: sizes.grpo.evalInterval, seed: runSeed, name: runSeed === seed ? `grpo-${reward}` : `grpo-${reward}-seed${runSeed}` },
         trainTaskOffset: sizes.collect.tasks,
         evaluation: { tasks: sizes.grpo.evalTasks, samplesPerTask: sizes.grpo.evalSamples, seed },
@@ -209,6 +219,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       verification: 0,
     };
     const collectionTokens = addTokenSplits(...collectionSplits);
+    const rmCollectionTokens = grpoModel === undefined ? collectionTokens : grpoCollectionTokens;
     const results: DemoResults = DemoResultsSchema.parse({
       schemaVersion: RESULTS_SCHEMA_VERSION,
       scenario: scenario.name,
@@ -246,7 +257,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N), ...(frontier !== undefined && { frontier }), ...(bonRun.templateReferences !== undefined && { templateReferences: bonRun.templateReferences }), ...(bonRun.templateChoice === 'router' && { templateRouter: model.provenance.metrics?.templateRouter as TemplateRouterReport }) },
       grpo: {
         baseAccuracy,
-        rmCollectionTokens: collectionTokens,
+        rmCollectionTokens,
+        ...(grpoModel !== undefined && { rewardModel: { share: sizes.grpo.rewardShare, tasks: grpoTasks.size, pairs: grpoPairs.length, wholeCollectionTokens: collectionTokens } }),
         rm: grpoRunFromResult(grpoRm),
         execution: grpoRunFromResult(grpoExecution),
         seeds: grpoSeedRuns,
@@ -260,7 +272,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       },
       bill: demoBill({
         strongCheckpoint: { ...strongCheckpointTokens, total: strongCheckpointTokens.orchestrator + strongCheckpointTokens.execution },
-        collection: collectionTokens,
+        collection: rmCollectionTokens,
+        ...(grpoModel !== undefined && { collectionShare: { share: sizes.grpo.rewardShare, tasks: grpoTasks.size, wholeCollection: collectionTokens } }),
         rmGrpo: grpoSeedRuns.rm.trainingTokens,
         executionGrpo: grpoSeedRuns.execution.trainingTokens,
         gain: { rm: grpoSeedRuns.rm.mean - baseAccuracy, execution: grpoSeedRuns.execution.mean - baseAccuracy },
@@ -269,7 +282,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const resultsPath = join(outDir, 'results.json');
     writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
     const { path: reportPath } = await renderReport(results, { outDir });
-    for (const entry of [model, labelFree, outcomeOnly]) entry.close();
+    for (const entry of [model, labelFree, outcomeOnly, grpoModel]) entry?.close();
     return { results, resultsPath, reportPath, modelPath };
   } finally {
     store.close();
@@ -324,6 +337,12 @@ async function collect(environment: SimEnvironment, store: Store, checkpoint: Po
     seed,
     config: { purpose: 'demo', checkpoint: checkpoint.name, scenario: environment.scenario.name },
   });
+}
+
+/** A task's collection tokens as the report's token split (zero for a task with no collected episode). */
+function taskTokenSplit(split: TaskTokenSplit | undefined): TokenSplit {
+  const { orchestrator = 0, execution = 0, verification = 0 } = split ?? {};
+  return { orchestrator, execution, verification, total: orchestrator + execution + verification };
 }
 
 function percent(value: number): string {

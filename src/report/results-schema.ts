@@ -355,6 +355,22 @@ export const GrpoResultsSchema = z.object({
   baseAccuracy: fraction,
   /** Tokens spent collecting the episodes that trained the reward model: the honest cost of `rm`. */
   rmCollectionTokens: TokenSplitSchema,
+  /**
+   * The reward model GRPO's `rm` reward read, when it was trained on a share of the collection's
+   * training tasks (`rmCollectionTokens` is then that share's); the whole collection trained
+   * Best-of-N's model.
+   */
+  rewardModel: z
+    .object({
+      /** Share of the collection's training tasks (the learning curve's order). */
+      share: z.number().gt(0).max(1),
+      tasks: count,
+      /** Pairs of those tasks it was trained on (train and validation splits). */
+      pairs: count,
+      /** Every collection run's tokens, what Best-of-N's model read. */
+      wholeCollectionTokens: TokenSplitSchema,
+    })
+    .optional(),
   rm: GrpoRunSchema,
   execution: GrpoRunSchema,
   judge: GrpoRunSchema.optional(),

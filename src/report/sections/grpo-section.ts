@@ -20,7 +20,7 @@ export async function grpoSection(grpo: DemoResults['grpo']): Promise<string> {
   ]);
   const collection = grpo.rmCollectionTokens;
   rows.push([
-    { text: 'rm collection', className: 'muted', title: 'Tokens spent collecting the episodes the reward model was trained on' },
+    { text: 'rm collection', className: 'muted', title: 'Tokens spent collecting the episodes the GRPO reward model was trained on' },
     '',
     '',
     '',
@@ -65,11 +65,15 @@ export async function grpoSection(grpo: DemoResults['grpo']): Promise<string> {
         });
   return section('grpo', 'Reward-guided orchestrator training (GRPO)', [
     paragraph(
-      `The orchestrator policy is trained with GRPO from the same start (held-out accuracy ${percent(grpo.baseAccuracy)}) for the same number of steps. With rm reward the sampled plans are only scored by the reward model; with execution reward every sampled plan is executed and graded.`,
+      `The orchestrator policy is trained with GRPO from the same start (held-out accuracy ${percent(grpo.baseAccuracy)}) for the same number of steps. With rm reward the sampled plans are only scored by the reward model; with execution reward every sampled plan is executed and graded.${
+        grpo.rewardModel === undefined
+          ? ''
+          : ` The reward model GRPO reads was trained on ${percent(grpo.rewardModel.share)} of the collection’s training tasks (${grpo.rewardModel.tasks} tasks, ${grpo.rewardModel.pairs} pairs), whose episodes cost ${tokens(grpo.rmCollectionTokens.total)} of the whole collection’s ${tokens(grpo.rewardModel.wholeCollectionTokens.total)} tokens; Best-of-N’s model read all of it.`
+      }`,
     ),
     await renderChartFigure(grpoChart(grpo)),
     htmlTable({
-      caption: 'GRPO runs: final held-out accuracy, gain over the start in points, and cumulative training tokens by role; “rm collection” is what the episodes behind the reward model cost, “rm total” adds it to rm’s training (it leaves out the stronger checkpoint’s training: see the whole bill)',
+      caption: 'GRPO runs: final held-out accuracy, gain over the start in points, and cumulative training tokens by role; “rm collection” is what the episodes behind the GRPO reward model cost, “rm total” adds it to rm’s training (it leaves out the stronger checkpoint’s training: see the whole bill)',
       columns: ['Reward', 'From', 'Steps', 'Accuracy', 'Gain', 'Orchestrator', 'Execution', 'Verification', 'Total tokens'],
       rows,
       numericColumns: [2, 3, 4, 5, 6, 7, 8],
