@@ -73,6 +73,7 @@ export class CandidatePool {
   private readonly valid: boolean[];
   private readonly kinds: string[];
   private readonly scoreTokenCounts: number[];
+  private readonly questionTokens: number;
   private readonly templates: readonly TemplatePlan[];
 
   constructor(private readonly options: CandidatePoolOptions) {
@@ -93,6 +94,7 @@ export class CandidatePool {
       index >= planTexts.length ? this.templates[index - planTexts.length]!.name : (templateOfCanonical.get(this.canonicalTexts[index]!) ?? sampleKind(result)),
     );
     const questionTokens = count(task.question);
+    this.questionTokens = questionTokens;
     this.scoreTokenCounts = this.canonicalTexts.map((text) => questionTokens + count(text));
   }
 
@@ -224,6 +226,7 @@ export class CandidatePool {
       memberScores: () => this.memberScores(),
       templateRoutes: () => this.templateRoutes(),
       scoreTokens: (index) => this.scoreTokenCounts[index] ?? 0,
+      questionTokens: this.questionTokens,
       judge,
       seed: deriveSeed(seed, `judge:${task.id}:${n}`),
       topK,

@@ -62,6 +62,8 @@ export interface SelectionContext {
   templateRoutes(): readonly number[] | undefined;
   /** Tokens the reward model reads to score candidate `index` (task text + canonical plan). */
   scoreTokens(index: number): number;
+  /** Tokens of the task text alone: what a template router reads to rate the templates (it reads no plan). */
+  questionTokens: number;
   /** Answers slot-`judge` calls: the environment's provider, which routes them to its judge model. */
   judge: ChatProvider;
   /** Seed of this task and N for the judge's calls. */

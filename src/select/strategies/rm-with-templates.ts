@@ -96,7 +96,9 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
  * `rm-templates-only`: the reward model as a router among the template plans alone (no sampled
  * plan is written): it executes the best-scored template (`routedTemplate`), the first in library order on a tie
  * (under a cost objective, the template the objective picks). Against the family's best fixed template it shows whether the model's choice of plan depends
- * on the task, and whether that choice wins.
+ * on the task, and whether that choice wins. With a template router and the accuracy objective it
+ * reads the task once and no plan, so only the task's tokens are verification; otherwise every
+ * template is scored and read.
  */
 export const rmTemplatesOnlyStrategy: SelectionStrategy = {
   name: 'rm-templates-only',
@@ -106,6 +108,8 @@ export const rmTemplatesOnlyStrategy: SelectionStrategy = {
     const best = (await routedTemplate(scores, context)) ?? 0;
     const chosen = context.objective.kind === 'accuracy' || templates.length === 0 ? best : chooseByObjective(rankCandidates(scores, templates), await context.estimates(), context.objective);
     const episode = await context.execute(chosen);
-    return { correct: isCorrect(episode), chosen, executed: [chosen], plansWritten: 0, usedTemplates: true, verification: scoreVerification(context, templates) };
+    const routedOnly = context.objective.kind === 'accuracy' && context.templateRoutes() !== undefined;
+    const verification = routedOnly ? { promptTokens: context.questionTokens, completionTokens: 0, totalTokens: context.questionTokens } : scoreVerification(context, templates);
+    return { correct: isCorrect(episode), chosen, executed: [chosen], plansWritten: 0, usedTemplates: true, verification };
   },
 };

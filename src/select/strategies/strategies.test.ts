@@ -5,6 +5,7 @@ import { ModelBehaviorError } from '../../core/errors.js';
 import type { RewardModel } from '../../core/reward-model.js';
 import type { Task } from '../../core/task.js';
 import type { Usage } from '../../core/usage.js';
+import { countTokens } from '../../llm/index.js';
 import { createScriptedProvider } from '../../testing/index.js';
 import { CandidatePool } from '../candidate-pool.js';
 import { PLAN_JUDGE_HEADER, TRAJECTORY_JUDGE_HEADER } from '../../prompts/judge-prompts.js';
@@ -339,6 +340,16 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       // A router that has not learnt reflexion-3 is not used: the scores and heads decide, as without one.
       expect((await templatePool([0, 0, 1, 1.5], sure, 1, 2, { cot: 0.9 }).run(strategy)).selection.chosen).toBe(3);
     }
+    // Routed, rm-templates-only reads the task once and no template plan; by scores it reads every template with the task.
+    const routed = templatePool([0, 0, 1, 1.5], sure, 1, 3, { cot: 0.7, 'reflexion-3': 0.4 });
+    const routedTokens = routed.pool.tokensOf((await routed.run('rm-templates-only')).selection).verification.totalTokens;
+    const scored = templatePool([0, 0, 1, 1.5], sure, 1, 3);
+    const scoredTokens = scored.pool.tokensOf((await scored.run('rm-templates-only')).selection).verification.totalTokens;
+    const context = scored.pool.contextFor(2);
+    expect(routedTokens).toBe(countTokens(task.question));
+    expect(routedTokens).toBeGreaterThan(0);
+    expect(scoredTokens).toBe(context.scoreTokens(2) + context.scoreTokens(3));
+    expect(scoredTokens).toBeGreaterThan(2 * routedTokens);
     // rm+templates still takes a sample that scores above every template (by the margin), but not one that only beats the routed template's score.
     expect((await templatePool([3, 0, 1, 1.5], undefined, 1, undefined, { cot: 0.7, 'reflexion-3': 0.4 }).run('rm+templates')).selection.chosen).toBe(0);
     expect((await templatePool([1.2, 0, 1, 1.5], undefined, 1, undefined, { cot: 0.7, 'reflexion-3': 0.4 }).run('rm+templates')).selection.chosen).toBe(2);
