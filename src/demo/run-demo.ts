@@ -15,7 +15,6 @@ import {
   renderReport,
   rmResultsFromReport,
   type DemoResults,
-  type TokenSplit,
 } from '../report/index.js';
 import {
   collectionTokenSplitsByTask,
@@ -28,11 +27,11 @@ import {
   parseBtConfig,
   scoreHeldOut,
   summarizeScores,
+  taskTokenTotals,
   trainRewardModel,
   trainStoredRewardModel,
   validPairsDifference,
   type EvaluationData,
-  type TaskTokenSplit,
   type TemplateRouterReport,
   type TrainedRewardModel,
 } from '../rm/index.js';
@@ -43,7 +42,7 @@ import { runGrpo } from '../train/index.js';
 import { FULL_SIZES, mergeSizes, QUICK_SIZES, type DemoSizes, type DemoSizesInput } from './demo-config.js';
 import { grpoSeedsSummary } from './grpo-seeds.js';
 import { familyRows } from './family-rows.js';
-import { addTokenSplits, tokenSplit } from './token-split.js';
+import { addTokenSplits, taskTokenSplit, tokenSplit } from './token-split.js';
 import { demoBill } from './bill.js';
 import { costModelResults } from './cost-model-results.js';
 
@@ -158,7 +157,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
 
     stage(5, `learning curve: the reward model trained on ${CURVE_SHARES.map((share) => `${share * 100}%`).join(', ')} of the collection's training tasks (chosen settings, not tuned), every point judged on the same held-out tasks`);
     const tokensByTask = collectionTokenSplitsByTask(store, mined.datasetId);
-    const curvePoints = await learningCurve(trainingPairs, heldOut, new Map([...tokensByTask].map(([taskId, split]) => [taskId, split.orchestrator + split.execution + split.verification])), {
+    const curvePoints = await learningCurve(trainingPairs, heldOut, taskTokenTotals(tokensByTask), {
       shares: CURVE_SHARES,
       n: HEADLINE_N,
       seed,
@@ -337,12 +336,6 @@ async function collect(environment: SimEnvironment, store: Store, checkpoint: Po
     seed,
     config: { purpose: 'demo', checkpoint: checkpoint.name, scenario: environment.scenario.name },
   });
-}
-
-/** A task's collection tokens as the report's token split (zero for a task with no collected episode). */
-function taskTokenSplit(split: TaskTokenSplit | undefined): TokenSplit {
-  const { orchestrator = 0, execution = 0, verification = 0 } = split ?? {};
-  return { orchestrator, execution, verification, total: orchestrator + execution + verification };
 }
 
 function percent(value: number): string {

@@ -1,5 +1,6 @@
 import type { UsageByRole } from '../core/index.js';
 import type { TokenSplit } from '../report/index.js';
+import type { TaskTokenSplit } from '../rm/index.js';
 
 /** The report's token split of a usage-by-role total. */
 export function tokenSplit(usage: UsageByRole): TokenSplit {
@@ -22,4 +23,10 @@ export function addTokenSplits(...splits: readonly TokenSplit[]): TokenSplit {
     sum.total += split.total;
   }
   return sum;
+}
+
+/** A task's collection tokens (`collectionTokenSplitsByTask`) as a token split; zero for a task with no collected episode. */
+export function taskTokenSplit(split: TaskTokenSplit | undefined): TokenSplit {
+  const { orchestrator = 0, execution = 0, verification = 0 } = split ?? {};
+  return { orchestrator, execution, verification, total: orchestrator + execution + verification };
 }

@@ -124,8 +124,13 @@ export function collectionTokenSplitsByTask(store: Store, datasetId?: string): M
  * const tokens = collectionTokensByTask(store, datasetId); // Map { 'gsm8k-12' => 48210, ... }
  */
 export function collectionTokensByTask(store: Store, datasetId?: string): Map<string, number> {
+  return taskTokenTotals(collectionTokenSplitsByTask(store, datasetId));
+}
+
+/** Each task's roles summed, from splits already read (`collectionTokenSplitsByTask`). */
+export function taskTokenTotals(splits: ReadonlyMap<string, TaskTokenSplit>): Map<string, number> {
   const totals = new Map<string, number>();
-  for (const [taskId, split] of collectionTokenSplitsByTask(store, datasetId)) totals.set(taskId, split.orchestrator + split.execution + split.verification);
+  for (const [taskId, split] of splits) totals.set(taskId, split.orchestrator + split.execution + split.verification);
   return totals;
 }
 
