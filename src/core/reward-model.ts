@@ -72,6 +72,12 @@ export interface TemplateRoutingRewardModel extends RewardModel {
    * from the same training data. Undefined when the model keeps no such record.
    */
   bestTemplatesBySuite?(names: readonly string[]): Readonly<Record<string, string>> | undefined;
+  /**
+   * Per name, the mean execution tokens of the template's episodes on the suite that the router was
+   * fitted on (undefined where it keeps no such record): the price a cost objective puts on a
+   * template chosen by the router alone.
+   */
+  templateExecutionTokens?(suite: string, names: readonly string[]): (number | undefined)[];
 }
 
 /** Whether a reward model has a template router (`TemplateRoutingRewardModel`) with at least two templates. */

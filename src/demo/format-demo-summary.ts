@@ -229,7 +229,7 @@ export function billLines(bill: NonNullable<DemoResults['bill']>, lines: string[
   lines.push(`  left out of both: ${bill.leavesOut.join('; ')}`);
 }
 
-/** The cost head, the calibration and the cost-accuracy frontier of rm+templates (issue 22), when the run measured them. */
+/** The cost head, the calibration and the cost-accuracy frontiers of rm+templates and of the template router alone (issue 22), when the run measured them. */
 function frontierLines(results: DemoResults, lines: string[]): void {
   const { costModel } = results;
   const { frontier } = results.bon;
@@ -240,8 +240,19 @@ function frontierLines(results: DemoResults, lines: string[]): void {
       `Cost head: mean absolute error ${tokens(cost.meanAbsoluteError)} execution tokens on plans averaging ${tokens(cost.meanTokens)} (validation split). Success probability (Platt): ECE ${calibration.train.ece.toFixed(3)} on the train split it was fitted on${calibration.validation ? `, ${calibration.validation.ece.toFixed(3)} on validation` : ''}, ${calibration.test.ece.toFixed(3)} on ${calibration.test.examples} held-out plans`,
     );
   }
-  if (frontier === undefined) return;
-  lines.push('', `Cost-aware rm+templates at N = ${frontier.n} (accuracy, execution + verification tokens per task; vs best-fixed-per-family in points)`);
+  if (frontier !== undefined) frontierTable(frontier, `Cost-aware rm+templates at N = ${frontier.n} (accuracy, execution + verification tokens per task; vs best-fixed-per-family in points)`, lines);
+  const { routerFrontier } = results.bon;
+  if (routerFrontier !== undefined) {
+    frontierTable(
+      routerFrontier,
+      "Cost-aware template choice by the template router alone (rm-templates-only: the router's success probability against each template's mean execution tokens on the suite in its record; it reads the task, no plan)",
+      lines,
+    );
+  }
+}
+
+function frontierTable(frontier: NonNullable<DemoResults['bon']['frontier']>, title: string, lines: string[]): void {
+  lines.push('', title);
   for (const point of frontier.points) {
     const { diff, ci } = point.versusBestFixedPerFamily;
     lines.push(`  ${point.label.padEnd(24)} ${percent(point.accuracy).padStart(6)} ${tokens(point.tokens.executionPlusVerification).padStart(8)}   ${signed(diff)} ${pointsInterval(ci)}${point.dominatedBy.length > 0 ? `   dominated by ${point.dominatedBy.join(', ')}` : ''}`);

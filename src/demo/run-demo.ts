@@ -171,11 +171,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       tasks: environment.tasks('test', sizes.bon.tasks),
       orchestrator: environment.orchestrator('base'),
       rewardModel: model,
-      // The frontier (issue 22): rm+templates again at the largest N under a sweep of prices and margins.
+      // The frontier (issue 22): rm+templates again at the largest N under a sweep of prices and margins, and rm-templates-only with the router alone.
       config: { ns: sizes.bon.ns, seed, pool: 'sampled+templates', frontier: model.canEstimate },
     };
     const bonRun = await runBestOfN(bonOptions);
     const frontier = summarizeFrontier(bonRun);
+    const routerFrontier = summarizeFrontier(bonRun, 'rm-templates-only');
     const bon = recordBestOfN(store, bonRun, { scenario: scenario.name, rewardModel: modelPath, pool: 'sampled+templates' });
     progress('    the same with the label-free reward model (rm strategies only)');
     const labelFreeRun = await runBestOfN({ ...bonOptions, rewardModel: labelFree, config: { ns: [HEADLINE_N], seed, pool: 'sampled+templates', strategies: ['single', 'first-valid', 'rm', 'rm+templates'] } });
@@ -253,7 +254,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         bon: { n: labelFreeTable.n, tasks: labelFreeTable.tasks, strategies: labelFreeTable.strategies, paired: labelFreeTable.paired },
       },
       outcomeOnly: alternatives.outcomeOnly,
-      bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N), ...(frontier !== undefined && { frontier }), ...(bonRun.templateReferences !== undefined && { templateReferences: bonRun.templateReferences }), ...(bonRun.templateChoice === 'router' && { templateRouter: model.provenance.metrics?.templateRouter as TemplateRouterReport }) },
+      bon: { ...bonResultsFromTables(bon.curve, HEADLINE_N), picks: bonPicksFromRun(bonRun, HEADLINE_N), ...(frontier !== undefined && { frontier }), ...(routerFrontier !== undefined && { routerFrontier }), ...(bonRun.templateReferences !== undefined && { templateReferences: bonRun.templateReferences }), ...(bonRun.templateChoice === 'router' && { templateRouter: model.provenance.metrics?.templateRouter as TemplateRouterReport }) },
       grpo: {
         baseAccuracy,
         rmCollectionTokens,

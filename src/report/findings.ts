@@ -1,7 +1,7 @@
 import { deriveSeed, Rng } from '../core/index.js';
 import { meanInterval, MIN_VERDICT_TASKS, tooFewToJudge, wilsonInterval } from '../rm/index.js';
 import { percent, points, pointsInterval, tokens as formatTokens } from './format-values.js';
-import type { DemoResults } from './results-schema.js';
+import type { BonFrontierResult, DemoResults } from './results-schema.js';
 
 /** What a run shows about one hope: it held, it did not, the sample is too small to say, or it was not measured. */
 export type Verdict = 'held' | 'did not hold' | 'too few to judge' | 'not measured';
@@ -31,14 +31,22 @@ export function findings(results: DemoResults): Finding[] {
 }
 
 /**
- * Issue 22's targets for cost-aware selection, when the run measured the frontier: rm+templates
- * matches best-fixed-per-family's accuracy at no more than half its execution + verification
- * tokens (not on control); no fixed plan is both cheaper and more accurate than an operating
- * point; on control, no saving beyond the cheapest fixed plan that matches that accuracy.
+ * Issue 22's targets for cost-aware selection, for each frontier the run measured (rm+templates,
+ * and the template router alone): it matches best-fixed-per-family's accuracy at no more than half
+ * its execution + verification tokens (not on control); no fixed plan is both cheaper and more
+ * accurate than an operating point; on control, no saving beyond the cheapest fixed plan that
+ * matches that accuracy.
  */
 function frontierFindings(results: DemoResults): Finding[] {
-  const { frontier } = results.bon;
-  if (frontier === undefined) return [];
+  const { frontier, routerFrontier } = results.bon;
+  return [
+    ...(frontier === undefined ? [] : frontierTargets(frontier, 'cost-aware rm+templates', results.scenario)),
+    ...(routerFrontier === undefined ? [] : frontierTargets(routerFrontier, 'cost-aware template choice by the template router alone (rm-templates-only, each template priced by its mean execution tokens in the router\'s record)', results.scenario)),
+  ];
+}
+
+function frontierTargets(frontier: BonFrontierResult, what: string, scenario: string): Finding[] {
+  const What = what.charAt(0).toUpperCase() + what.slice(1);
   const tooFew = tooFewToJudge({ tasks: frontier.tasks });
   const perFamily = frontier.bestFixedPerFamily.tokens.executionPlusVerification;
   const at = frontier.tokensAtBestFixedAccuracy;
@@ -49,21 +57,21 @@ function frontierFindings(results: DemoResults): Finding[] {
   const dominated = frontier.points.filter((point) => point.dominatedBy.length > 0);
   const list: Finding[] = [];
   const cheapest = frontier.cheapestFixedAtBestFixedAccuracy;
-  if (results.scenario === 'control') {
+  if (scenario === 'control') {
     list.push(
       judged(
-        "On the control scenario, cost-aware rm+templates saves no more than the cheapest fixed plan that matches best-fixed-per-family's accuracy: its tokens at that accuracy are not below that plan's.",
+        `On the control scenario, ${what} saves no more than the cheapest fixed plan that matches best-fixed-per-family's accuracy: its tokens at that accuracy are not below that plan's.`,
         `${atText} ${cheapest === null ? 'No fixed plan matches it.' : `The cheapest fixed plan that does is ${cheapest.name}, at ${Math.round(cheapest.executionPlusVerification).toLocaleString('en-US')}.`}`,
         at === null || cheapest === null || at >= cheapest.executionPlusVerification,
         tooFew,
       ),
     );
   } else {
-    list.push(judged("Cost-aware rm+templates matches best-fixed-per-family's accuracy (paired interval reaching 0) at no more than 50% of its execution + verification tokens.", atText, at !== null && (frontier.shareOfBestFixedPerFamilyTokens ?? 1) <= 0.5, tooFew));
+    list.push(judged(`${What} matches best-fixed-per-family's accuracy (paired interval reaching 0) at no more than 50% of its execution + verification tokens.`, atText, at !== null && (frontier.shareOfBestFixedPerFamilyTokens ?? 1) <= 0.5, tooFew));
   }
   list.push(
     judged(
-      'No fixed plan is both cheaper and more accurate than any operating point of cost-aware rm+templates (point estimates).',
+      `No fixed plan is both cheaper and more accurate than any operating point of ${what} (point estimates).`,
       dominated.length === 0 ? `None of ${frontier.points.length} operating points is dominated.` : `${dominated.length} of ${frontier.points.length} are: ${dominated.map((point) => `${point.label} by ${point.dominatedBy.join(', ')}`).join('; ')}.`,
       frontier.undominated,
       tooFew,

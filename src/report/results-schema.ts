@@ -232,7 +232,8 @@ export const FrontierRowSchema = z.object({
 export const BonFrontierSchema = z.object({
   n: z.number().int().min(1),
   tasks: count,
-  strategy: z.literal('rm+templates'),
+  /** rm+templates, or rm-templates-only: the template router alone, pricing each template by its record (`routerFrontier`). */
+  strategy: z.enum(['rm+templates', 'rm-templates-only']),
   points: z.array(
     FrontierRowSchema.extend({
       /** `accuracy`, `price=<price per token>`, `cheapest-within=<margin>`. */
@@ -266,6 +267,12 @@ export const BonResultsSchema = BonTableSchema.extend({
   picks: z.array(TaskPicksSchema).optional(),
   /** The cost-accuracy frontier of rm+templates (issue 22; optional, without a schema bump: older readers drop it). */
   frontier: BonFrontierSchema.optional(),
+  /**
+   * The cost-accuracy frontier of rm-templates-only where the template router chose alone, pricing
+   * each template by its record of the template's mean execution tokens on the suite (issue 22,
+   * seventh round; optional, without a schema bump).
+   */
+  routerFrontier: BonFrontierSchema.optional(),
   /**
    * Per suite, the reference template of rm+templates and rm-templates-only: the one the reward
    * model ranks first on the most of the suite's test tasks; another replaces it only when the

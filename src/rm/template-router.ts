@@ -40,7 +40,16 @@ export const TemplateRouterDataSchema = z
      * from (`bestTemplatesBySuite`). Absent from routers written before it.
      */
     record: z
-      .array(z.strictObject({ suite: z.string().max(MAX_NAME_LENGTH), template: z.string().min(1).max(MAX_NAME_LENGTH), episodes: z.number().int().min(1), correct: z.number().int().min(0) }))
+      .array(
+        z.strictObject({
+          suite: z.string().max(MAX_NAME_LENGTH),
+          template: z.string().min(1).max(MAX_NAME_LENGTH),
+          episodes: z.number().int().min(1),
+          correct: z.number().int().min(0),
+          /** Execution tokens of those episodes, summed: what the template costs on the suite (`meanExecutionTokens`). Absent from routers written before it. */
+          executionTokens: z.number().int().min(0).optional(),
+        }),
+      )
       .max(MAX_ROUTER_FACTS)
       .optional(),
   })
@@ -131,6 +140,19 @@ export class TemplateRouter {
   }
 
   /**
+   * Per name, the mean execution tokens of the template's episodes on the suite that the router
+   * was fitted on: what the router prices a template at under a cost objective (it reads no plan,
+   * so it has no per-task cost). Undefined for a template without such a record, and for every
+   * template of a router written before records carried tokens.
+   */
+  meanExecutionTokens(suite: string, names: readonly string[]): (number | undefined)[] {
+    return names.map((name) => {
+      const entry = this.data.record?.find((candidate) => candidate.suite === suite && candidate.template === name);
+      return entry?.executionTokens === undefined ? undefined : entry.executionTokens / entry.episodes;
+    });
+  }
+
+  /**
    * Per name, the predicted probability that the template succeeds on the task; undefined for a
    * template it has not learnt, and for every template when it has seen no task of the suite (it
    * would otherwise rate them all alike and the first would win).
@@ -216,13 +238,14 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
   }
   const both = new Map([...trainExamples].map(([name, list]) => [name, [...list, ...(validationExamples.get(name) ?? [])]]));
   const weights = fitAll(both, l2);
-  const record = new Map<string, { suite: string; template: string; episodes: number; correct: number }>();
+  const record = new Map<string, { suite: string; template: string; episodes: number; correct: number; executionTokens: number }>();
   for (const outcome of [...train, ...validation]) {
     if (!known.has(outcome.template!)) continue;
     const suite = outcome.suite ?? '';
     const key = `${suite}\u0000${outcome.template}`;
-    const entry = record.get(key) ?? { suite, template: outcome.template!, episodes: 0, correct: 0 };
+    const entry = record.get(key) ?? { suite, template: outcome.template!, episodes: 0, correct: 0, executionTokens: 0 };
     entry.episodes += 1;
+    entry.executionTokens += Math.round(outcome.executionTokens);
     if (outcome.correct) entry.correct += 1;
     record.set(key, entry);
   }

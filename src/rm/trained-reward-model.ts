@@ -145,6 +145,11 @@ export class TrainedRewardModel implements UncertainRewardModel, CostAwareReward
     return this.templateRouter?.bestTemplatesBySuite(names);
   }
 
+  /** Per template name, its mean execution tokens on the suite in the router's record (`TemplateRouter.meanExecutionTokens`). */
+  templateExecutionTokens(suite: string, names: readonly string[]): (number | undefined)[] {
+    return this.templateRouter === undefined ? names.map(() => undefined) : this.templateRouter.meanExecutionTokens(suite, names);
+  }
+
   get ensembleSize(): number {
     return this.ensemble.length;
   }

@@ -68,6 +68,8 @@ export class CandidatePool {
   private allEstimates: Promise<PlanEstimate[]> | undefined;
   /** The template router's probabilities once asked (`templateRoutes`); null before. */
   private routes: number[] | undefined | null = null;
+  /** The router's record of template costs once asked (`templateRouteCosts`); null before. */
+  private routeCosts: number[] | undefined | null = null;
   private readonly poolTexts: readonly string[];
   private readonly canonicalTexts: string[];
   private readonly valid: boolean[];
@@ -186,6 +188,21 @@ export class CandidatePool {
   }
 
   /**
+   * Per template in the pool (in pool order), the mean execution tokens the router's record gives
+   * it on the task's suite; undefined unless `templateRoutes` is defined and the record prices
+   * every template (a router written before records carried tokens does not).
+   */
+  templateRouteCosts(): readonly number[] | undefined {
+    const { rewardModel, task } = this.options;
+    if (this.templateRoutes() === undefined || rewardModel === undefined || !routesTemplates(rewardModel) || rewardModel.templateExecutionTokens === undefined) return undefined;
+    if (this.routeCosts === null) {
+      const costs = rewardModel.templateExecutionTokens(task.suite, this.templates.map((template) => template.name));
+      this.routeCosts = costs.every((cost) => cost !== undefined) ? (costs as number[]) : undefined;
+    }
+    return this.routeCosts;
+  }
+
+  /**
    * Per pool candidate, the reward model's calibrated success probability and predicted execution
    * tokens (one call for the whole pool); a UserError when the model cannot estimate them.
    */
@@ -225,6 +242,7 @@ export class CandidatePool {
       scores: () => this.scores(),
       memberScores: () => this.memberScores(),
       templateRoutes: () => this.templateRoutes(),
+      templateRouteCosts: () => this.templateRouteCosts(),
       scoreTokens: (index) => this.scoreTokenCounts[index] ?? 0,
       questionTokens: this.questionTokens,
       judge,

@@ -9,7 +9,7 @@ import type { CandidatePick } from './candidate-pick.js';
 import { CandidatePool, scoreEach, type SampledPlans } from './candidate-pool.js';
 import type { SelectionObjective } from './selection-objective.js';
 import { RANKING_STRATEGIES, TEMPLATE_STRATEGIES, type OutcomeName } from './selection-strategy.js';
-import { rmWithTemplatesStrategy, STRATEGIES } from './strategies/index.js';
+import { rmTemplatesOnlyStrategy, rmWithTemplatesStrategy, STRATEGIES } from './strategies/index.js';
 
 export interface BestOfNOptions {
   /**
@@ -82,17 +82,23 @@ export interface TaskOutcome {
   pick?: CandidatePick;
 }
 
-/** `rm+templates` at one operating point of the frontier (`config.frontier`) on one task. */
+/** A frontier strategy (`config.frontier`) at one operating point on one task. */
 export interface FrontierOutcome extends Omit<TaskOutcome, 'strategy' | 'judgeFailed'> {
   /** Index into `BestOfNRun.frontier.objectives`. */
   point: number;
+  /**
+   * `rm-templates-only` when the template router chose alone, priced by its record
+   * (`SelectionContext.templateRouteCosts`); absent for `rm+templates`.
+   */
+  strategy?: 'rm-templates-only';
 }
 
 export interface BestOfNRun {
   config: BonConfig;
   /**
    * With `config.frontier`: `rm+templates` at the largest N under each objective of the sweep
-   * (`frontierObjectives(config)`), on every task; `summarizeFrontier` turns it into the frontier.
+   * (`frontierObjectives(config)`), on every task, and `rm-templates-only` too where the template
+   * router chooses and prices the templates; `summarizeFrontier` turns each into a frontier.
    */
   frontier?: { n: number; objectives: SelectionObjective[]; outcomes: FrontierOutcome[] };
   tasks: number;
@@ -338,20 +344,25 @@ async function runTask(
     }
   }
   const frontierOutcomes: FrontierOutcome[] = [];
-  for (const [point, pointObjective] of frontierPoints.entries()) {
-    const selection = await rmWithTemplatesStrategy.select(pool.contextFor(maxN, pointObjective));
-    const tokens = pool.tokensOf(selection);
-    const pick = selection.chosen === undefined ? undefined : await pool.pickOf(selection.chosen);
-    frontierOutcomes.push({
-      taskId: task.id,
-      suite: task.suite,
-      n: maxN,
-      point,
-      correct: selection.correct,
-      executions: selection.executed.length,
-      tokens: { orchestrator: tokens.orchestrator.totalTokens, execution: tokens.execution.totalTokens, verification: tokens.verification.totalTokens },
-      ...(pick !== undefined && { pick }),
-    });
+  // The router alone has a frontier of its own where it prices every template from its record.
+  const frontierStrategies = pool.templateRouteCosts() === undefined ? [rmWithTemplatesStrategy] : [rmWithTemplatesStrategy, rmTemplatesOnlyStrategy];
+  for (const strategy of frontierStrategies) {
+    for (const [point, pointObjective] of frontierPoints.entries()) {
+      const selection = await strategy.select(pool.contextFor(maxN, pointObjective));
+      const tokens = pool.tokensOf(selection);
+      const pick = selection.chosen === undefined ? undefined : await pool.pickOf(selection.chosen);
+      frontierOutcomes.push({
+        taskId: task.id,
+        suite: task.suite,
+        n: maxN,
+        point,
+        ...(strategy === rmTemplatesOnlyStrategy && { strategy: 'rm-templates-only' as const }),
+        correct: selection.correct,
+        executions: selection.executed.length,
+        tokens: { orchestrator: tokens.orchestrator.totalTokens, execution: tokens.execution.totalTokens, verification: tokens.verification.totalTokens },
+        ...(pick !== undefined && { pick }),
+      });
+    }
   }
   return { taskId: task.id, outcomes, distinctExecutions: pool.executedCount, requestedExecutions, ...(frontierOutcomes.length > 0 && { frontierOutcomes }) };
 }

@@ -60,6 +60,12 @@ export interface SelectionContext {
    * template it rates highest, and no reference template applies.
    */
   templateRoutes(): readonly number[] | undefined;
+  /**
+   * Per template (in `templates` order), the mean execution tokens of its episodes on the task's
+   * suite in the router's record; undefined without `templateRoutes` or without such a record.
+   * `rm-templates-only` prices its templates by it under a cost objective.
+   */
+  templateRouteCosts(): readonly number[] | undefined;
   /** Tokens the reward model reads to score candidate `index` (task text + canonical plan). */
   scoreTokens(index: number): number;
   /** Tokens of the task text alone: what a template router reads to rate the templates (it reads no plan). */

@@ -14,7 +14,10 @@ export interface FrontierRow {
   tokens: { executionPlusVerification: number; total: number };
 }
 
-/** `rm+templates` under one objective of the sweep. */
+/** The strategies a frontier is drawn for: the reward model with the template pool, and the template router alone. */
+export type FrontierStrategy = 'rm+templates' | 'rm-templates-only';
+
+/** A frontier strategy under one objective of the sweep. */
 export interface FrontierPoint extends FrontierRow {
   /** `accuracy`, `price=0.00001`, `cheapest-within=0.02`. */
   label: string;
@@ -26,15 +29,16 @@ export interface FrontierPoint extends FrontierRow {
 }
 
 /**
- * The cost-accuracy frontier of `rm+templates` (issue 22) at N = `n`: its operating points under
- * the sweep of objectives, against every fixed plan, best-fixed, best-fixed-per-family and the
- * oracle on the same tasks. Tokens are mean execution plus verification tokens per task (what a
- * router's choice changes; writing the plans is the same for every operating point).
+ * The cost-accuracy frontier of `rm+templates` or `rm-templates-only` (issue 22) at N = `n`: its
+ * operating points under the sweep of objectives, against every fixed plan, best-fixed,
+ * best-fixed-per-family and the oracle on the same tasks. Tokens are mean execution plus
+ * verification tokens per task (what a router's choice changes; writing the plans is the same for
+ * every operating point).
  */
 export interface BonFrontier {
   n: number;
   tasks: number;
-  strategy: 'rm+templates';
+  strategy: FrontierStrategy;
   points: FrontierPoint[];
   /** Every fixed plan, by template name. */
   fixed: (FrontierRow & { name: string })[];
@@ -63,16 +67,19 @@ export interface BonFrontier {
 }
 
 /**
- * The frontier of a run made with `config.frontier` (undefined without it, or without fixed
- * plans). Paired intervals are seeded from the run's seed, so the same run gives the same
- * frontier.
+ * The frontier of `strategy` in a run made with `config.frontier` (undefined without it, without
+ * fixed plans, or when the strategy was not swept on every task: `rm-templates-only` is swept only
+ * where the template router prices the templates, and a run resumed from one that did not sweep
+ * it lacks its earlier tasks). Paired intervals are seeded from the run's seed and the strategy,
+ * so the same run gives the same frontier.
  *
  * @example
  * const frontier = summarizeFrontier(await runBestOfN({ ...options, config: { pool: 'sampled+templates', frontier: true } }));
  */
-export function summarizeFrontier(run: BestOfNRun): BonFrontier | undefined {
+export function summarizeFrontier(run: BestOfNRun, strategy: FrontierStrategy = 'rm+templates'): BonFrontier | undefined {
   const sweep = run.frontier;
   if (sweep === undefined) return undefined;
+  const swept = sweep.outcomes.filter((outcome) => (outcome.strategy ?? 'rm+templates') === strategy);
   const { n } = sweep;
   const byStrategy = new Map<OutcomeName, TaskOutcome[]>();
   for (const outcome of run.outcomes) {
@@ -85,20 +92,24 @@ export function summarizeFrontier(run: BestOfNRun): BonFrontier | undefined {
   if (best === undefined) return undefined;
   const perFamily = byStrategy.get('best-fixed-per-family')!;
   const { seed, bootstrapResamples } = run.config;
+  const tasks = new Set(perFamily.map((outcome) => outcome.taskId)).size;
+  if (sweep.objectives.some((_, point) => swept.filter((outcome) => outcome.point === point).length !== tasks)) return undefined;
   const versus = (outcomes: readonly Pick<TaskOutcome, 'taskId' | 'correct'>[], key: string) => pairedDifference(outcomes, perFamily, deriveSeed(seed, `frontier:${key}:${n}`), bootstrapResamples);
+  // rm+templates keeps the seeds of runs before the router's frontier existed; fixed plans get the same seeds in both frontiers.
+  const pointKey = (label: string) => (strategy === 'rm+templates' ? label : `${strategy}:${label}`);
   const fixed = [...byStrategy.keys()]
     .filter((name) => name.startsWith('fixed:'))
     .sort()
     .map((name) => ({ name: name.slice('fixed:'.length), outcomes: byStrategy.get(name)!, ...rowOf(byStrategy.get(name)!) }));
   const points: FrontierPoint[] = sweep.objectives.map((objective, point) => {
-    const outcomes = sweep.outcomes.filter((outcome) => outcome.point === point);
+    const outcomes = swept.filter((outcome) => outcome.point === point);
     const row = rowOf(outcomes);
     const label = objectiveLabel(objective);
     return {
       label,
       objective,
       ...row,
-      versusBestFixedPerFamily: versus(outcomes, label),
+      versusBestFixedPerFamily: versus(outcomes, pointKey(label)),
       dominatedBy: fixed.filter((entry) => entry.accuracy > row.accuracy && entry.tokens.executionPlusVerification < row.tokens.executionPlusVerification).map((entry) => entry.name),
     };
   });
@@ -113,8 +124,8 @@ export function summarizeFrontier(run: BestOfNRun): BonFrontier | undefined {
   const tokensAt = cheapestPoint?.tokens.executionPlusVerification ?? null;
   return {
     n,
-    tasks: new Set(perFamily.map((outcome) => outcome.taskId)).size,
-    strategy: 'rm+templates',
+    tasks,
+    strategy,
     points,
     fixed: fixed.map(({ outcomes: _outcomes, ...entry }) => entry),
     bestFixed: { name: best.overall, ...rowOf(byStrategy.get('best-fixed')!) },

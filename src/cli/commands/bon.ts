@@ -86,8 +86,11 @@ export function registerBonCommand(program: Command): void {
         'Cost objectives (a model trained by this orchrm: format 3, with a cost head and a calibration):',
         '  --objective price --price-per-token 0.00001   expected accuracy minus 0.00001 x predicted execution tokens',
         '  --objective cheapest-within --margin 0.02     fewest predicted tokens within 0.02 of the best expected accuracy',
+        "  (rm-templates-only with the model's template router: the router's probability and its record's mean tokens)",
         '  --frontier   runs rm+templates at the largest N under a sweep of prices and margins and prints its',
-        '               cost-accuracy frontier against every fixed plan (needs --pool sampled+templates)',
+        '               cost-accuracy frontier against every fixed plan (needs --pool sampled+templates); where',
+        "               the model's template router chooses, rm-templates-only too, each template priced by the",
+        "               router's record of its mean execution tokens on the suite",
         '',
         'Each task is committed to --db as soon as its strategies are done: a killed run loses only the tasks in',
         'flight, a task whose requests failed after their retries is left out (exit 1, the others kept), and',
@@ -161,12 +164,14 @@ async function bon(flags: BonFlags): Promise<void> {
     }
     const table = recorded.curve.find((entry) => entry.n === flags.n)!;
     const frontier = summarizeFrontier(run);
+    const routerFrontier = summarizeFrontier(run, 'rm-templates-only');
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ ...table, ...(flags.curve && { curve: recorded.curve }), ...(frontier !== undefined && { frontier }) }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ ...table, ...(flags.curve && { curve: recorded.curve }), ...(frontier !== undefined && { frontier }), ...(routerFrontier !== undefined && { routerFrontier }) }, null, 2)}\n`);
       return;
     }
     const tables = flags.curve ? recorded.curve : [table];
-    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontier === undefined ? '' : `\n${formatFrontier(frontier)}`}\n${templateChoiceLine(run)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
+    const frontiers = [frontier, routerFrontier].flatMap((entry) => (entry === undefined ? [] : [`\n${formatFrontier(entry)}`])).join('');
+    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontiers}\n${templateChoiceLine(run)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
   } finally {
     environment.close();
     store.close();
@@ -195,7 +200,8 @@ function chooseStrategies(flags: BonFlags): StrategyName[] {
 function formatFrontier(frontier: BonFrontier): string {
   const percent = (value: number) => (value * 100).toFixed(1).padStart(5);
   const tokens = (value: number) => Math.round(value).toLocaleString('en-US').padStart(8);
-  const lines = [`rm+templates cost-accuracy frontier, N = ${frontier.n}, ${frontier.tasks} tasks (execution + verification tokens per task)`];
+  const who = frontier.strategy === 'rm+templates' ? 'rm+templates' : "rm-templates-only (the template router alone, each template priced by its record's mean execution tokens)";
+  const lines = [`${who} cost-accuracy frontier, N = ${frontier.n}, ${frontier.tasks} tasks (execution + verification tokens per task)`];
   for (const point of frontier.points) {
     const { diff, ci } = point.versusBestFixedPerFamily;
     lines.push(`  ${point.label.padEnd(24)} ${percent(point.accuracy)}% ${tokens(point.tokens.executionPlusVerification)}  vs best-fixed-per-family ${(diff * 100).toFixed(1)} [${(ci[0] * 100).toFixed(1)}, ${(ci[1] * 100).toFixed(1)}]${point.dominatedBy.length > 0 ? `  dominated by ${point.dominatedBy.join(', ')}` : ''}`);

@@ -17,7 +17,7 @@ export async function bonSection(bon: DemoResults['bon']): Promise<string> {
     strategyTable(bon, `Strategies at N = ${bon.n}: accuracy on ${bon.tasks} test tasks and mean tokens per task by role`),
     pairedTable(bon),
     fixedBaselinesParagraph(bon),
-    bon.frontier === undefined ? '' : await frontierPart(bon.frontier),
+    bon.frontier === undefined ? '' : await frontierPart(bon.frontier, bon.routerFrontier),
     otherNs.length === 0
       ? ''
       : `<details><summary>Tables at N = ${otherNs.map((table) => table.n).join(', ')}</summary>\n${otherNs.map((table) => strategyTable(table, `Strategies at N = ${table.n} (${table.tasks} tasks)`)).join('\n')}\n</details>`,
@@ -75,8 +75,26 @@ function pairedTable(bon: DemoResults['bon']): string {
   });
 }
 
-/** The cost-accuracy frontier of cost-aware rm+templates (issue 22): what it found, the chart and the table. */
-async function frontierPart(frontier: BonFrontierResult): Promise<string> {
+/** The cost-accuracy frontier of cost-aware rm+templates (issue 22), and of the template router alone where measured: what each found, the chart and the tables. */
+async function frontierPart(frontier: BonFrontierResult, routerFrontier: BonFrontierResult | undefined): Promise<string> {
+  return [
+    `<h3>Cost-aware selection: the cost-accuracy frontier</h3>`,
+    paragraph(
+      `rm+templates run again at N = ${frontier.n} under objectives that weigh the reward model's predicted execution tokens (its cost head) against its calibrated success probability: a price per predicted token, or the cheapest plan within a margin of the best expected accuracy. ${frontierVerdicts(frontier)}`,
+    ),
+    routerFrontier === undefined
+      ? ''
+      : paragraph(
+          `rm-templates-only run under the same objectives with the template router alone: the router's success probability for each template against the template's mean execution tokens on the task's suite in the router's record (it reads the task once and no plan, so its verification is the task's tokens). ${frontierVerdicts(routerFrontier)}`,
+        ),
+    await renderChartFigure(frontierChart(frontier, routerFrontier)),
+    frontierTable(frontier, 'cost-aware rm+templates'),
+    routerFrontier === undefined ? '' : frontierTable(routerFrontier, 'cost-aware rm-templates-only (the template router alone)'),
+  ].join('\n');
+}
+
+/** Whether and where a frontier matches best-fixed-per-family, what one fixed plan alone gives, and its dominated points. */
+function frontierVerdicts(frontier: BonFrontierResult): string {
   const perFamilyTokens = frontier.bestFixedPerFamily.tokens.executionPlusVerification;
   const matched =
     frontier.tokensAtBestFixedAccuracy === null
@@ -89,6 +107,10 @@ async function frontierPart(frontier: BonFrontierResult): Promise<string> {
     dominated.length === 0
       ? 'No fixed plan is both cheaper and more accurate than any operating point.'
       : `${dominated.length} of ${frontier.points.length} operating points have a fixed plan both cheaper and more accurate (${dominated.map((point) => `${point.label}: ${point.dominatedBy.join(', ')}`).join('; ')}).`;
+  return `${matched} ${fixedAlone} ${dominance}`;
+}
+
+function frontierTable(frontier: BonFrontierResult, what: string): string {
   const rows = frontier.points.map((point): TableCell[] => [
     point.label,
     { text: percent(point.accuracy), className: 'strong' },
@@ -98,17 +120,10 @@ async function frontierPart(frontier: BonFrontierResult): Promise<string> {
     pointsInterval(point.versusBestFixedPerFamily.ci),
     point.dominatedBy.length === 0 ? { text: 'none', className: 'muted' } : { text: point.dominatedBy.join(', '), className: 'bad' },
   ]);
-  return [
-    `<h3>Cost-aware selection: the cost-accuracy frontier</h3>`,
-    paragraph(
-      `rm+templates run again at N = ${frontier.n} under objectives that weigh the reward model's predicted execution tokens (its cost head) against its calibrated success probability: a price per predicted token, or the cheapest plan within a margin of the best expected accuracy. ${matched} ${fixedAlone} ${dominance}`,
-    ),
-    await renderChartFigure(frontierChart(frontier)),
-    htmlTable({
-      caption: `Operating points of cost-aware rm+templates on ${frontier.tasks} test tasks: accuracy, mean execution + verification tokens per task, and the paired difference against best-fixed-per-family (points)`,
-      columns: ['Objective', 'Accuracy', '95% CI', 'Exec + verif tokens', 'vs best-fixed-per-family', '95% CI', 'Fixed plans cheaper and more accurate'],
-      rows,
-      numericColumns: [1, 2, 3, 4, 5],
-    }),
-  ].join('\n');
+  return htmlTable({
+    caption: `Operating points of ${what} on ${frontier.tasks} test tasks: accuracy, mean execution + verification tokens per task, and the paired difference against best-fixed-per-family (points)`,
+    columns: ['Objective', 'Accuracy', '95% CI', 'Exec + verif tokens', 'vs best-fixed-per-family', '95% CI', 'Fixed plans cheaper and more accurate'],
+    rows,
+    numericColumns: [1, 2, 3, 4, 5],
+  });
 }

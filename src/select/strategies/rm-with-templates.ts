@@ -1,3 +1,4 @@
+import type { PlanEstimate } from '../../core/index.js';
 import { headDifference } from '../../rm/index.js';
 import { chooseByObjective } from '../selection-objective.js';
 import type { SelectionContext, SelectionStrategy } from '../selection-strategy.js';
@@ -94,21 +95,37 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
 
 /**
  * `rm-templates-only`: the reward model as a router among the template plans alone (no sampled
- * plan is written): it executes the best-scored template (`routedTemplate`), the first in library order on a tie
- * (under a cost objective, the template the objective picks). Against the family's best fixed template it shows whether the model's choice of plan depends
- * on the task, and whether that choice wins. With a template router and the accuracy objective it
- * reads the task once and no plan, so only the task's tokens are verification; otherwise every
- * template is scored and read.
+ * plan is written): it executes the template `routedTemplate` settles on, the first in library
+ * order on a tie. Against the family's best fixed template it shows whether the model's choice of
+ * plan depends on the task, and whether that choice wins. With a template router it reads the
+ * task once and no plan, so only the task's tokens are verification; under a cost objective it
+ * then weighs the router's probabilities against the router's record of each template's mean
+ * execution tokens on the suite (`templateRouteCosts`). Without a router (or a record without
+ * tokens) every template is scored and read, and a cost objective uses the model's estimates.
  */
 export const rmTemplatesOnlyStrategy: SelectionStrategy = {
   name: 'rm-templates-only',
   async select(context) {
     const templates = context.templates.map((template) => template.index);
-    const scores = await context.scores();
+    const routes = context.templateRoutes();
+    const costs = context.templateRouteCosts();
+    const routedOnly = routes !== undefined && (context.objective.kind === 'accuracy' || costs !== undefined);
+    const scores = routedOnly ? [] : await context.scores();
     const best = (await routedTemplate(scores, context)) ?? 0;
-    const chosen = context.objective.kind === 'accuracy' || templates.length === 0 ? best : chooseByObjective(rankCandidates(scores, templates), await context.estimates(), context.objective);
+    let chosen = best;
+    if (context.objective.kind !== 'accuracy' && templates.length > 0) {
+      if (routedOnly) {
+        // Router estimates by pool index; the accuracy pick first, so it wins every tie.
+        const estimates: PlanEstimate[] = [];
+        context.templates.forEach((template, position) => (estimates[template.index] = { successProbability: routes[position]!, executionTokens: costs![position]! }));
+        const ranked = rankCandidates(
+          routes,
+          routes.map((_, position) => position),
+        ).map((position) => context.templates[position]!.index);
+        chosen = chooseByObjective(ranked, estimates, context.objective);
+      } else chosen = chooseByObjective(rankCandidates(scores, templates), await context.estimates(), context.objective);
+    }
     const episode = await context.execute(chosen);
-    const routedOnly = context.objective.kind === 'accuracy' && context.templateRoutes() !== undefined;
     const verification = routedOnly ? { promptTokens: context.questionTokens, completionTokens: 0, totalTokens: context.questionTokens } : scoreVerification(context, templates);
     return { correct: isCorrect(episode), chosen, executed: [chosen], plansWritten: 0, usedTemplates: true, verification };
   },
