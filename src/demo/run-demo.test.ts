@@ -45,6 +45,9 @@ describe('runDemo --quick', () => {
     expect(results.costModel?.cost.trainExamples).toBeGreaterThan(0);
     expect(results.bon.frontier?.points.map((point) => point.label)).toContain('price=0.00001');
     expect(results.bon.frontier?.fixed.length).toBe((results.config.templates as string[]).length);
+    // The template router chose, so it has a frontier of its own: the same objectives, verification only the task's tokens.
+    expect(results.bon.routerFrontier?.points.map((point) => point.label)).toEqual(results.bon.frontier?.points.map((point) => point.label));
+    expect(results.bon.routerFrontier?.fixed).toEqual(results.bon.frontier?.fixed);
     expect(results.bon.picks?.[0]?.strategies['rm+templates']?.pick).toMatchObject({ source: expect.stringMatching(/^(sample|template)$/), kind: expect.any(String), score: expect.any(Number) });
     expect(Object.keys(results.bon.picks?.[0]?.fixed ?? {}).length).toBe((results.config.templates as string[]).length);
     for (const row of results.families) expect(row.switching?.map((entry) => entry.strategy)).toEqual(['rm', 'rm+templates', 'rm-templates-only']);

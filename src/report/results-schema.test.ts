@@ -134,6 +134,10 @@ describe('bon.frontier and costModel (issue 22)', () => {
     const results = DemoResultsSchema.parse(fixture((value) => Object.assign(value, { costModel, bon: { ...value.bon, frontier } })));
     expect(results.bon.frontier).toEqual(frontier);
     expect(results.costModel).toEqual(costModel);
+    // The template router's frontier is optional beside it, and names its strategy.
+    const routerFrontier = { ...frontier, strategy: 'rm-templates-only' };
+    expect(DemoResultsSchema.parse(fixture((value) => Object.assign(value, { bon: { ...value.bon, frontier, routerFrontier } }))).bon.routerFrontier).toEqual(routerFrontier);
+    expect(issues(fixture((value) => Object.assign(value, { bon: { ...value.bon, routerFrontier: { ...frontier, strategy: 'rm' } } }))).map((issue) => issue.path)).toEqual(['bon.routerFrontier.strategy']);
     // A frontier that never matched best-fixed-per-family records null, not a number.
     expect(DemoResultsSchema.parse(fixture((value) => (value.bon.frontier = { ...frontier, tokensAtBestFixedAccuracy: null, pointAtBestFixedAccuracy: null, shareOfBestFixedPerFamilyTokens: null }))).bon.frontier?.tokensAtBestFixedAccuracy).toBeNull();
   });

@@ -87,7 +87,8 @@ describe('the template router', () => {
     // On suite left, template b wins 30 of 40 train tasks and a 20; on right, a and b tie at 20 and c wins 10; validation counts too.
     for (let index = 0; index < 40; index++) {
       const split = index < 32 ? 'train' : 'validation';
-      const add = (suite: string, template: string, correct: boolean) => outcomes.push({ taskId: `${suite}-${index}`, question: `Q${index}?`, suite, planText: template, executionTokens: 1, template, correct, split });
+      // Template c costs 300 tokens on every task; a and b cost their task's index (mean 19.5 over 0-39).
+      const add = (suite: string, template: string, correct: boolean) => outcomes.push({ taskId: `${suite}-${index}`, question: `Q${index}?`, suite, planText: template, executionTokens: template === 'c' ? 300 : index, template, correct, split });
       add('left', 'a', index < 20);
       add('left', 'b', index < 30);
       add('right', 'a', index % 2 === 0);
@@ -105,7 +106,13 @@ describe('the template router', () => {
     // A tie goes to the first of the names asked about; a name it has no record of is never chosen.
     expect(router.bestTemplatesBySuite(['b', 'a'])).toEqual({ left: 'b', right: 'b' });
     expect(router.bestTemplatesBySuite(['c', 'z'])).toEqual({ right: 'c' });
-    // A router written before the record has none to choose from.
+    // The record prices each template on each suite by its mean execution tokens (no test-split episode counted).
+    expect(router.meanExecutionTokens('left', ['a', 'b', 'c'])).toEqual([19.5, 19.5, undefined]);
+    expect(router.meanExecutionTokens('right', ['c', 'z'])).toEqual([300, undefined]);
+    expect(router.meanExecutionTokens('elsewhere', ['a'])).toEqual([undefined]);
+    // A router written before records carried tokens prices nothing, and one written before the record chooses nothing.
+    const { executionTokens: _tokens, ...untokened } = router.data.record![0]!;
+    expect(new TemplateRouter({ ...router.data, record: [untokened] }).meanExecutionTokens(untokened.suite, [untokened.template])).toEqual([undefined]);
     expect(new TemplateRouter({ ...router.data, record: undefined }).bestTemplatesBySuite(['a', 'b'])).toBeUndefined();
     expect(TemplateRouterDataSchema.safeParse({ ...router.data, record: [{ suite: 'left', template: 'a', episodes: 2, correct: 3 }] }).success).toBe(false);
   });

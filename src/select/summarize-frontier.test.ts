@@ -58,6 +58,23 @@ describe('summarizeFrontier', () => {
     expect(summarizeFrontier(weak)).toMatchObject({ tokensAtBestFixedAccuracy: null, pointAtBestFixedAccuracy: null, shareOfBestFixedPerFamilyTokens: null });
   });
 
+  it("draws the template router's frontier from its own outcomes, and none where it was not swept on every task", () => {
+    const both = run();
+    // The router alone, at the same three objectives: as accurate as strong at a tenth of its tokens, then cheaper and worse.
+    const routed = (point: number, correct: (index: number) => boolean, execution: number) => pointOutcomes(point, correct, execution).map((outcome) => ({ ...outcome, strategy: 'rm-templates-only' as const, tokens: { ...outcome.tokens, verification: 20 } }));
+    both.frontier!.outcomes.push(...routed(0, correctOn(8), 9000), ...routed(1, correctOn(8), 980), ...routed(2, correctOn(2), 480));
+    const router = summarizeFrontier(both, 'rm-templates-only')!;
+    expect(router.strategy).toBe('rm-templates-only');
+    expect(router.points.map((point) => point.tokens.executionPlusVerification)).toEqual([9020, 1000, 500]);
+    expect(router).toMatchObject({ tokensAtBestFixedAccuracy: 1000, pointAtBestFixedAccuracy: 'price=0.00001', shareOfBestFixedPerFamilyTokens: 0.1, undominated: true });
+    // rm+templates' frontier is the one it was before the router's outcomes were added.
+    expect(summarizeFrontier(both)).toEqual(summarizeFrontier(run()));
+    // Without the router's outcomes, or with a task missing (a run resumed from one that did not sweep it), no router frontier.
+    expect(summarizeFrontier(run(), 'rm-templates-only')).toBeUndefined();
+    both.frontier!.outcomes = both.frontier!.outcomes.filter((outcome) => !(outcome.strategy === 'rm-templates-only' && outcome.taskId === 't0'));
+    expect(summarizeFrontier(both, 'rm-templates-only')).toBeUndefined();
+  });
+
   it('is undefined for a run without the sweep', () => {
     const { frontier: _frontier, ...plain } = run();
     expect(summarizeFrontier(plain)).toBeUndefined();

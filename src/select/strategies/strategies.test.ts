@@ -10,6 +10,7 @@ import { createScriptedProvider } from '../../testing/index.js';
 import { CandidatePool } from '../candidate-pool.js';
 import { PLAN_JUDGE_HEADER, TRAJECTORY_JUDGE_HEADER } from '../../prompts/judge-prompts.js';
 import type { StrategyName } from '../selection-strategy.js';
+import type { SelectionObjective } from '../selection-objective.js';
 import { STRATEGIES } from './index.js';
 
 const task: Task = { id: 't1', suite: 'arith', question: 'What is 6 times 7?', answer: '42', metadata: {} };
@@ -253,7 +254,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
   ];
 
   /** Two samples, then the two templates; `scores` and `members` by pool index; answers: sample 0 wrong, sample 1 right, cot wrong, reflexion-3 right. */
-  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number, routes?: Record<string, number>) {
+  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number, routes?: Record<string, number>, routeCosts?: Record<string, number>) {
     const planTexts = [PLAN('sc', { samples: 7 }), PLAN('cot')];
     const answers = ['41', '42', '41', '42'];
     const rewardModel = {
@@ -264,6 +265,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       routedTemplates: Object.keys(routes ?? {}),
       routedSuites: [task.suite],
       routeTemplates: (_task: string, _suite: string, names: readonly string[]) => names.map((name) => routes?.[name]),
+      ...(routeCosts !== undefined && { templateExecutionTokens: (_suite: string, names: readonly string[]) => names.map((name) => routeCosts[name]) }),
     };
     const candidatePool = new CandidatePool({
       task,
@@ -278,8 +280,8 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       ...(referenceTemplate !== undefined && { referenceTemplate }),
       routeTemplates: routes !== undefined,
     });
-    const run = async (name: StrategyName) => {
-      const selection = await STRATEGIES[name].select(candidatePool.contextFor(2));
+    const run = async (name: StrategyName, objective?: SelectionObjective) => {
+      const selection = await STRATEGIES[name].select(candidatePool.contextFor(2, objective));
       return { selection, pick: selection.chosen === undefined ? undefined : await candidatePool.pickOf(selection.chosen, { withScore: true }) };
     };
     return { pool: candidatePool, run };
@@ -353,6 +355,24 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
     // rm+templates still takes a sample that scores above every template (by the margin), but not one that only beats the routed template's score.
     expect((await templatePool([3, 0, 1, 1.5], undefined, 1, undefined, { cot: 0.7, 'reflexion-3': 0.4 }).run('rm+templates')).selection.chosen).toBe(0);
     expect((await templatePool([1.2, 0, 1, 1.5], undefined, 1, undefined, { cot: 0.7, 'reflexion-3': 0.4 }).run('rm+templates')).selection.chosen).toBe(2);
+  });
+
+  it("under a cost objective rm-templates-only with a router weighs the router's probabilities against its record of each template's tokens, reading only the task", async () => {
+    // The router rates reflexion-3 (index 3) a little above cot (index 2); its record says reflexion-3 costs five times as much.
+    const routes = { cot: 0.6, 'reflexion-3': 0.65 };
+    const costs = { cot: 1000, 'reflexion-3': 5000 };
+    const { run, pool: candidates } = templatePool([0, 0, 1, 0], undefined, 1, undefined, routes, costs);
+    const chosen = async (objective: SelectionObjective) => (await run('rm-templates-only', objective)).selection.chosen;
+    expect(await chosen({ kind: 'accuracy' })).toBe(3);
+    expect(await chosen({ kind: 'price', pricePerToken: 1e-5 })).toBe(3);
+    expect(await chosen({ kind: 'price', pricePerToken: 1e-4 })).toBe(2);
+    expect(await chosen({ kind: 'cheapest-within', margin: 0.01 })).toBe(3);
+    expect(await chosen({ kind: 'cheapest-within', margin: 0.1 })).toBe(2);
+    // The fake model has no cost head: only the router's estimates can have priced them, and the router reads no plan.
+    const { selection } = await run('rm-templates-only', { kind: 'price', pricePerToken: 1e-4 });
+    expect(candidates.tokensOf(selection).verification.totalTokens).toBe(countTokens(task.question));
+    // Without the record's tokens a cost objective needs the model's own estimates, which this model cannot give.
+    await expect(templatePool([0, 0, 1, 0], undefined, 1, undefined, routes).run('rm-templates-only', { kind: 'price', pricePerToken: 1e-4 })).rejects.toThrow(/cost head and a calibration/);
   });
 
   it('rm-templates-only picks the best template and writes no sampled plan', async () => {
