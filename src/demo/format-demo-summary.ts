@@ -168,7 +168,7 @@ export function switchingLines(results: DemoResults, lines: string[]): void {
   const router = results.bon.templateRouter;
   if (router !== undefined) {
     lines.push(
-      `  template choice of rm+templates and rm-templates-only: the reward model's template router (each template's success over the task's suite, word-problem structure and name popularity, L2 ${router.l2} chosen by log loss on ${router.validationEpisodes.toLocaleString('en-US')} validation episodes after fitting on ${router.trainEpisodes.toLocaleString('en-US')} train ones, then fitted on both${router.pooledEpisodes ? `; ${router.pooledEpisodes.toLocaleString('en-US')} graded sampled plans of a template's shape, train and validation, counted as that template's episodes` : ''}); no reference template`,
+      `  template choice of rm+templates and rm-templates-only: the reward model's template router (each template's success over the task's suite, word-problem structure and name popularity, L2 ${router.l2} chosen by log loss on ${router.validationEpisodes.toLocaleString('en-US')} validation episodes after fitting on ${router.trainEpisodes.toLocaleString('en-US')} train ones, then fitted on both); no reference template`,
     );
   }
   const references = Object.entries(results.bon.templateReferences ?? {});

@@ -290,8 +290,6 @@ export const BonResultsSchema = BonTableSchema.extend({
       facts: z.number().int().min(0),
       trainEpisodes: z.number().int().min(0),
       validationEpisodes: z.number().int().min(0),
-      /** Sampled episodes of a template's kind pooled with its own (issue 21, seventh round); absent from runs before. */
-      pooledEpisodes: z.number().int().min(0).optional(),
       l2: z.number(),
       validationLoss: z.array(z.object({ l2: z.number(), loss: z.number() })),
     })

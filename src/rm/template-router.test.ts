@@ -82,35 +82,6 @@ describe('the template router', () => {
     expect(trainTemplateRouter([...outcomes, ...flipped])!.router.data).toEqual(trainTemplateRouter(outcomes)!.router.data);
   });
 
-  it("with kindOf counts the graded sampled plans of a template's kind as that template's episodes, and keeps its record to the templates' own", () => {
-    const outcomes: PlanOutcome[] = [];
-    // Templates a and b (and c, of b's kind) each right on half of 12 train tasks; samples of a's kind right on 40 more tasks, samples of b's kind wrong on 40.
-    for (let index = 0; index < 12; index++) {
-      for (const template of ['a', 'b', 'c']) outcomes.push({ taskId: `t${index}`, question: `Q${index}?`, suite: 'left', planText: `plan ${template}`, executionTokens: 1, template, correct: index % 2 === 0, split: 'train' });
-    }
-    for (let index = 12; index < 52; index++) {
-      outcomes.push({ taskId: `t${index}`, question: `Q${index}?`, suite: 'left', planText: 'sampled like a', executionTokens: 1, correct: true, split: 'train' });
-      outcomes.push({ taskId: `t${index}`, question: `Q${index}?`, suite: 'left', planText: 'sampled like b', executionTokens: 1, correct: false, split: 'train' });
-    }
-    // Never pooled: a sample of no template's kind, an ungraded one, and test-split ones (whose grades would flip the picture).
-    outcomes.push({ taskId: 'u', question: 'Q?', suite: 'left', planText: 'sampled, other', executionTokens: 1, correct: false, split: 'train' });
-    outcomes.push({ taskId: 'v', question: 'Q?', suite: 'left', planText: 'sampled like a', executionTokens: 1, split: 'train' });
-    for (let index = 0; index < 80; index++) outcomes.push({ taskId: `x${index}`, question: `X${index}?`, suite: 'left', planText: 'sampled like b', executionTokens: 1, correct: true, split: 'test' });
-    const kindOf = (text: string) => (text.endsWith(' a') ? 'kind-a' : text.endsWith(' b') || text.endsWith(' c') ? 'kind-b' : undefined);
-    const plain = trainTemplateRouter(outcomes)!;
-    const pooled = trainTemplateRouter(outcomes, { kindOf })!;
-    const [plainA, plainB] = plain.router.probabilities('Q99?', 'left', ['a', 'b']) as [number, number];
-    expect(Math.abs(plainA - plainB)).toBeLessThan(1e-9);
-    const [a, b, c] = pooled.router.probabilities('Q99?', 'left', ['a', 'b', 'c']) as [number, number, number];
-    expect(a).toBeGreaterThan(0.8);
-    expect(b).toBeLessThan(0.2);
-    // A kind two templates share counts for both.
-    expect(c).toBeCloseTo(b, 9);
-    expect(pooled.report).toMatchObject({ pooledEpisodes: 80, trainEpisodes: 3 * 12 + 40 + 2 * 40 });
-    expect(plain.report).toMatchObject({ pooledEpisodes: 0, trainEpisodes: 3 * 12 });
-    expect(pooled.router.data.record).toEqual(plain.router.data.record);
-  });
-
   it('keeps a record of the graded template episodes it was fitted on, and chooses from it the fixed plan per suite a user would deploy', () => {
     const outcomes: PlanOutcome[] = [];
     // On suite left, template b wins 30 of 40 train tasks and a 20; on right, a and b tie at 20 and c wins 10; validation counts too.

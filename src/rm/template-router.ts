@@ -69,16 +69,8 @@ export type TemplateRouterData = z.infer<typeof TemplateRouterDataSchema>;
 export interface TemplateRouterReport {
   templates: number;
   facts: number;
-  /** Examples of the train split: template episodes and the sampled episodes pooled with them (`pooledEpisodes`). */
   trainEpisodes: number;
-  /** Template episodes of the validation split (what each L2 is judged on). */
   validationEpisodes: number;
-  /**
-   * Graded sampled episodes of the train and validation splits whose plan has a template's kind
-   * (`TemplateRouterOptions.kindOf`), counted once each however many templates share the kind; 0
-   * without `kindOf`.
-   */
-  pooledEpisodes: number;
   l2: number;
   /** Per L2 candidate, mean log loss on the validation split's template episodes; empty without them. */
   validationLoss: { l2: number; loss: number }[];
@@ -183,29 +175,15 @@ interface Example {
   correct: boolean;
 }
 
-/** How `trainTemplateRouter` may widen its data beyond the template episodes. */
-export interface TemplateRouterOptions {
-  /**
-   * The kind of a plan text (for example its plan shape): a graded sampled episode whose plan has
-   * the kind of one or more templates counts as an episode of each of them. Undefined for a plan
-   * of no kind. Without it only template episodes are read.
-   */
-  kindOf?: (planText: string) => string | undefined;
-}
-
 /**
  * Fits a template router on the graded template episodes among `outcomes` (`PlanOutcome.template`
- * set, `correct` known), and, with `options.kindOf`, on the graded sampled episodes whose plan is
- * of a template's kind (issue 21, seventh round: the collection runs the templates on a quarter of
- * its tasks, a few dozen per family, while the policy's samples of the same kinds cover every
- * task). Fitted on the train split, each L2 strength of `ROUTER_L2_CANDIDATES` is judged by log
- * loss on the validation split's template episodes, and the one kept is refitted on both splits;
- * the test split is never read. The record (`bestTemplatesBySuite`, `meanExecutionTokens`) keeps
- * template episodes only. Undefined when fewer than two templates have `MIN_ROUTER_EPISODES`
- * graded train template episodes (a label-free dataset has none). Deterministic: full-batch
- * gradient descent from zero weights.
+ * set, `correct` known): fitted on the train split, each L2 strength of `ROUTER_L2_CANDIDATES` is
+ * judged by log loss on the validation split, and the one kept is refitted on both; the test split
+ * is never read. Undefined when fewer than two templates have `MIN_ROUTER_EPISODES` graded train
+ * episodes (a label-free dataset has none). Deterministic: full-batch gradient descent from zero
+ * weights.
  */
-export function trainTemplateRouter(outcomes: readonly PlanOutcome[], options: TemplateRouterOptions = {}): { router: TemplateRouter; report: TemplateRouterReport } | undefined {
+export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router: TemplateRouter; report: TemplateRouterReport } | undefined {
   const graded = (split: PairSplit) => outcomes.filter((outcome) => outcome.split === split && outcome.template !== undefined && outcome.correct !== undefined);
   const train = graded('train');
   const perTemplate = new Map<string, number>();
@@ -242,11 +220,6 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[], options: T
   const trainExamples = byTemplate(train);
   const validation = graded('validation');
   const validationExamples = byTemplate(validation);
-  const pooled = poolByKind(outcomes, [...train, ...validation], known, options.kindOf);
-  for (const { outcome, templates } of pooled) {
-    if (outcome.split !== 'train') continue;
-    for (const name of templates) trainExamples.get(name)!.push({ facts: encode(outcome), correct: outcome.correct! });
-  }
   const count = (examples: Map<string, Example[]>) => [...examples.values()].reduce((sum, list) => sum + list.length, 0);
   const fitAll = (examples: Map<string, Example[]>, l2: number) => new Map([...examples].map(([name, list]) => [name, fitLogistic(list, factIndex.size, l2)]));
   const validationLoss: { l2: number; loss: number }[] = [];
@@ -264,10 +237,6 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[], options: T
     }
   }
   const both = new Map([...trainExamples].map(([name, list]) => [name, [...list, ...(validationExamples.get(name) ?? [])]]));
-  for (const { outcome, templates } of pooled) {
-    if (outcome.split !== 'validation') continue;
-    for (const name of templates) both.get(name)!.push({ facts: encode(outcome), correct: outcome.correct! });
-  }
   const weights = fitAll(both, l2);
   const record = new Map<string, { suite: string; template: string; episodes: number; correct: number; executionTokens: number }>();
   for (const outcome of [...train, ...validation]) {
@@ -291,42 +260,8 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[], options: T
   };
   return {
     router: new TemplateRouter(data),
-    report: { templates: data.templates.length, facts: data.facts.length, trainEpisodes: count(trainExamples), validationEpisodes: count(validationExamples), pooledEpisodes: pooled.length, l2, validationLoss },
+    report: { templates: data.templates.length, facts: data.facts.length, trainEpisodes: count(trainExamples), validationEpisodes: count(validationExamples), l2, validationLoss },
   };
-}
-
-/**
- * The graded sampled episodes (no template, train or validation split) whose plan's kind is the
- * kind of one or more known templates, with those templates: what a template's own episodes say
- * about a kind of plan, the policy's samples say on many more tasks. A kind two templates share
- * (two plans of one shape) counts for both. Empty without `kindOf`.
- */
-function poolByKind(
-  outcomes: readonly PlanOutcome[],
-  templateOutcomes: readonly PlanOutcome[],
-  known: ReadonlySet<string>,
-  kindOf: TemplateRouterOptions['kindOf'],
-): { outcome: PlanOutcome; templates: string[] }[] {
-  if (kindOf === undefined) return [];
-  const templatesOfKind = new Map<string, Set<string>>();
-  // A template's plan may differ from task to task (steps per hop): every kind it took counts.
-  const seen = new Set<string>();
-  for (const outcome of templateOutcomes) {
-    const name = outcome.template!;
-    if (!known.has(name) || seen.has(`${name}\u0000${outcome.planText}`)) continue;
-    seen.add(`${name}\u0000${outcome.planText}`);
-    const kind = kindOf(outcome.planText);
-    if (kind === undefined) continue;
-    const names = templatesOfKind.get(kind) ?? new Set<string>();
-    names.add(name);
-    templatesOfKind.set(kind, names);
-  }
-  return outcomes.flatMap((outcome) => {
-    if (outcome.template !== undefined || outcome.correct === undefined || (outcome.split !== 'train' && outcome.split !== 'validation')) return [];
-    const kind = kindOf(outcome.planText);
-    const names = kind === undefined ? undefined : templatesOfKind.get(kind);
-    return names === undefined ? [] : [{ outcome, templates: [...names] }];
-  });
 }
 
 /** Logistic regression over binary facts: mean log loss plus l2/2 |w|^2 per example count, by full-batch gradient descent. */

@@ -9,7 +9,7 @@ import { probabilityCalibrationError } from './eval/calibration-error.js';
 import { btTrainingKey, loadBtTrainingState, saveBtTrainingState } from './bt-training-state.js';
 import { formatEncoderSpec, type EncoderSpec } from './features/encoder-spec.js';
 import { FeaturePipeline, type FeaturePipelineOptions } from './features/feature-pipeline.js';
-import { analyzePlan, planKind } from './features/plan-analysis.js';
+import { analyzePlan } from './features/plan-analysis.js';
 import { fitPopularity } from './features/routing-encoders.js';
 import { createHead } from './heads/create-head.js';
 import type { RewardHead } from './heads/reward-head.js';
@@ -151,8 +151,7 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
   const catalog = options.catalog ?? defaultBlockCatalog();
   const cost = outcomes.length === 0 ? undefined : await trainCostHead(chosen.pipeline, (text) => analyzePlan(text, catalog), outcomes, { seed: config.seed }, options.signal);
   const calibration = await calibrate(new TrainedRewardModel(chosen.pipeline, chosen.head, { catalog }), outcomes);
-  // A sampled plan of a template's shape is an episode of that kind of plan (a valid plan's shape names: blocks, structure, parameter buckets).
-  const routed = options.templateRouter === false ? undefined : trainTemplateRouter(outcomes, { kindOf: (text) => planKind(analyzePlan(text, catalog)) });
+  const routed = options.templateRouter === false ? undefined : trainTemplateRouter(outcomes);
   const model = new TrainedRewardModel(chosen.pipeline, chosen.head, {
     ensemble: ensemble.map((member) => member.head),
     ...(routed !== undefined && { templateRouter: routed.router }),

@@ -433,9 +433,8 @@ function firstLine(text: string, maxChars = 60): string {
 /** What `rm train` prints about the template router (nothing for a model without one). */
 function routerLine(router: TemplateRouterReport | undefined): string {
   if (router === undefined) return '';
-  const fit = router.validationEpisodes === 0 ? `fitted on ${router.trainEpisodes} graded episodes of the train split (none in validation: L2 1)` : `L2 ${router.l2} chosen by log loss on ${router.validationEpisodes} graded template episodes of the validation split, then fitted on those and the train split's ${router.trainEpisodes}`;
-  const pooled = router.pooledEpisodes ? `; ${router.pooledEpisodes} graded sampled plans of a template's shape counted as that template's` : '';
-  return `template router: ${router.templates} templates over ${router.facts} task facts, ${fit}${pooled}; bon's template strategies choose by it\n`;
+  const fit = router.validationEpisodes === 0 ? `fitted on ${router.trainEpisodes} graded template episodes of the train split (none in validation: L2 1)` : `L2 ${router.l2} chosen by log loss on ${router.validationEpisodes} graded template episodes of the validation split, then fitted on those and the train split's ${router.trainEpisodes}`;
+  return `template router: ${router.templates} templates over ${router.facts} task facts, ${fit}; bon's template strategies choose by it\n`;
 }
 
 /** What `rm train` prints about the cost head and the calibration (nothing for a model without them). */

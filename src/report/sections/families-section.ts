@@ -55,7 +55,7 @@ function referencesParagraph(templateReferences: Readonly<Record<string, string>
 function routerParagraph(router: DemoResults['bon']['templateRouter']): string {
   if (router === undefined) return '';
   return paragraph(
-    `rm+templates and rm-templates-only chose their template by the reward model’s template router: for each of ${router.templates} templates, its success over the task’s suite, word-problem structure and name popularity (${router.facts} facts), with L2 ${router.l2} chosen by log loss on ${router.validationEpisodes.toLocaleString('en-US')} graded template episodes of the validation split after fitting on the train split’s ${router.trainEpisodes.toLocaleString('en-US')}, then fitted on both.${router.pooledEpisodes ? ` ${router.pooledEpisodes.toLocaleString('en-US')} graded sampled plans of a template’s shape (train and validation) were counted as that template’s episodes.` : ''} No reference template applied.`,
+    `rm+templates and rm-templates-only chose their template by the reward model’s template router: for each of ${router.templates} templates, its success over the task’s suite, word-problem structure and name popularity (${router.facts} facts), with L2 ${router.l2} chosen by log loss on ${router.validationEpisodes.toLocaleString('en-US')} graded template episodes of the validation split after fitting on the train split’s ${router.trainEpisodes.toLocaleString('en-US')}, then fitted on both. No reference template applied.`,
   );
 }
 

@@ -146,11 +146,3 @@ export function planPrefix(analysis: PlanAnalysis, k: number, catalog: BlockCata
   };
   return analyzeCanonicalPlan(canonicalizePlan(prefix, catalog));
 }
-
-/**
- * A valid plan's kind: its shape names (`PlanAnalysis.shapeNames`: blocks, structure and parameter
- * buckets) in one string, so two plans of one shape share it. Undefined for an invalid plan.
- */
-export function planKind(analysis: PlanAnalysis): string | undefined {
-  return analysis.plan === undefined ? undefined : [...analysis.shapeNames].sort().join('|');
-}
