@@ -4,7 +4,7 @@ import type { BonFrontierResult } from '../results-schema.js';
 /** The frontier chart's series, in legend order, with their colour and marker. */
 const SERIES = [
   { name: 'rm+templates (cost-aware)', color: '#2563eb', shape: 'circle' },
-  { name: 'rm-templates-only (router alone, cost-aware)', color: '#7c3aed', shape: 'triangle-down' },
+  { name: 'router alone (cost-aware)', color: '#7c3aed', shape: 'triangle-down' },
   { name: 'best-fixed-per-family', color: '#dc2626', shape: 'diamond' },
   { name: 'best-fixed', color: '#ea580c', shape: 'square' },
   { name: 'oracle', color: '#16a34a', shape: 'triangle-up' },
