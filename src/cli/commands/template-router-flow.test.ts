@@ -14,7 +14,7 @@ beforeAll(ensureBuilt, 300_000);
  * tasks, mine, train (the router is fitted and reported), and bon chooses its templates by it,
  * or, trained with --no-template-router, by the reference rule; bon says which.
  */
-it('collect --template-share, rm train and bon route templates by the model, and --no-template-router falls back to the reference rule', async () => {
+it("collect --template-share, rm train and bon route templates by the model (and --frontier draws the router alone's frontier), and --no-template-router falls back to the reference rule", async () => {
   const work = mkdtempSync(join(tmpdir(), 'orchrm-router-flow-'));
   const cli = async (...args: string[]) => (await run(process.execPath, [BUILT_CLI, ...args], { cwd: work, maxBuffer: 16 * 1024 * 1024 })).stdout;
   await cli('collect', '--scenario', 'default', '--orchestrator', 'sim:base', '--count', '60', '--plans-per-task', '2', '--template-share', '0.5', '--seed', '1', '--db', 'runs.db', '--json');
@@ -33,4 +33,15 @@ it('collect --template-share, rm train and bon route templates by the model, and
   const unrouted = await bon('plain.safetensors');
   expect(unrouted).toMatch(/template choice: the model's scores against each suite's reference template \((arith|multihop) [\w-]+/);
   expect(unrouted).not.toContain('train-best-fixed-per-family');
+  // --frontier: where the router chooses and its record prices the templates, rm-templates-only gets a frontier of its own beside rm+templates'.
+  type Frontier = { strategy: string; points: { label: string; tokens: { executionPlusVerification: number } }[] };
+  const frontierOf = async (model: string) =>
+    JSON.parse(await cli('bon', '--scenario', 'default', '--split', 'test', '--count', '4', '--rm', model, '--n', '2', '--pool', 'sampled+templates', '--frontier', '--db', 'frontier.db', '--json')) as { frontier?: Frontier; routerFrontier?: Frontier };
+  const withRouter = await frontierOf('rm.safetensors');
+  expect(withRouter.frontier?.strategy).toBe('rm+templates');
+  expect(withRouter.routerFrontier?.strategy).toBe('rm-templates-only');
+  expect(withRouter.routerFrontier?.points.map((point) => point.label)).toEqual(withRouter.frontier?.points.map((point) => point.label));
+  const withoutRouter = await frontierOf('plain.safetensors');
+  expect(withoutRouter.frontier?.strategy).toBe('rm+templates');
+  expect(withoutRouter.routerFrontier).toBeUndefined();
 }, 240_000);
