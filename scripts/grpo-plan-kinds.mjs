@@ -1,0 +1,87 @@
+// What the demo's reward-model GRPO converges to: re-creates the demo's GRPO reward model (the
+// learning curve's share of a finished demo's collection, trained as the demo trains it) from a
+// copy of its demo.db, runs rm-reward GRPO from base for each seed with the demo's full sizes, and
+// prints each final checkpoint's held-out accuracy and the plan kinds it writes on 100 test tasks
+// (one plan each). Optional: GRPO config overrides as JSON (for example '{"klCoefficient":0.04}'),
+// and a pessimistic reward, the score less k standard deviations of 5 bootstrap heads (--lcb k).
+//
+//   npm run build && node scripts/grpo-plan-kinds.mjs --demo <demo dir> [--scenario <name|file>] [--seeds 0,1,2] [--config '{}'] [--lcb 1]
+//
+// The demo's own store is never written: the script trains on a copy in a temporary folder.
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createSimEnvironment, loadScenario } from '../dist/entry-points/sim.js';
+import { FULL_SIZES } from '../dist/demo/index.js';
+import { DEMO_ENCODER_CANDIDATES } from '../dist/demo/run-demo.js';
+import { collectionTokenSplitsByTask, curveShareTasks, curveTaskOrder, loadEvaluationData, parseBtConfig, trainRewardModel, trainStoredRewardModel } from '../dist/rm/index.js';
+import { analyzePlan } from '../dist/rm/features/plan-analysis.js';
+import { openStore } from '../dist/store/index.js';
+import { runGrpo } from '../dist/train/index.js';
+
+const { values } = parseArgs({ options: { demo: { type: 'string' }, scenario: { type: 'string', default: 'default' }, seeds: { type: 'string', default: '0,1,2,3,4,5,6,7,8,9' }, config: { type: 'string', default: '{}' }, lcb: { type: 'string', default: '0' } } });
+if (values.demo === undefined || !existsSync(join(values.demo, 'demo.db'))) throw new Error('pass --demo <the --out folder of a finished orchrm demo>');
+const sizes = FULL_SIZES;
+const work = mkdtempSync(join(tmpdir(), 'orchrm-grpo-kinds-'));
+for (const suffix of ['', '-wal', '-shm']) if (existsSync(join(values.demo, `demo.db${suffix}`))) copyFileSync(join(values.demo, `demo.db${suffix}`), join(work, `demo.db${suffix}`));
+const store = openStore(join(work, 'demo.db'));
+try {
+  const dataset = store.listPairDatasets().find((entry) => entry.kind === 'mined' && entry.config.labelFree === false);
+  if (dataset === undefined) throw new Error(`${values.demo}/demo.db has no mined dataset that reads grades`);
+  // As the demo: the main model chooses the encoder and settings; the GRPO model reads the curve's share with them.
+  const config = parseBtConfig({ seed: 0, maxEpochs: sizes.rmEpochs, encoderCandidates: [...DEMO_ENCODER_CANDIDATES] });
+  const { config: chosen, pairs } = await trainStoredRewardModel(store, dataset.id, config, { out: join(work, 'rm.safetensors'), name: 'orchrm-bt-linear' });
+  const heldOut = loadEvaluationData(store, { datasetId: dataset.id });
+  const shareTasks = curveShareTasks(curveTaskOrder(collectionTokenSplitsByTask(store, dataset.id).keys(), heldOut, 0), sizes.grpo.rewardShare);
+  const lcb = Number(values.lcb);
+  const { model: trained } = await trainRewardModel(
+    pairs.filter((pair) => shareTasks.has(pair.taskId)),
+    { ...chosen, tune: false, ensembleSize: lcb > 0 ? 5 : 0 },
+    { name: `orchrm-bt-grpo-share-${sizes.grpo.rewardShare}` },
+  );
+  const model =
+    lcb === 0
+      ? trained
+      : {
+          name: `${trained.name}-lcb-${lcb}`,
+          async score(task, plans, options) {
+            const [scores, members] = await Promise.all([trained.score(task, plans, options), trained.scoreMembers(task, plans, options)]);
+            return scores.map((score, index) => {
+              const heads = members[index];
+              const mean = heads.reduce((sum, value) => sum + value, 0) / heads.length;
+              return score - lcb * Math.sqrt(heads.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (heads.length - 1));
+            });
+          },
+        };
+  const environment = await createSimEnvironment(loadScenario(values.scenario));
+  const evaluationTasks = environment.tasks('test', sizes.grpo.evalTasks);
+  const overrides = JSON.parse(values.config);
+  const accuracies = [];
+  for (const seed of values.seeds.split(',').map(Number)) {
+    const { steps, tasksPerStep, groupSize, evalInterval } = sizes.grpo;
+    const result = await runGrpo(environment, {
+      reward: 'rm',
+      rewardModel: model,
+      config: { steps, tasksPerStep, groupSize, evalInterval, seed, name: `grpo-rm-seed${seed}`, ...overrides },
+      trainTaskOffset: sizes.collect.tasks,
+      evaluation: { tasks: sizes.grpo.evalTasks, samplesPerTask: sizes.grpo.evalSamples, seed: 0 },
+    });
+    const accuracy = result.evaluations.at(-1).accuracy;
+    accuracies.push(accuracy);
+    const orchestrator = (await environment.withCheckpoints([result.checkpoint])).orchestrator(result.checkpoint.name);
+    const kinds = new Map();
+    for (const task of evaluationTasks) {
+      const { text } = await orchestrator.writePlan(task, { sampleIndex: 0, seed: 7 });
+      const shape = analyzePlan(text, environment.blocks).shapeNames.filter((name) => /^(single|final|nodes)=|^plan=(direct|invalid)$/.test(name));
+      const kind = `${task.suite}: ${shape.join(', ')}`;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+    const top = [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([kind, count]) => `${kind} x${count}`);
+    console.log(`seed ${seed}: held-out accuracy ${(accuracy * 100).toFixed(1)}%; plans: ${top.join('; ')}`);
+  }
+  console.log(`mean ${((accuracies.reduce((sum, value) => sum + value, 0) / accuracies.length) * 100).toFixed(1)}% over ${accuracies.length} seeds`);
+} finally {
+  store.close();
+  rmSync(work, { recursive: true, force: true });
+}
