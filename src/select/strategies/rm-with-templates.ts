@@ -1,4 +1,4 @@
-import type { PlanEstimate } from '../../core/index.js';
+import type { PlanEstimate, Usage } from '../../core/index.js';
 import { headDifference } from '../../rm/index.js';
 import { chooseByObjective } from '../selection-objective.js';
 import type { SelectionContext, SelectionStrategy } from '../selection-strategy.js';
@@ -35,6 +35,48 @@ export async function routedTemplate(scores: readonly number[], context: Selecti
 }
 
 /**
+ * With a template router whose record prices every template (`templateRouteCosts`): its estimate
+ * of each template (success probability, mean execution tokens on the suite) by pool index, and the
+ * templates by its probability (the accuracy pick first, so it wins every tie of an objective).
+ * Undefined otherwise.
+ */
+function routerEstimates(context: SelectionContext): { estimates: PlanEstimate[]; ranked: number[] } | undefined {
+  const routes = context.templateRoutes();
+  const costs = context.templateRouteCosts();
+  if (routes === undefined || costs === undefined) return undefined;
+  const estimates: PlanEstimate[] = [];
+  context.templates.forEach((template, position) => (estimates[template.index] = { successProbability: routes[position]!, executionTokens: costs[position]! }));
+  const ranked = rankCandidates(
+    routes,
+    routes.map((_, position) => position),
+  ).map((position) => context.templates[position]!.index);
+  return { estimates, ranked };
+}
+
+/** What reading the task alone costs: the template router's verification. */
+function questionOnly(context: SelectionContext): Usage {
+  return { promptTokens: context.questionTokens, completionTokens: 0, totalTokens: context.questionTokens };
+}
+
+/**
+ * Under a price, the template the router alone picks when scoring the candidates cannot pay:
+ * scoring finds at best a plan certain to succeed at no execution cost (value 1), so when reading
+ * every candidate costs more, at the price, than 1 less the value of the router's own pick, no
+ * outcome of scoring can make up for it. Undefined when scoring may pay, under another objective,
+ * or without a router that prices the templates.
+ */
+function pickWithoutScoring(context: SelectionContext, candidates: readonly number[]): number | undefined {
+  const { objective } = context;
+  if (objective.kind !== 'price') return undefined;
+  const router = routerEstimates(context);
+  if (router === undefined || router.ranked.length === 0) return undefined;
+  const chosen = chooseByObjective(router.ranked, router.estimates, objective);
+  const { successProbability, executionTokens } = router.estimates[chosen]!;
+  const readingCost = objective.pricePerToken * (scoreVerification(context, candidates).totalTokens - context.questionTokens);
+  return readingCost >= 1 - (successProbability - objective.pricePerToken * executionTokens) ? chosen : undefined;
+}
+
+/**
  * `rm+templates`: the reward model as a router over the N sampled plans and the template pool (a
  * small library of plans whose outcome statistics the model has seen in training). It takes the
  * template `routedTemplate` settles on (the template router's pick, or the best-scored template
@@ -43,13 +85,20 @@ export async function routedTemplate(scores: readonly number[], context: Selecti
  * difference over the model's bootstrap heads: a sample the model knows little about has a wide
  * spread and must win by more. Without heads a sample must score strictly higher. So ties (a
  * sample of a template's shape scores the same as the template) go to the template, and among
- * samples to the earliest.
+ * samples to the earliest. Under a price, with a router that prices the templates, it first asks
+ * whether scoring can pay at all (`pickWithoutScoring`); when it cannot, it takes the router's
+ * priced pick and reads only the task.
  */
 export const rmWithTemplatesStrategy: SelectionStrategy = {
   name: 'rm+templates',
   async select(context) {
     const samples = sampledIndices(context.n);
     const candidates = [...samples, ...context.templates.map((template) => template.index)];
+    const unscored = pickWithoutScoring(context, candidates);
+    if (unscored !== undefined) {
+      const episode = await context.execute(unscored);
+      return { correct: isCorrect(episode), chosen: unscored, executed: [unscored], plansWritten: context.n, usedTemplates: true, verification: questionOnly(context) };
+    }
     const scores = await context.scores();
     const template = await routedTemplate(scores, context);
     // A router's pick is not the model's best-scored template: a sample must then beat the best-scored one, so that scores compare with scores.
@@ -107,26 +156,16 @@ export const rmTemplatesOnlyStrategy: SelectionStrategy = {
   name: 'rm-templates-only',
   async select(context) {
     const templates = context.templates.map((template) => template.index);
-    const routes = context.templateRoutes();
-    const costs = context.templateRouteCosts();
-    const routedOnly = routes !== undefined && (context.objective.kind === 'accuracy' || costs !== undefined);
+    const router = routerEstimates(context);
+    const routedOnly = context.templateRoutes() !== undefined && (context.objective.kind === 'accuracy' || router !== undefined);
     const scores = routedOnly ? [] : await context.scores();
     const best = (await routedTemplate(scores, context)) ?? 0;
     let chosen = best;
     if (context.objective.kind !== 'accuracy' && templates.length > 0) {
-      if (routedOnly) {
-        // Router estimates by pool index; the accuracy pick first, so it wins every tie.
-        const estimates: PlanEstimate[] = [];
-        context.templates.forEach((template, position) => (estimates[template.index] = { successProbability: routes[position]!, executionTokens: costs![position]! }));
-        const ranked = rankCandidates(
-          routes,
-          routes.map((_, position) => position),
-        ).map((position) => context.templates[position]!.index);
-        chosen = chooseByObjective(ranked, estimates, context.objective);
-      } else chosen = chooseByObjective(rankCandidates(scores, templates), await context.estimates(), context.objective);
+      chosen = router !== undefined ? chooseByObjective(router.ranked, router.estimates, context.objective) : chooseByObjective(rankCandidates(scores, templates), await context.estimates(), context.objective);
     }
     const episode = await context.execute(chosen);
-    const verification = routedOnly ? { promptTokens: context.questionTokens, completionTokens: 0, totalTokens: context.questionTokens } : scoreVerification(context, templates);
+    const verification = routedOnly ? questionOnly(context) : scoreVerification(context, templates);
     return { correct: isCorrect(episode), chosen, executed: [chosen], plansWritten: 0, usedTemplates: true, verification };
   },
 };

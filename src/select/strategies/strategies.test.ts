@@ -375,6 +375,24 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
     await expect(templatePool([0, 0, 1, 0], undefined, 1, undefined, routes).run('rm-templates-only', { kind: 'price', pricePerToken: 1e-4 })).rejects.toThrow(/cost head and a calibration/);
   });
 
+  it('under a price, rm+templates reads only the task when scoring its candidates cannot pay, and takes the router\'s priced pick', async () => {
+    // The router is sure of cot (index 2) at no execution cost: scoring could gain at most 0.05 of accuracy.
+    const routes = { cot: 0.95, 'reflexion-3': 0.9 };
+    const costs = { cot: 0, 'reflexion-3': 5000 };
+    // The scores prefer sample 1 (right) by far: they decide whenever they are read.
+    const { run, pool: candidates } = templatePool([0, 9, 1, 0], undefined, 1, undefined, routes, costs);
+    const context = candidates.contextFor(2);
+    const reading = [0, 1, 2, 3].reduce((sum, index) => sum + context.scoreTokens(index), 0) - countTokens(task.question);
+    // Reading every candidate at this price costs more than the 0.05 it could gain: no scoring, the router's pick.
+    const expensive = (await run('rm+templates', { kind: 'price', pricePerToken: 0.1 / reading })).selection;
+    expect(expensive).toMatchObject({ chosen: 2, plansWritten: 2, usedTemplates: true });
+    expect(candidates.tokensOf(expensive).verification.totalTokens).toBe(countTokens(task.question));
+    // At a price where it could pay, every candidate is read and scored (and the fake model, with no cost head, cannot estimate: the price objective is refused).
+    await expect(run('rm+templates', { kind: 'price', pricePerToken: 0.01 / reading })).rejects.toThrow(/cost head and a calibration/);
+    // Other objectives never skip the scoring.
+    expect((await run('rm+templates', { kind: 'accuracy' })).selection.chosen).toBe(1);
+  });
+
   it('rm-templates-only picks the best template and writes no sampled plan', async () => {
     const { run, pool: candidates } = templatePool([9, 9, 1, 2]);
     const { selection, pick } = await run('rm-templates-only');
