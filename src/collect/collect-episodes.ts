@@ -10,7 +10,7 @@ import { callFailure } from './call-failure.js';
 import type { CollectEvent, CollectProgress } from './collect-events.js';
 import { CollectStoppedError } from './collect-stopped-error.js';
 import { CollectTally, TEMPLATE_ORCHESTRATOR, type CollectSummary } from './collect-summary.js';
-import { checkResumable, latestRunWithFingerprint, nextRunId, runFingerprint, type RunFingerprint } from './resume-run.js';
+import { checkResumable, latestRunWithFingerprint, nextRunId, runFingerprint, runIdAt, type RunFingerprint } from './resume-run.js';
 
 export interface CollectOptions {
   /**
@@ -122,8 +122,10 @@ export async function collectEpisodes(options: CollectOptions): Promise<CollectR
     }
   }
   const fingerprint = runFingerprint(seed, plansPerTask, orchestrator.ref, tasks, templates === undefined ? undefined : { names: templates.library.names, share: templates.share, ...(templates.perTask !== undefined && { perTask: perTaskRecord(tasks, templates.perTask) }) });
-  const { runId, continued } = startRun(options, orchestrator, fingerprint, { plansPerTask, concurrency, seed });
-  await takeRunLease(store, runId, options);
+  const started = startRun(options, orchestrator, fingerprint, { plansPerTask, concurrency, seed });
+  const { runId } = started;
+  // A process that had to wait for the run's lease continues the other's work, whoever created the run.
+  const continued = (await takeRunLease(store, runId, options)) || started.continued;
   const renewLease = setInterval(() => store.renewRunLease(runId), RUN_LEASE_RENEW_MS);
   renewLease.unref();
   try {
@@ -141,12 +143,13 @@ const LEASE_POLL_MS = 500;
  * Waits until this process holds the run's lease: two identical collections into one database
  * (the same fingerprint, so the same run) would otherwise both do all of it. The one that waits
  * then finds the other's episodes committed and only summarises them (or finishes what is left).
+ * Whether it had to wait.
  */
-async function takeRunLease(store: Store, runId: string, options: CollectOptions): Promise<void> {
+async function takeRunLease(store: Store, runId: string, options: CollectOptions): Promise<boolean> {
   let announced = false;
   for (;;) {
     const lease = store.acquireRunLease(runId);
-    if (lease.acquired) return;
+    if (lease.acquired) return announced;
     if (!announced) options.events?.({ type: 'collect-waiting', runId, holder: { pid: lease.holder.pid, host: lease.holder.host } });
     announced = true;
     try {
@@ -310,7 +313,9 @@ function startRun(
     const existing = latestRunWithFingerprint(store, fingerprint);
     if (existing !== undefined) return { runId: existing.id, continued: true };
   }
-  const id = nextRunId(store, fingerprint);
+  // Continuing, no run of this fingerprint existed a moment ago, so this one is its first: a process
+  // that creates it in between is then continued (below), never joined by a second run doing the same work.
+  const id = options.sameFingerprint === 'continue' ? runIdAt(fingerprint, 0) : nextRunId(store, fingerprint);
   const config = {
     ...options.config,
     fingerprint,

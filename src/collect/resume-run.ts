@@ -32,9 +32,14 @@ export function runFingerprint(seed: number, plansPerTask: number, orchestrator:
  */
 export function nextRunId(store: Store, fingerprint: RunFingerprint): string {
   for (let ordinal = 0; ; ordinal++) {
-    const id = stableId('run', stableStringify(fingerprint), ordinal);
+    const id = runIdAt(fingerprint, ordinal);
     if (store.getRun(id) === undefined) return id;
   }
+}
+
+/** The id of the `ordinal`-th run (from 0) with this fingerprint. */
+export function runIdAt(fingerprint: RunFingerprint, ordinal: number): string {
+  return stableId('run', stableStringify(fingerprint), ordinal);
 }
 
 /**
@@ -44,7 +49,7 @@ export function nextRunId(store: Store, fingerprint: RunFingerprint): string {
 export function latestRunWithFingerprint(store: Store, fingerprint: RunFingerprint): RunRecord | undefined {
   let latest: RunRecord | undefined;
   for (let ordinal = 0; ; ordinal++) {
-    const run = store.getRun(stableId('run', stableStringify(fingerprint), ordinal));
+    const run = store.getRun(runIdAt(fingerprint, ordinal));
     if (run === undefined) return latest;
     latest = run;
   }
