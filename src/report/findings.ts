@@ -72,7 +72,7 @@ function frontierTargets(frontier: BonFrontierResult, what: string, scenario: st
   list.push(
     judged(
       `No fixed plan is both cheaper and more accurate than any operating point of ${what} (point estimates).`,
-      dominated.length === 0 ? `None of ${frontier.points.length} operating points is dominated.` : `${dominated.length} of ${frontier.points.length} are: ${dominated.map((point) => `${point.label} by ${point.dominatedBy.join(', ')}`).join('; ')}.`,
+      dominated.length === 0 ? `None of ${frontier.points.length} operating points is dominated.` : `${dominated.length} of ${frontier.points.length} ${dominated.length === 1 ? 'is' : 'are'}: ${dominated.map((point) => `${point.label} by ${point.dominatedBy.join(', ')}`).join('; ')}.`,
       frontier.undominated,
       tooFew,
     ),
