@@ -69,7 +69,7 @@ function pickWithoutScoring(context: SelectionContext, candidates: readonly numb
   const { objective } = context;
   if (objective.kind !== 'price') return undefined;
   const router = routerEstimates(context);
-  if (router === undefined || router.ranked.length === 0) return undefined;
+  if (router === undefined) return undefined;
   const chosen = chooseByObjective(router.ranked, router.estimates, objective);
   const { successProbability, executionTokens } = router.estimates[chosen]!;
   const readingCost = objective.pricePerToken * (scoreVerification(context, candidates).totalTokens - context.questionTokens);
