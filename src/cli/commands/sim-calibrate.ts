@@ -63,8 +63,21 @@ function formatReport(report: CalibrationReport): string {
       ...entry.buckets.map((bucket) => `      ${entry.axis} ${bucket.value} (${bucket.tasks} tasks): ${bucket.bestKind} ${pct(bucket.accuracy)} vs ${entry.familyBest.kind} ${pct(bucket.familyBestAccuracy)}`),
     ]),
     '',
+    ...routingBoundLines(report),
   ];
   return lines.join('\n');
+}
+
+function routingBoundLines(report: CalibrationReport): string[] {
+  const bound = report.routingBound;
+  if (bound === undefined) return ['  routing bound: needs --executions-per-kind 2 or more', ''];
+  const best = bound.bestFixedPerFamily;
+  return [
+    `  routing bound: execution tokens at best-fixed-per-family's accuracy (${pct(best.accuracy)}, ${best.executionTokens.toFixed(0)} tokens: ${Object.entries(best.kinds).map(([family, kind]) => `${family} ${kind}`).join(', ')}),`,
+    `  routers estimating from ${bound.estimateExecutions} execution(s) per kind and task, judged on the other ${bound.judgeExecutions}:`,
+    ...bound.routers.map(({ knows, point }) => `    knows the ${knows.padEnd(19)} ${point === null ? 'never matches' : `${point.executionTokens.toFixed(0).padStart(6)} tokens, ${pct(point.share).padStart(6)} of best-fixed-per-family's (accuracy ${pct(point.accuracy)} at price ${point.pricePerToken === 0 ? 0 : point.pricePerToken.toPrecision(2)})`}`),
+    '',
+  ];
 }
 
 function pct(value: number): string {

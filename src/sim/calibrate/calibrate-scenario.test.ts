@@ -19,5 +19,17 @@ describe('calibrateScenario within-family buckets (issue 21)', () => {
       }
       expect(entry.buckets.reduce((sum, bucket) => sum + bucket.tasks, 0)).toBe(report.tasksPerFamily[family]);
     }
+    // One execution per kind leaves nothing to judge a router on.
+    expect(report.routingBound).toBeUndefined();
+  }, 120_000);
+
+  it('bounds what routing by the family, the task type and size, or the task could save, judged on other executions than it estimates from', async () => {
+    const report = await calibrateScenario(await createSimEnvironment(loadScenario('default')), { tasks: 24, plansPerTask: 1, executionsPerKind: 2 });
+    const bound = report.routingBound!;
+    expect([bound.estimateExecutions, bound.judgeExecutions]).toEqual([1, 1]);
+    expect(bound.routers.map(({ knows }) => knows)).toEqual(['family', 'task type', 'task type and size', 'task']);
+    // A point, where a router has one, reaches best-fixed-per-family's accuracy on the judging executions.
+    for (const { point } of bound.routers) if (point !== null) expect(point.accuracy).toBeGreaterThanOrEqual(bound.bestFixedPerFamily.accuracy);
+    expect(Object.keys(bound.bestFixedPerFamily.kinds).sort()).toEqual(['arith', 'multihop']);
   }, 120_000);
 });

@@ -4,6 +4,7 @@ import { runEpisode } from '../../exec/index.js';
 import type { SimEnvironment } from '../environment.js';
 import { samplePlan } from '../policy/index.js';
 import { FIXED_PLAN_KINDS, fixedKindCheckpoint, type FixedPlanKind } from './fixed-plan-kinds.js';
+import { type RoutingBound, routingBound } from './routing-bound.js';
 
 export interface CalibrationOptions {
   /** Test-split tasks executed. @default 200 */
@@ -73,6 +74,12 @@ export interface CalibrationReport {
   executionsPerKind: number;
   withinFamily: Record<string, WithinFamilyDependence>;
   kinds: Record<string, KindResult>;
+  /**
+   * How few execution tokens a router could spend at best-fixed-per-family's accuracy by what it
+   * knows of a task (`routingBound`: the family, the task type of `withinFamily`, the type and
+   * size, the task itself); absent with one execution per kind.
+   */
+  routingBound?: RoutingBound;
 }
 
 /**
@@ -134,6 +141,14 @@ export async function calibrateScenario(environment: SimEnvironment, options: Ca
     ),
   );
   return summarize(scenario.name, seed, tasks, kindEpisodes, baseEpisodes, plansPerTask, executionsPerKind);
+}
+
+/** The task axis that says how big a task is (arith `depth`, multihop `hops`), and its value. */
+function taskSizeOf(task: Task): string | undefined {
+  const axes = task.metadata.axes;
+  if (typeof axes !== 'object' || axes === null) return undefined;
+  const axis = ['depth', 'hops'].find((name) => name in axes);
+  return axis === undefined ? undefined : `${axis}=${String((axes as Record<string, unknown>)[axis])}`;
 }
 
 /** The task axis whose buckets stand for task types in a family, and a task's bucket. */
@@ -229,6 +244,16 @@ function summarize(
     withinFamily[family] = { axis, familyBest, buckets: rows, gap: round(100 * gap, 2), differingShare: round(differing / count) };
   }
 
+  const bound = routingBound({
+    tasks: tasks.map((task) => {
+      const type = taskTypeOf(task)?.value;
+      const size = taskSizeOf(task);
+      return { family: familyOf(task), ...(type !== undefined && { type }), ...(size !== undefined && { size }) };
+    }),
+    kinds: FIXED_PLAN_KINDS.map((kind) => kind.name),
+    executions: kindEpisodes.map((byTask) => byTask.map((episodes) => episodes.map((episode) => ({ correct: episode.grade?.correct === true, executionTokens: episode.usage.execution.totalTokens })))),
+  });
+
   const baseFlat = baseEpisodes.flat();
   const baseAccuracy = mean(baseFlat.map(correct));
   const oracle = mean(baseEpisodes.map((episodes) => (episodes.some((episode) => episode.grade?.correct) ? 1 : 0)));
@@ -266,5 +291,6 @@ function summarize(
         },
       ]),
     ),
+    ...(bound !== undefined && { routingBound: bound }),
   };
 }
