@@ -73,11 +73,11 @@ export interface TemplateRoutingRewardModel extends RewardModel {
    */
   bestTemplatesBySuite?(names: readonly string[]): Readonly<Record<string, string>> | undefined;
   /**
-   * Per name, the mean execution tokens of the template's episodes on the suite that the router was
-   * fitted on (undefined where it keeps no such record): the price a cost objective puts on a
-   * template chosen by the router alone.
+   * Per name, the execution tokens the router expects the template to spend on the task (from the
+   * template episodes it was fitted on; undefined where it has none): the price a cost objective
+   * puts on a template chosen by the router alone.
    */
-  templateExecutionTokens?(suite: string, names: readonly string[]): (number | undefined)[];
+  templateExecutionTokens?(task: string, suite: string, names: readonly string[]): (number | undefined)[];
 }
 
 /** Whether a reward model has a template router (`TemplateRoutingRewardModel`) with at least two templates. */

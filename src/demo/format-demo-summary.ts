@@ -245,7 +245,7 @@ function frontierLines(results: DemoResults, lines: string[]): void {
   if (routerFrontier !== undefined) {
     frontierTable(
       routerFrontier,
-      "Cost-aware template choice by the template router alone (rm-templates-only: the router's success probability against each template's mean execution tokens on the suite in its record; it reads the task, no plan)",
+      "Cost-aware template choice by the template router alone (rm-templates-only: the router's success probability against the execution tokens it expects each template to spend on the task; it reads the task, no plan)",
       lines,
     );
   }

@@ -41,7 +41,7 @@ function frontierFindings(results: DemoResults): Finding[] {
   const { frontier, routerFrontier } = results.bon;
   return [
     ...(frontier === undefined ? [] : frontierTargets(frontier, 'cost-aware rm+templates', results.scenario)),
-    ...(routerFrontier === undefined ? [] : frontierTargets(routerFrontier, 'cost-aware template choice by the template router alone (rm-templates-only, each template priced by its mean execution tokens in the router\'s record)', results.scenario)),
+    ...(routerFrontier === undefined ? [] : frontierTargets(routerFrontier, 'cost-aware template choice by the template router alone (rm-templates-only, each template priced by the execution tokens the router expects on the task)', results.scenario)),
   ];
 }
 

@@ -269,8 +269,8 @@ export const BonResultsSchema = BonTableSchema.extend({
   frontier: BonFrontierSchema.optional(),
   /**
    * The cost-accuracy frontier of rm-templates-only where the template router chose alone, pricing
-   * each template by its record of the template's mean execution tokens on the suite (issue 22,
-   * seventh round; optional, without a schema bump).
+   * each template by the execution tokens the router expects it to spend on the task (issue 22,
+   * seventh and eighth rounds; optional, without a schema bump).
    */
   routerFrontier: BonFrontierSchema.optional(),
   /**

@@ -117,6 +117,38 @@ describe('the template router', () => {
     expect(TemplateRouterDataSchema.safeParse({ ...router.data, record: [{ suite: 'left', template: 'a', episodes: 2, correct: 3 }] }).success).toBe(false);
   });
 
+  it("prices each template on the task by its size, where the suite's mean would price every task alike", async () => {
+    const { train, test } = await arithTasks();
+    // Template reflexion-3 spends 3,000 tokens per step of the asked quantity, sc-5 a flat 10,000: reflexion-3 is the cheaper only on shallow tasks.
+    const depthOf = (task: { metadata?: Record<string, unknown> }) => (task.metadata?.axes as { depth: number }).depth;
+    const tokensOf = (template: string, task: { metadata?: Record<string, unknown> }) => (template === 'reflexion-3' ? 3000 * depthOf(task) : template === 'sc-5' ? 10000 : 500);
+    const priced = (tasks: typeof train, split: PlanOutcome['split']) => outcomesOf(tasks, split).map((outcome) => ({ ...outcome, executionTokens: tokensOf(outcome.template!, tasks.find((task) => task.id === outcome.taskId)!) }));
+    const { router } = trainTemplateRouter(priced(train, 'train'))!;
+    const shallow = test.find((task) => depthOf(task) === 2)!;
+    const deep = test.find((task) => depthOf(task) === 6)!;
+    const [shallowReflexion, shallowSc] = router.executionTokens(shallow.question, 'arith', ['reflexion-3', 'sc-5']) as [number, number];
+    const [deepReflexion, deepSc] = router.executionTokens(deep.question, 'arith', ['reflexion-3', 'sc-5']) as [number, number];
+    // Within 15% of what each template spends there; the suite's mean prices reflexion-3 the same on both.
+    expect(Math.abs(shallowReflexion - 6000) / 6000).toBeLessThan(0.15);
+    expect(Math.abs(deepReflexion - 18000) / 18000).toBeLessThan(0.15);
+    expect(Math.abs(shallowSc - 10000) / 10000).toBeLessThan(0.05);
+    expect(Math.abs(deepSc - 10000) / 10000).toBeLessThan(0.05);
+    expect(shallowReflexion).toBeLessThan(shallowSc);
+    expect(deepReflexion).toBeGreaterThan(deepSc);
+    const [meanReflexion] = router.meanExecutionTokens('arith', ['reflexion-3']) as [number];
+    expect(shallowReflexion).toBeLessThan(meanReflexion);
+    expect(deepReflexion).toBeGreaterThan(meanReflexion);
+    // A template the router does not price, a router written before it priced per task (the suite's mean), and an unseen suite.
+    expect(router.executionTokens(deep.question, 'arith', ['debate-3x3'])).toEqual([undefined]);
+    const { costs: _costs, ...older } = router.data;
+    expect(new TemplateRouter(older).executionTokens(deep.question, 'arith', ['reflexion-3'])).toEqual([meanReflexion]);
+    expect(router.executionTokens(deep.question, 'elsewhere', ['reflexion-3'])).toEqual([undefined]);
+    // The file's cost fit is checked like its weights.
+    const costs = router.data.costs!;
+    expect(TemplateRouterDataSchema.safeParse({ ...router.data, costs: { ...costs, templates: costs.templates.map((entry) => ({ ...entry, weights: entry.weights.slice(1) })) } }).success).toBe(false);
+    expect(TemplateRouterDataSchema.safeParse({ ...router.data, costs: { ...costs, facts: [...costs.facts, costs.facts[0]!] } }).success).toBe(false);
+  });
+
   it('is stored in the model file, loads to the same probabilities, and a file whose router is malformed is refused', async () => {
     const { train, test } = await arithTasks();
     const pairs = syntheticPairs({ pairs: 60, seed: 3 });

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import type * as MathJs from 'mathjs';
 import { z } from 'zod';
 import { type PairSplit, sigmoid } from '../core/index.js';
 import type { PlanOutcome } from './cost-head.js';
@@ -15,6 +17,12 @@ export const ROUTER_L2_CANDIDATES = [0.1, 1, 10] as const;
 /** Graded train-split episodes a template needs before the router learns it. */
 export const MIN_ROUTER_EPISODES = 10;
 const MAX_ROUTER_FACTS = 4096;
+/** Cost facts a router prices templates over; the ridge fit solves a system of this size. */
+const MAX_COST_FACTS = 512;
+/** The ridge fit's L2 strength, in pseudo-episodes per template. */
+const COST_L2 = 1;
+/** Task facts that say how big a task is (the asked quantity's depth, the quantities needed, the relation chain's length): execution tokens grow with them. */
+const SIZE_FACT = /^(asked_depth|needed|relation_chain)=/;
 const MAX_ROUTER_TEMPLATES = 256;
 const MAX_NAME_LENGTH = 200;
 /** The fact every task of a suite has: the suite's own intercept, and how a router knows which suites it has seen. */
@@ -52,12 +60,30 @@ export const TemplateRouterDataSchema = z
       )
       .max(MAX_ROUTER_FACTS)
       .optional(),
+    /**
+     * Per template, a ridge fit of its episodes' execution tokens over the task's cost facts
+     * (`costFacts`): what the router prices the template at on a task (`executionTokens`). Absent
+     * from routers written before it, which price a template by its record's mean on the suite.
+     */
+    costs: z
+      .strictObject({
+        facts: z.array(z.string().min(1).max(MAX_NAME_LENGTH + 200)).max(MAX_COST_FACTS),
+        templates: z.array(z.strictObject({ name: z.string().min(1).max(MAX_NAME_LENGTH), weights: z.array(z.number().finite()).max(MAX_COST_FACTS) })).max(MAX_ROUTER_TEMPLATES),
+      })
+      .optional(),
   })
   .superRefine((data, context) => {
     if (new Set(data.facts).size !== data.facts.length) context.addIssue({ code: 'custom', message: 'a template router lists each fact once' });
     if (new Set(data.templates.map((template) => template.name)).size !== data.templates.length) context.addIssue({ code: 'custom', message: 'a template router lists each template once' });
     for (const template of data.templates) {
       if (template.weights.length !== data.facts.length) context.addIssue({ code: 'custom', message: `template ${template.name} has ${template.weights.length} weights for ${data.facts.length} facts` });
+    }
+    if (data.costs !== undefined) {
+      if (new Set(data.costs.facts).size !== data.costs.facts.length) context.addIssue({ code: 'custom', message: 'a template router lists each cost fact once' });
+      if (new Set(data.costs.templates.map((template) => template.name)).size !== data.costs.templates.length) context.addIssue({ code: 'custom', message: 'a template router prices each template once' });
+      for (const template of data.costs.templates) {
+        if (template.weights.length !== data.costs.facts.length) context.addIssue({ code: 'custom', message: `template ${template.name} has ${template.weights.length} cost weights for ${data.costs.facts.length} cost facts` });
+      }
     }
     for (const entry of data.record ?? []) {
       if (entry.correct > entry.episodes) context.addIssue({ code: 'custom', message: `template ${entry.template} on suite ${entry.suite} has ${entry.correct} correct of ${entry.episodes} episodes` });
@@ -91,6 +117,16 @@ export function routerFacts(question: string, suite: string, popularity: Readonl
 }
 
 /**
+ * What the router prices a template over: its routing facts (`routerFacts`) and how big the task
+ * is (`SIZE_FACT`: a depth-6 word problem costs a reflexion loop five times a depth-2 one), within
+ * the suite. A template's cost is a linear function of these (`TemplateRouterData.costs`).
+ */
+export function costFacts(question: string, suite: string, popularity: ReadonlyMap<string, number>): string[] {
+  const size = analyzeTask(question, TASK_SHAPE_VERSION).shapeNames.filter((fact) => SIZE_FACT.test(fact));
+  return [...routerFacts(question, suite, popularity), ...size.map((fact) => `${suite}:size:${fact}`)];
+}
+
+/**
  * A template router (issue 21, fourth round): for each template plan the collection executed,
  * a logistic model of its success over the task's routing facts (`routerFacts`), fitted on the
  * graded template episodes of the train and validation splits. Template episodes run every template on the same
@@ -102,11 +138,15 @@ export class TemplateRouter {
   private readonly factIndex: Map<string, number>;
   private readonly weights: Map<string, readonly number[]>;
   private readonly popularity: Map<string, number>;
+  private readonly costFactIndex: Map<string, number>;
+  private readonly costWeights: Map<string, readonly number[]>;
 
   constructor(readonly data: TemplateRouterData) {
     this.factIndex = new Map(data.facts.map((fact, index) => [fact, index]));
     this.weights = new Map(data.templates.map((template) => [template.name, template.weights]));
     this.popularity = popularityCounts(data.popularity);
+    this.costFactIndex = new Map((data.costs?.facts ?? []).map((fact, index) => [fact, index]));
+    this.costWeights = new Map((data.costs?.templates ?? []).map((template) => [template.name, template.weights]));
   }
 
   /** The templates it has learnt, in the order it stores them. */
@@ -149,6 +189,27 @@ export class TemplateRouter {
     return names.map((name) => {
       const entry = this.data.record?.find((candidate) => candidate.suite === suite && candidate.template === name);
       return entry?.executionTokens === undefined ? undefined : entry.executionTokens / entry.episodes;
+    });
+  }
+
+  /**
+   * Per name, the execution tokens the router expects the template to spend on the task: its ridge
+   * fit over the task's cost facts (`costFacts`), never below 0, for a template the router prices;
+   * otherwise, and for every template of a router written before it priced per task, its record's
+   * mean on the suite (`meanExecutionTokens`). Undefined, like the probabilities, on a suite the
+   * router has seen no task of.
+   */
+  executionTokens(question: string, suite: string, names: readonly string[]): (number | undefined)[] {
+    if (!this.factIndex.has(`${SUITE_FACT}${suite}`)) return names.map(() => undefined);
+    const means = this.meanExecutionTokens(suite, names);
+    if (this.costWeights.size === 0) return means;
+    const indices = costFacts(question, suite, this.popularity).flatMap((fact) => {
+      const index = this.costFactIndex.get(fact);
+      return index === undefined ? [] : [index];
+    });
+    return names.map((name, position) => {
+      const weights = this.costWeights.get(name);
+      return weights === undefined ? means[position] : Math.max(0, logit(weights, indices));
     });
   }
 
@@ -249,6 +310,7 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
     if (outcome.correct) entry.correct += 1;
     record.set(key, entry);
   }
+  const costs = fitCosts([...train, ...validation].filter((outcome) => known.has(outcome.template!)), counts);
   const data: TemplateRouterData = {
     version: 1,
     l2,
@@ -257,11 +319,62 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
     popularity: popularity satisfies PopularityTable,
     // A record too long for the schema (thousands of suites) is left out rather than cut: a partial one would choose from some suites' data only.
     ...(record.size <= MAX_ROUTER_FACTS && { record: [...record.values()] }),
+    costs,
   };
   return {
     router: new TemplateRouter(data),
     report: { templates: data.templates.length, facts: data.facts.length, trainEpisodes: count(trainExamples), validationEpisodes: count(validationExamples), l2, validationLoss },
   };
+}
+
+/**
+ * Per template, a ridge regression of its episodes' execution tokens on the binary cost facts
+ * (`costFacts`; the suite fact is each suite's intercept), solved exactly from the normal equations
+ * (`COST_L2` pseudo-episodes of L2). Facts past `MAX_COST_FACTS` are left out.
+ */
+function fitCosts(outcomes: readonly PlanOutcome[], popularity: ReadonlyMap<string, number>): NonNullable<TemplateRouterData['costs']> {
+  const factIndex = new Map<string, number>();
+  const factsOf = new Map<string, number[]>();
+  const encode = (outcome: PlanOutcome): number[] => {
+    const key = `${outcome.suite ?? ''}\u0000${outcome.question}`;
+    let indices = factsOf.get(key);
+    if (indices === undefined) {
+      indices = costFacts(outcome.question, outcome.suite ?? '', popularity).flatMap((fact) => {
+        let index = factIndex.get(fact);
+        if (index === undefined && factIndex.size < MAX_COST_FACTS) factIndex.set(fact, (index = factIndex.size));
+        return index === undefined ? [] : [index];
+      });
+      factsOf.set(key, indices);
+    }
+    return indices;
+  };
+  const byTemplate = new Map<string, { facts: number[]; tokens: number }[]>();
+  for (const outcome of outcomes) {
+    const list = byTemplate.get(outcome.template!) ?? [];
+    list.push({ facts: encode(outcome), tokens: outcome.executionTokens });
+    byTemplate.set(outcome.template!, list);
+  }
+  const dimension = factIndex.size;
+  const templates = [...byTemplate].map(([name, episodes]) => {
+    const gram = Array.from({ length: dimension }, (_, row) => Array.from({ length: dimension }, (_, column) => (row === column ? COST_L2 : 0)));
+    const moment = new Array<number>(dimension).fill(0);
+    for (const { facts, tokens } of episodes) {
+      for (const row of facts) {
+        for (const column of facts) gram[row]![column]! += 1;
+        moment[row]! += tokens;
+      }
+    }
+    const solution = mathjs().lusolve(gram, moment) as number[][];
+    return { name, weights: solution.map((row) => row[0]!) };
+  });
+  return { facts: [...factIndex.keys()], templates };
+}
+
+let loadedMathjs: typeof MathJs | undefined;
+/** mathjs on first use: it takes about half a second to load, and only fitting a router needs it. */
+function mathjs(): typeof MathJs {
+  loadedMathjs ??= createRequire(import.meta.url)('mathjs') as typeof MathJs;
+  return loadedMathjs;
 }
 
 /** Logistic regression over binary facts: mean log loss plus l2/2 |w|^2 per example count, by full-batch gradient descent. */

@@ -145,9 +145,9 @@ export class TrainedRewardModel implements UncertainRewardModel, CostAwareReward
     return this.templateRouter?.bestTemplatesBySuite(names);
   }
 
-  /** Per template name, its mean execution tokens on the suite in the router's record (`TemplateRouter.meanExecutionTokens`). */
-  templateExecutionTokens(suite: string, names: readonly string[]): (number | undefined)[] {
-    return this.templateRouter === undefined ? names.map(() => undefined) : this.templateRouter.meanExecutionTokens(suite, names);
+  /** Per template name, the execution tokens the router expects it to spend on the task (`TemplateRouter.executionTokens`). */
+  templateExecutionTokens(task: string, suite: string, names: readonly string[]): (number | undefined)[] {
+    return this.templateRouter === undefined ? names.map(() => undefined) : this.templateRouter.executionTokens(task, suite, names);
   }
 
   get ensembleSize(): number {

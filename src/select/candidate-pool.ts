@@ -188,15 +188,16 @@ export class CandidatePool {
   }
 
   /**
-   * Per template in the pool (in pool order), the mean execution tokens the router's record gives
-   * it on the task's suite; undefined unless `templateRoutes` is defined and the record prices
-   * every template (a router written before records carried tokens does not).
+   * Per template in the pool (in pool order), the execution tokens the router expects it to spend
+   * on the task (`TemplateRoutingRewardModel.templateExecutionTokens`); undefined unless
+   * `templateRoutes` is defined and the router prices every template (a router written before
+   * records carried tokens does not).
    */
   templateRouteCosts(): readonly number[] | undefined {
     const { rewardModel, task } = this.options;
     if (this.templateRoutes() === undefined || rewardModel === undefined || !routesTemplates(rewardModel) || rewardModel.templateExecutionTokens === undefined) return undefined;
     if (this.routeCosts === null) {
-      const costs = rewardModel.templateExecutionTokens(task.suite, this.templates.map((template) => template.name));
+      const costs = rewardModel.templateExecutionTokens(task.question, task.suite, this.templates.map((template) => template.name));
       this.routeCosts = costs.every((cost) => cost !== undefined) ? (costs as number[]) : undefined;
     }
     return this.routeCosts;

@@ -87,7 +87,7 @@ export interface FrontierOutcome extends Omit<TaskOutcome, 'strategy' | 'judgeFa
   /** Index into `BestOfNRun.frontier.objectives`. */
   point: number;
   /**
-   * `rm-templates-only` when the template router chose alone, priced by its record
+   * `rm-templates-only` when the template router chose alone, priced by its expected tokens
    * (`SelectionContext.templateRouteCosts`); absent for `rm+templates`.
    */
   strategy?: 'rm-templates-only';

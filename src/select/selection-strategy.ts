@@ -61,8 +61,9 @@ export interface SelectionContext {
    */
   templateRoutes(): readonly number[] | undefined;
   /**
-   * Per template (in `templates` order), the mean execution tokens of its episodes on the task's
-   * suite in the router's record; undefined without `templateRoutes` or without such a record.
+   * Per template (in `templates` order), the execution tokens the router expects it to spend on
+   * the task (its fit over the task's routing and size facts, or its record's mean on the suite for
+   * a router written before that fit); undefined without `templateRoutes` or without either.
    * `rm-templates-only` prices its templates by it under a cost objective.
    */
   templateRouteCosts(): readonly number[] | undefined;

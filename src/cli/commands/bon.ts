@@ -86,11 +86,11 @@ export function registerBonCommand(program: Command): void {
         'Cost objectives (a model trained by this orchrm: format 3, with a cost head and a calibration):',
         '  --objective price --price-per-token 0.00001   expected accuracy minus 0.00001 x predicted execution tokens',
         '  --objective cheapest-within --margin 0.02     fewest predicted tokens within 0.02 of the best expected accuracy',
-        "  (rm-templates-only with the model's template router: the router's probability and its record's mean tokens)",
+        "  (rm-templates-only with the model's template router: the router's probability and its expected tokens)",
         '  --frontier   runs rm+templates at the largest N under a sweep of prices and margins and prints its',
         '               cost-accuracy frontier against every fixed plan (needs --pool sampled+templates); where',
         "               the model's template router chooses, rm-templates-only too, each template priced by the",
-        "               router's record of its mean execution tokens on the suite",
+        "               execution tokens the router expects it to spend on the task",
         '',
         'Each task is committed to --db as soon as its strategies are done: a killed run loses only the tasks in',
         'flight, a task whose requests failed after their retries is left out (exit 1, the others kept), and',
@@ -200,7 +200,7 @@ function chooseStrategies(flags: BonFlags): StrategyName[] {
 function formatFrontier(frontier: BonFrontier): string {
   const percent = (value: number) => (value * 100).toFixed(1).padStart(5);
   const tokens = (value: number) => Math.round(value).toLocaleString('en-US').padStart(8);
-  const who = frontier.strategy === 'rm+templates' ? 'rm+templates' : "rm-templates-only (the template router alone, each template priced by its record's mean execution tokens)";
+  const who = frontier.strategy === 'rm+templates' ? 'rm+templates' : "rm-templates-only (the template router alone, each template priced by the tokens the router expects on the task)";
   const lines = [`${who} cost-accuracy frontier, N = ${frontier.n}, ${frontier.tasks} tasks (execution + verification tokens per task)`];
   for (const point of frontier.points) {
     const { diff, ci } = point.versusBestFixedPerFamily;

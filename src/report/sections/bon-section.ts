@@ -85,7 +85,7 @@ async function frontierPart(frontier: BonFrontierResult, routerFrontier: BonFron
     routerFrontier === undefined
       ? ''
       : paragraph(
-          `rm-templates-only run under the same objectives with the template router alone: the router's success probability for each template against the template's mean execution tokens on the task's suite in the router's record (it reads the task once and no plan, so its verification is the task's tokens). ${frontierVerdicts(routerFrontier)}`,
+          `rm-templates-only run under the same objectives with the template router alone: the router's success probability for each template against the execution tokens the router expects it to spend on the task (a fit over the task's routing and size facts) (it reads the task once and no plan, so its verification is the task's tokens). ${frontierVerdicts(routerFrontier)}`,
         ),
     await renderChartFigure(frontierChart(frontier, routerFrontier)),
     frontierTable(frontier, 'cost-aware rm+templates'),

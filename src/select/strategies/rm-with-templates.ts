@@ -36,7 +36,7 @@ export async function routedTemplate(scores: readonly number[], context: Selecti
 
 /**
  * With a template router whose record prices every template (`templateRouteCosts`): its estimate
- * of each template (success probability, mean execution tokens on the suite) by pool index, and the
+ * of each template (success probability, expected execution tokens on the task) by pool index, and the
  * templates by its probability (the accuracy pick first, so it wins every tie of an objective).
  * Undefined otherwise.
  */
@@ -148,8 +148,8 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
  * order on a tie. Against the family's best fixed template it shows whether the model's choice of
  * plan depends on the task, and whether that choice wins. With a template router it reads the
  * task once and no plan, so only the task's tokens are verification; under a cost objective it
- * then weighs the router's probabilities against the router's record of each template's mean
- * execution tokens on the suite (`templateRouteCosts`). Without a router (or a record without
+ * then weighs the router's probabilities against the execution tokens it expects each template to
+ * spend on the task (`templateRouteCosts`). Without a router (or a record without
  * tokens) every template is scored and read, and a cost objective uses the model's estimates.
  */
 export const rmTemplatesOnlyStrategy: SelectionStrategy = {

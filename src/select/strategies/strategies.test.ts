@@ -265,7 +265,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       routedTemplates: Object.keys(routes ?? {}),
       routedSuites: [task.suite],
       routeTemplates: (_task: string, _suite: string, names: readonly string[]) => names.map((name) => routes?.[name]),
-      ...(routeCosts !== undefined && { templateExecutionTokens: (_suite: string, names: readonly string[]) => names.map((name) => routeCosts[name]) }),
+      ...(routeCosts !== undefined && { templateExecutionTokens: (_task: string, _suite: string, names: readonly string[]) => names.map((name) => routeCosts[name]) }),
     };
     const candidatePool = new CandidatePool({
       task,
