@@ -66,6 +66,18 @@ function frontierTargets(frontier: BonFrontierResult, what: string, scenario: st
         tooFew,
       ),
     );
+    // Stated in issue 22's eighth round, before its first run: a router's saving on control judged against a fixed choice per family, which reads no task either.
+    const perFamilyFixed = frontier.cheapestFixedPerFamilyAtBestFixedAccuracy;
+    if (perFamilyFixed !== undefined) {
+      list.push(
+        judged(
+          `On the control scenario, ${what} saves no more than the cheapest fixed plan per family that is as accurate as best-fixed-per-family on every family: its tokens at that accuracy are not below that plan's.`,
+          `${atText} The cheapest fixed plan per family as accurate on every family is ${Object.entries(perFamilyFixed.perSuite).map(([suite, name]) => `${name} for ${suite}`).join(', ')}, at ${Math.round(perFamilyFixed.executionPlusVerification).toLocaleString('en-US')}.`,
+          at === null || at >= perFamilyFixed.executionPlusVerification,
+          tooFew,
+        ),
+      );
+    }
   } else {
     list.push(judged(`${What} matches best-fixed-per-family's accuracy (paired interval reaching 0) at no more than 50% of its execution + verification tokens.`, atText, at !== null && (frontier.shareOfBestFixedPerFamilyTokens ?? 1) <= 0.5, tooFew));
   }

@@ -216,6 +216,35 @@ describe('findings', () => {
     expect(control([-0.002, 0.025])).toEqual(['did not hold', 'held']);
   });
 
+  test("on control, a router's saving is judged against the cheapest single fixed plan and, apart, against the cheapest fixed plan per family", () => {
+    const results = parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
+    const row = (tokens: number) => ({ accuracy: 0.555, ci: [0.5, 0.6] as [number, number], tokens: { executionPlusVerification: tokens, total: tokens } });
+    // The router matches best-fixed-per-family (8.4k) at 4.8k; the cheapest single fixed plan that matches costs 8.1k.
+    const routerFrontier = (perFamilyTokens: number) => ({
+      n: 8,
+      tasks: 400,
+      strategy: 'rm-templates-only' as const,
+      points: [{ ...row(4800), label: 'price=0.000005', objective: { kind: 'price' as const, pricePerToken: 5e-6 }, versusBestFixedPerFamily: { diff: 0, ci: [0, 0] as [number, number] }, dominatedBy: [] }],
+      fixed: [{ ...row(8100), name: 'search' }],
+      bestFixed: { ...row(8100), name: 'search' },
+      bestFixedPerFamily: { ...row(8400), perSuite: { arith: 'components-cot', multihop: 'search' } },
+      tokensAtBestFixedAccuracy: 4800,
+      pointAtBestFixedAccuracy: 'price=0.000005',
+      shareOfBestFixedPerFamilyTokens: 4800 / 8400,
+      cheapestFixedAtBestFixedAccuracy: { name: 'search', executionPlusVerification: 8100, versusBestFixedPerFamily: { diff: 0, ci: [0, 0] as [number, number] } },
+      cheapestFixedPerFamilyAtBestFixedAccuracy: { perSuite: { arith: 'direct', multihop: 'search' }, executionPlusVerification: perFamilyTokens, versusBestFixedPerFamily: { diff: 0, ci: [0, 0] as [number, number] } },
+      undominated: true,
+    });
+    const verdicts = (perFamilyTokens: number) =>
+      findings({ ...results, scenario: 'control', bon: { ...results.bon, routerFrontier: routerFrontier(perFamilyTokens) } })
+        .filter((finding) => finding.hope.startsWith('On the control scenario, cost-aware template choice'))
+        .map((finding) => [finding.hope.includes('per family') ? 'per family' : 'single', finding.verdict]);
+    // Direct for arithmetic and search for multi-hop cost 4.6k: the router saves nothing beyond that fixed choice.
+    expect(verdicts(4600)).toEqual([['single', 'did not hold'], ['per family', 'held']]);
+    // Were that fixed choice dearer than the router, the router would save beyond it.
+    expect(verdicts(6000)).toEqual([['single', 'did not hold'], ['per family', 'did not hold']]);
+  });
+
   test('the share of the gap closed and GRPO over seeds are judged by their intervals', () => {
     const results = parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
     // 100 tasks: single right on 20, oracle on 80, rm on 60 (two thirds of the gap) or 50 (half).

@@ -255,6 +255,8 @@ export const BonFrontierSchema = z.object({
   shareOfBestFixedPerFamilyTokens: z.number().min(0).nullable(),
   /** The cheapest fixed plan matching best-fixed-per-family by the same rule. */
   cheapestFixedAtBestFixedAccuracy: z.object({ name: z.string(), executionPlusVerification: tokenCount, versusBestFixedPerFamily: PairedDifferenceSchema }).nullable(),
+  /** The cheapest fixed plan per family as accurate as best-fixed-per-family on every family (eighth round; optional, without a schema bump). */
+  cheapestFixedPerFamilyAtBestFixedAccuracy: z.object({ perSuite: z.record(z.string(), z.string()), executionPlusVerification: tokenCount, versusBestFixedPerFamily: PairedDifferenceSchema }).optional(),
   /** No fixed plan is both cheaper and more accurate than some operating point. */
   undominated: z.boolean(),
 });

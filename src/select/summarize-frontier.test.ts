@@ -52,6 +52,21 @@ describe('summarizeFrontier', () => {
     expect(frontier.cheapestFixedAtBestFixedAccuracy).toMatchObject({ name: 'strong', executionPlusVerification: 10_000 });
   });
 
+  it('finds the cheapest fixed plan per family as accurate as best-fixed-per-family on every family, which no single fixed plan matches', () => {
+    // On a second suite, qa, cheap (1,000 tokens) is as right as strong (10,000): both 8 of 10. On arith strong stays the only one at 8.
+    const twoSuites = run();
+    const qa = (name: string, execution: number): TaskOutcome[] => TASKS.map((taskId, index) => ({ taskId: `qa-${taskId}`, suite: 'qa', n: 8, strategy: `fixed:${name}`, correct: index < 8, executions: 1, tokens: { orchestrator: 0, execution, verification: 0 } }));
+    twoSuites.outcomes.push(...qa('cheap', 1000), ...qa('strong', 10_000), ...TASKS.map((taskId): TaskOutcome => ({ taskId: `qa-${taskId}`, suite: 'qa', n: 8, strategy: 'oracle', correct: true, executions: 8, tokens: { orchestrator: 0, execution: 80_000, verification: 0 } })));
+    twoSuites.frontier!.outcomes.push(...twoSuites.frontier!.outcomes.map((outcome) => ({ ...outcome, taskId: `qa-${outcome.taskId}`, suite: 'qa' })));
+    twoSuites.tasks = 20;
+    const frontier = summarizeFrontier(twoSuites)!;
+    // best-fixed-per-family is 80% on both suites, whichever of the tied plans it took on qa.
+    expect(frontier.bestFixedPerFamily.accuracy).toBe(0.8);
+    expect(frontier.cheapestFixedPerFamilyAtBestFixedAccuracy).toMatchObject({ perSuite: { arith: 'strong', qa: 'cheap' }, executionPlusVerification: 5500, versusBestFixedPerFamily: { diff: 0, ci: [0, 0] } });
+    // A single fixed plan matches only with strong everywhere.
+    expect(frontier.cheapestFixedAtBestFixedAccuracy).toMatchObject({ name: 'strong', executionPlusVerification: 10_000 });
+  });
+
   it('says null when no operating point reaches best-fixed-per-family', () => {
     const weak = run();
     weak.frontier!.outcomes = weak.frontier!.outcomes.map((outcome) => ({ ...outcome, correct: Number(outcome.taskId.slice(1)) < 3 }));

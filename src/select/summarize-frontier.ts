@@ -62,6 +62,14 @@ export interface BonFrontier {
    * target: no saving beyond it). Null when no fixed plan matches.
    */
   cheapestFixedAtBestFixedAccuracy: { name: string; executionPlusVerification: number; versusBestFixedPerFamily: PairedDifference } | null;
+  /**
+   * The cheapest fixed plan per family as accurate as best-fixed-per-family on every family: per
+   * suite, the fixed plan with the fewest execution plus verification tokens on the suite's tasks
+   * among those with best-fixed-per-family's accuracy there (it ties on every family, so it matches
+   * by the rule above). The saving a fixed choice per family gives without reading any task, which
+   * the control scenario's second target judges a router against.
+   */
+  cheapestFixedPerFamilyAtBestFixedAccuracy: { perSuite: Record<string, string>; executionPlusVerification: number; versusBestFixedPerFamily: PairedDifference };
   /** Whether no fixed plan is both cheaper and more accurate than some operating point. */
   undominated: boolean;
 }
@@ -120,6 +128,7 @@ export function summarizeFrontier(run: BestOfNRun, strategy: FrontierStrategy = 
     .map((entry) => ({ name: entry.name, executionPlusVerification: entry.tokens.executionPlusVerification, versusBestFixedPerFamily: versus(entry.outcomes, `fixed:${entry.name}`) }))
     .filter((entry) => matches(entry.versusBestFixedPerFamily))
     .sort((a, b) => a.executionPlusVerification - b.executionPlusVerification)[0];
+  const perFamilyCheapest = cheapestPerFamily(fixed, perFamily);
   const oracle = byStrategy.get('oracle');
   const tokensAt = cheapestPoint?.tokens.executionPlusVerification ?? null;
   return {
@@ -135,8 +144,39 @@ export function summarizeFrontier(run: BestOfNRun, strategy: FrontierStrategy = 
     pointAtBestFixedAccuracy: cheapestPoint?.label ?? null,
     shareOfBestFixedPerFamilyTokens: tokensAt === null || perFamilyRow.tokens.executionPlusVerification === 0 ? null : round(tokensAt / perFamilyRow.tokens.executionPlusVerification, 4),
     cheapestFixedAtBestFixedAccuracy: cheapestFixed ?? null,
+    cheapestFixedPerFamilyAtBestFixedAccuracy: {
+      perSuite: perFamilyCheapest.perSuite,
+      executionPlusVerification: rowOf(perFamilyCheapest.outcomes).tokens.executionPlusVerification,
+      versusBestFixedPerFamily: versus(perFamilyCheapest.outcomes, 'fixed-per-family'),
+    },
     undominated: points.every((point) => point.dominatedBy.length === 0),
   };
+}
+
+/**
+ * Per suite, the cheapest fixed plan (mean execution plus verification tokens on the suite's
+ * tasks, the first by name on a tie) whose accuracy there equals best-fixed-per-family's, and its
+ * outcomes on the suite's tasks.
+ */
+function cheapestPerFamily(fixed: readonly { name: string; outcomes: readonly TaskOutcome[] }[], perFamily: readonly TaskOutcome[]): { perSuite: Record<string, string>; outcomes: TaskOutcome[] } {
+  const suites = [...new Set(perFamily.map((outcome) => outcome.suite))].sort();
+  const perSuite: Record<string, string> = {};
+  const outcomes: TaskOutcome[] = [];
+  for (const suite of suites) {
+    const onSuite = (list: readonly TaskOutcome[]) => list.filter((outcome) => outcome.suite === suite);
+    const target = rowOf(onSuite(perFamily)).accuracy;
+    let chosen: { name: string; outcomes: TaskOutcome[]; tokens: number } | undefined;
+    for (const entry of fixed) {
+      const list = onSuite(entry.outcomes);
+      const row = rowOf(list);
+      if (row.accuracy < target) continue;
+      if (chosen === undefined || row.tokens.executionPlusVerification < chosen.tokens) chosen = { name: entry.name, outcomes: list, tokens: row.tokens.executionPlusVerification };
+    }
+    // best-fixed-per-family's own plan for the suite always qualifies.
+    perSuite[suite] = chosen!.name;
+    outcomes.push(...chosen!.outcomes);
+  }
+  return { perSuite, outcomes };
 }
 
 function rowOf(outcomes: readonly (TaskOutcome | FrontierOutcome)[]): FrontierRow {

@@ -102,12 +102,14 @@ function frontierVerdicts(frontier: BonFrontierResult): string {
       : `The cheapest operating point that matches best-fixed-per-family's accuracy (paired interval reaching 0) is ${frontier.pointAtBestFixedAccuracy}, at ${tokens(frontier.tokensAtBestFixedAccuracy)} execution + verification tokens per task: ${percent(frontier.shareOfBestFixedPerFamilyTokens ?? 0)} of best-fixed-per-family's ${tokens(perFamilyTokens)} (target: at most 50%).`;
   const cheapestFixed = frontier.cheapestFixedAtBestFixedAccuracy;
   const fixedAlone = cheapestFixed === null ? 'No fixed plan alone matches it.' : `The cheapest fixed plan that matches it by the same rule is ${cheapestFixed.name}, at ${tokens(cheapestFixed.executionPlusVerification)}.`;
+  const perFamilyFixed = frontier.cheapestFixedPerFamilyAtBestFixedAccuracy;
+  const fixedPerFamily = perFamilyFixed === undefined ? '' : ` The cheapest fixed plan per family as accurate on every family is ${Object.entries(perFamilyFixed.perSuite).map(([suite, name]) => `${name} for ${suite}`).join(', ')}, at ${tokens(perFamilyFixed.executionPlusVerification)}.`;
   const dominated = frontier.points.filter((point) => point.dominatedBy.length > 0);
   const dominance =
     dominated.length === 0
       ? 'No fixed plan is both cheaper and more accurate than any operating point.'
       : `${dominated.length} of ${frontier.points.length} operating points have a fixed plan both cheaper and more accurate (${dominated.map((point) => `${point.label}: ${point.dominatedBy.join(', ')}`).join('; ')}).`;
-  return `${matched} ${fixedAlone} ${dominance}`;
+  return `${matched} ${fixedAlone}${fixedPerFamily} ${dominance}`;
 }
 
 function frontierTable(frontier: BonFrontierResult, what: string): string {
