@@ -12,22 +12,15 @@
 // Prints, per variant, rm-templates-only minus best-fixed-per-family in points (its point estimate),
 // and the run's own rm-templates-only minus best-fixed-per-family beside them.
 // Usage (npm run build first): node scripts/router-fit-replay.mjs --demo <demo dir> [--scenario default|file]
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { loadPlanOutcomes, openStore, routerFacts } from '../dist/index.js';
+import { routerFacts } from '../dist/index.js';
 import { fitPopularity, popularityCounts } from '../dist/rm/features/routing-encoders.js';
 import { createSimEnvironment, loadScenario } from '../dist/entry-points/sim.js';
+import { demoArgs, loadDemoRun } from './demo-run.mjs';
 
-const args = Object.fromEntries(process.argv.slice(2).map((arg, index, all) => (arg.startsWith('--') ? [arg.slice(2), all[index + 1]] : null)).filter(Boolean));
-if (args.demo === undefined) {
-  process.stderr.write('give --demo <folder of `npx orchrm demo`> (it must hold demo.db and results.json)\n');
-  process.exit(2);
-}
-const results = JSON.parse(readFileSync(join(args.demo, 'results.json'), 'utf8'));
-const store = openStore(join(args.demo, 'demo.db'), { readonly: true });
-const dataset = store.listPairDatasets().find((record) => record.config?.labelFree !== true);
-const outcomes = loadPlanOutcomes(store, dataset.id).filter((outcome) => outcome.split !== 'test');
-store.close();
+const args = demoArgs();
+const loaded = loadDemoRun(args.demo);
+const { results } = loaded;
+const outcomes = loaded.outcomes.filter((outcome) => outcome.split !== 'test');
 const counts = popularityCounts(fitPopularity(outcomes.map((outcome) => outcome.question)));
 
 // The bucket fact routerFacts reads becomes cumulative thresholds in the ordinal variants.

@@ -11,23 +11,14 @@
 // Prints, per rule, rm-templates-only minus best-fixed-per-family in points with a paired 95%
 // bootstrap interval, and checks that the router's replay equals the run's own rm-templates-only.
 // Usage (npm run build first): node scripts/router-guard-replay.mjs --demo <demo dir> [--scenario default|file] [--k 1,0.5,2] [--cheap 0.25,0.5,1]
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { loadPlanOutcomes, openStore, routerFacts, trainTemplateRouter } from '../dist/index.js';
+import { routerFacts, trainTemplateRouter } from '../dist/index.js';
 import { createSimEnvironment, loadScenario } from '../dist/entry-points/sim.js';
+import { demoArgs, loadDemoRun } from './demo-run.mjs';
 
-const args = Object.fromEntries(process.argv.slice(2).map((arg, index, all) => (arg.startsWith('--') ? [arg.slice(2), all[index + 1]] : null)).filter(Boolean));
-if (args.demo === undefined) {
-  process.stderr.write('give --demo <folder of `npx orchrm demo`> (it must hold demo.db and results.json)\n');
-  process.exit(2);
-}
+const args = demoArgs();
 const ks = (args.k ?? '1').split(',').map(Number);
 const cheapKs = args.cheap === undefined ? [] : args.cheap.split(',').map(Number);
-const results = JSON.parse(readFileSync(join(args.demo, 'results.json'), 'utf8'));
-const store = openStore(join(args.demo, 'demo.db'), { readonly: true });
-const dataset = store.listPairDatasets().find((record) => record.config?.labelFree !== true);
-const outcomes = loadPlanOutcomes(store, dataset.id);
-store.close();
+const { results, outcomes } = loadDemoRun(args.demo);
 const { router } = trainTemplateRouter(outcomes);
 const { data } = router;
 const factIndex = new Map(data.facts.map((fact, index) => [fact, index]));

@@ -13,25 +13,15 @@
 // --best-fixed arith=reflexion-3,multihop=search replaces the run's best fixed plan of those families
 // (chosen after the fact on the test tasks) as the baseline.
 // Usage (npm run build first): node scripts/router-price-replay.mjs --demo <demo dir> [--scenario default|file] [--best-fixed family=template,...]
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { deriveSeed } from '../dist/core/index.js';
-import { countTokens, loadPlanOutcomes, openStore, trainTemplateRouter } from '../dist/index.js';
-import { pairedDifference } from '../dist/select/summarize-best-of-n.js';
+import { countTokens, trainTemplateRouter } from '../dist/index.js';
 import { createSimEnvironment, loadScenario } from '../dist/entry-points/sim.js';
 import { DEFAULT_FRONTIER_MARGINS, DEFAULT_FRONTIER_PRICES } from '../dist/select/bon-config.js';
+import { pairedDifference } from '../dist/select/summarize-best-of-n.js';
+import { demoArgs, loadDemoRun } from './demo-run.mjs';
 
-const args = Object.fromEntries(process.argv.slice(2).map((arg, index, all) => (arg.startsWith('--') ? [arg.slice(2), all[index + 1]] : null)).filter(Boolean));
-if (args.demo === undefined) {
-  process.stderr.write('give --demo <folder of `npx orchrm demo`> (it must hold demo.db and results.json)\n');
-  process.exit(2);
-}
-const results = JSON.parse(readFileSync(join(args.demo, 'results.json'), 'utf8'));
-const store = openStore(join(args.demo, 'demo.db'), { readonly: true });
-const dataset = store.listPairDatasets().find((record) => record.config?.labelFree !== true);
-const outcomes = loadPlanOutcomes(store, dataset.id);
-const bon = store.listResults('bon').at(-1)?.payload;
-store.close();
+const args = demoArgs();
+const { results, outcomes, bon } = loadDemoRun(args.demo);
 if (bon?.outcomes === undefined) {
   process.stderr.write(`${args.demo}/demo.db holds no Best-of-N outcomes: was the demo run to the end?\n`);
   process.exit(2);
