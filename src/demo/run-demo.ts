@@ -157,11 +157,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
 
     stage(5, `learning curve: the reward model trained on ${CURVE_SHARES.map((share) => `${share * 100}%`).join(', ')} of the collection's training tasks (chosen settings, not tuned), every point judged on the same held-out tasks`);
     const tokensByTask = collectionTokenSplitsByTask(store, mined.datasetId);
+    // The GRPO reward model reads a share of the collection's training tasks, in the learning curve's order: the curve's point at that share, trained once for both.
+    const grpoTasks = curveShareTasks(curveTaskOrder(tokensByTask.keys(), heldOut, seed), sizes.grpo.rewardShare);
+    const grpoPairs = trainingPairs.filter((pair) => grpoTasks.has(pair.taskId));
+    if (grpoPairs.length === 0) throw new UserError(`the GRPO reward model's share ${sizes.grpo.rewardShare} of the collection (${grpoTasks.size} tasks) has no training pairs; give sizes.grpo.rewardShare a larger share`);
+    const curveConfig = { ...chosenConfig, tune: false as const };
+    const grpoModel = sizes.grpo.rewardShare === 1 ? undefined : (await trainRewardModel(grpoPairs, { ...curveConfig, ensembleSize: 0 }, { name: `orchrm-bt-grpo-share-${sizes.grpo.rewardShare}` })).model;
     const curvePoints = await learningCurve(trainingPairs, heldOut, taskTokenTotals(tokensByTask), {
       shares: CURVE_SHARES,
       n: HEADLINE_N,
       seed,
-      config: { ...chosenConfig, tune: false },
+      config: curveConfig,
+      ...(grpoModel !== undefined && { trained: new Map([[sizes.grpo.rewardShare, grpoModel]]) }),
     });
     for (const point of curvePoints) progress(`    ${point.share * 100}% (${point.tasks} tasks): valid-vs-valid ${percent(point.validVsValid.accuracy)}, Best-of-${HEADLINE_N} ${percent(point.bestOfN.accuracy)}`);
 
@@ -184,11 +191,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const labelFreeTable = summarizeBestOfN(labelFreeRun).find((table) => table.n === HEADLINE_N)!;
 
     const grpoSeeds = Array.from({ length: sizes.grpo.seeds }, (_, index) => seed + index);
-    // The GRPO reward model reads a share of the collection's training tasks, in the learning curve's order (its point at that share, with the chosen settings).
-    const grpoTasks = curveShareTasks(curveTaskOrder(tokensByTask.keys(), heldOut, seed), sizes.grpo.rewardShare);
-    const grpoPairs = trainingPairs.filter((pair) => grpoTasks.has(pair.taskId));
-    if (grpoPairs.length === 0) throw new UserError(`the GRPO reward model's share ${sizes.grpo.rewardShare} of the collection (${grpoTasks.size} tasks) has no training pairs; give sizes.grpo.rewardShare a larger share`);
-    const grpoModel = sizes.grpo.rewardShare === 1 ? undefined : (await trainRewardModel(grpoPairs, { ...chosenConfig, tune: false, ensembleSize: 0 }, { name: `orchrm-bt-grpo-share-${sizes.grpo.rewardShare}` })).model;
     const grpoCollectionTokens = addTokenSplits(...[...grpoTasks].map((taskId) => taskTokenSplit(tokensByTask.get(taskId))));
     stage(7, `GRPO from base, ${sizes.grpo.steps} steps each: reward-model reward (the model trained on ${percent(sizes.grpo.rewardShare)} of the collection's training tasks, ${grpoTasks.size} tasks) vs execution reward, seeds ${grpoSeeds.join(', ')}`);
     const grpo = async (reward: 'rm' | 'execution', runSeed: number) =>

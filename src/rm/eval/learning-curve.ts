@@ -2,6 +2,7 @@ import { deriveSeed, type Pair, UserError } from '../../core/index.js';
 import type { BtConfigInput } from '../bt-config.js';
 import type { FeaturePipelineOptions } from '../features/feature-pipeline.js';
 import { trainRewardModel } from '../train-reward-model.js';
+import type { TrainedRewardModel } from '../trained-reward-model.js';
 import type { BestOfNResult } from './best-of-n.js';
 import { scoreHeldOut, summarizeScores, type EvaluationData } from './evaluate-model.js';
 import type { AccuracyEstimate } from './pairwise-accuracy.js';
@@ -41,6 +42,11 @@ export interface LearningCurveOptions {
   features?: FeaturePipelineOptions;
   /** Seed of the task order, the training and the intervals. @default 0 */
   seed?: number;
+  /**
+   * Models already trained on a share's tasks with these settings (`config`, no bootstrap heads):
+   * the curve judges such a model instead of training it again, and leaves it open for its owner.
+   */
+  trained?: ReadonlyMap<number, TrainedRewardModel>;
   /** Called when a point has been trained and judged. */
   onPoint?: (point: LearningCurvePoint, done: number, total: number) => void;
   signal?: AbortSignal;
@@ -91,11 +97,16 @@ export async function learningCurve(pairs: readonly Pair[], heldOut: EvaluationD
     const tasks = curveShareTasks(order, share);
     const chosen = pairs.filter((pair) => tasks.has(pair.taskId));
     if (chosen.length === 0) throw new UserError(`share ${share} of the collection (${tasks.size} tasks) has no training pairs; start the curve at a larger share`);
-    const { model } = await trainRewardModel(chosen, { ...options.config, ensembleSize: 0 }, {
-      name: `curve:${collection}:${share}`,
-      ...(options.features && { features: options.features }),
-      ...(options.signal && { signal: options.signal }),
-    });
+    const given = options.trained?.get(share);
+    const model =
+      given ??
+      (
+        await trainRewardModel(chosen, { ...options.config, ensembleSize: 0 }, {
+          name: `curve:${collection}:${share}`,
+          ...(options.features && { features: options.features }),
+          ...(options.signal && { signal: options.signal }),
+        })
+      ).model;
     try {
       const evaluation = summarizeScores(model.name, heldOut, await scoreHeldOut(model, heldOut, { seed, prefixLengths: [] }), { seed, bestOfN: [n] });
       let collectionTokens = 0;
@@ -112,7 +123,7 @@ export async function learningCurve(pairs: readonly Pair[], heldOut: EvaluationD
       points.push(point);
       options.onPoint?.(point, points.length, sorted.length);
     } finally {
-      model.close();
+      if (given === undefined) model.close();
     }
   }
   return points;
