@@ -121,7 +121,7 @@ export function routerFacts(question: string, suite: string, popularity: Readonl
  * is (`SIZE_FACT`: a depth-6 word problem costs a reflexion loop five times a depth-2 one), within
  * the suite. A template's cost is a linear function of these (`TemplateRouterData.costs`).
  */
-export function costFacts(question: string, suite: string, popularity: ReadonlyMap<string, number>): string[] {
+function costFacts(question: string, suite: string, popularity: ReadonlyMap<string, number>): string[] {
   const size = analyzeTask(question, TASK_SHAPE_VERSION).shapeNames.filter((fact) => SIZE_FACT.test(fact));
   return [...routerFacts(question, suite, popularity), ...size.map((fact) => `${suite}:size:${fact}`)];
 }
