@@ -9,7 +9,8 @@
 // router). Prints, per pricing, every operating point (accuracy, execution + verification tokens
 // per task, minus best-fixed-per-family with a paired 95% bootstrap interval), the cheapest point
 // whose interval reaches 0 and its share of best-fixed-per-family's tokens, and the points a fixed
-// plan dominates (cheaper and more accurate).
+// plan dominates (cheaper and more accurate), and each pricing's mean absolute error against the
+// execution tokens every template spent on every test task.
 // --best-fixed arith=reflexion-3,multihop=search replaces the run's best fixed plan of those families
 // (chosen after the fact on the test tasks) as the baseline.
 // Usage (npm run build first): node scripts/router-price-replay.mjs --demo <demo dir> [--scenario default|file] [--best-fixed family=template,...]
@@ -73,11 +74,29 @@ function replay(costOf) {
   return { matches: matching === undefined ? null : { label: matching.label, tokens: matching.tokens, share: +(matching.tokens / baselineTokens).toFixed(3) }, dominated: points.filter((point) => point.dominatedBy.length > 0).map((point) => point.label), points };
 }
 
+// How far each pricing is from what a template spent on a test task, over every template and task.
+const priceError = (costOf) => {
+  let error = 0;
+  let count = 0;
+  for (const task of tasks) {
+    const prices = costOf(task);
+    names.forEach((name, index) => {
+      error += Math.abs(prices[index] - fixed.get(`${task.id}|${name}`).tokens.execution);
+      count += 1;
+    });
+  }
+  return Math.round(error / count);
+};
 const report = {
   demo: args.demo,
   tasks: tasks.length,
   bestFixedPerFamily: { perSuite, accuracy: +(100 * mean(baseline.map((outcome) => (outcome.correct ? 1 : 0)))).toFixed(1), tokens: Math.round(baselineTokens) },
   perTask: replay((task) => router.executionTokens(task.question, task.suite, names)),
   suiteMean: replay((task) => router.meanExecutionTokens(task.suite, names)),
+  meanAbsolutePriceError: {
+    perTask: priceError((task) => router.executionTokens(task.question, task.suite, names)),
+    suiteMean: priceError((task) => router.meanExecutionTokens(task.suite, names)),
+    meanTokens: Math.round(mean(tasks.flatMap((task) => names.map((name) => fixed.get(`${task.id}|${name}`).tokens.execution)))),
+  },
 };
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
