@@ -15,10 +15,16 @@ const MAIN = BUILT_CLI;
 beforeAll(ensureBuilt, 300_000);
 const EPOCHS = 8;
 
-/** Epochs recorded in a training resume state, from its header only (0 when there is none yet). */
+/** Epochs recorded in a training resume state, from its header only (0 when there is none, yet or any more). */
 function checkpointEpoch(path: string): number {
-  if (!existsSync(path)) return 0;
-  const descriptor = openSync(path, 'r');
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, 'r');
+  } catch (error) {
+    // A finishing run deletes its resume state: it may go between a check and the open.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
   try {
     const length = Buffer.alloc(8);
     readSync(descriptor, length, 0, 8, 0);
