@@ -21,5 +21,6 @@ export * from './version.js';
 export * from './sqlite-database.js';
 export * from './http-server.js';
 export * from './sigmoid.js';
+export * from './mathjs.js';
 export * from './events.js';
 export { bearerTokenChecker, parseBearerToken } from './bearer-token.js';

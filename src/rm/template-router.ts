@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
-import type * as MathJs from 'mathjs';
 import { z } from 'zod';
-import { type PairSplit, sigmoid } from '../core/index.js';
+import { mathjs, type PairSplit, sigmoid } from '../core/index.js';
 import type { PlanOutcome } from './cost-head.js';
 import { PopularityTableSchema, type PopularityTable } from './features/encoder-spec.js';
 import { fitPopularity, popularityBucket, popularityCounts, routeFacts } from './features/routing-encoders.js';
@@ -368,13 +366,6 @@ function fitCosts(outcomes: readonly PlanOutcome[], popularity: ReadonlyMap<stri
     return { name, weights: solution.map((row) => row[0]!) };
   });
   return { facts: [...factIndex.keys()], templates };
-}
-
-let loadedMathjs: typeof MathJs | undefined;
-/** mathjs on first use: it takes about half a second to load, and only fitting a router needs it. */
-function mathjs(): typeof MathJs {
-  loadedMathjs ??= createRequire(import.meta.url)('mathjs') as typeof MathJs;
-  return loadedMathjs;
 }
 
 /** Logistic regression over binary facts: mean log loss plus l2/2 |w|^2 per example count, by full-batch gradient descent. */

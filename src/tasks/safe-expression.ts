@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-import type * as MathJs from 'mathjs';
 import type { MathNode, OperatorNode, SymbolNode } from 'mathjs';
+import { mathjs } from '../core/index.js';
 import { exactRational, type Rational } from './exact-rational.js';
 import { GREEK_LETTERS } from './latex-to-mathjs.js';
 
@@ -125,14 +124,3 @@ function product(factors: MathNode[]): MathNode {
   return factors.reduce((left, right) => new OperatorNode('*', 'multiply', [left, right]));
 }
 
-let loadedMathjs: typeof MathJs | undefined;
-
-/**
- * mathjs, required on first use rather than imported: loading it takes over a second, and only
- * math grading needs it, so `orchrm --help`, `plan check` and every library user that never
- * grades math would otherwise pay for it at start-up.
- */
-function mathjs(): typeof MathJs {
-  loadedMathjs ??= createRequire(import.meta.url)('mathjs') as typeof MathJs;
-  return loadedMathjs;
-}
