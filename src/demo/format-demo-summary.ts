@@ -1,5 +1,6 @@
 import { findings, type DemoResults } from '../report/index.js';
 import type { EncoderChoice } from '../rm/index.js';
+import { formatFrontierLines } from '../select/index.js';
 import { FULL_SIZES } from './demo-config.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -240,30 +241,17 @@ function frontierLines(results: DemoResults, lines: string[]): void {
       `Cost head: mean absolute error ${tokens(cost.meanAbsoluteError)} execution tokens on plans averaging ${tokens(cost.meanTokens)} (validation split). Success probability (Platt): ECE ${calibration.train.ece.toFixed(3)} on the train split it was fitted on${calibration.validation ? `, ${calibration.validation.ece.toFixed(3)} on validation` : ''}, ${calibration.test.ece.toFixed(3)} on ${calibration.test.examples} held-out plans`,
     );
   }
-  if (frontier !== undefined) frontierTable(frontier, `Cost-aware rm+templates at N = ${frontier.n} (accuracy, execution + verification tokens per task; vs best-fixed-per-family in points)`, lines);
+  if (frontier !== undefined) lines.push('', ...formatFrontierLines(frontier, `Cost-aware rm+templates at N = ${frontier.n} (accuracy, execution + verification tokens per task; vs best-fixed-per-family in points)`));
   const { routerFrontier } = results.bon;
   if (routerFrontier !== undefined) {
-    frontierTable(
-      routerFrontier,
-      "Cost-aware template choice by the template router alone (rm-templates-only: the router's success probability against the execution tokens it expects each template to spend on the task; it reads the task, no plan)",
-      lines,
+    lines.push(
+      '',
+      ...formatFrontierLines(
+        routerFrontier,
+        "Cost-aware template choice by the template router alone (rm-templates-only: the router's success probability against the execution tokens it expects each template to spend on the task; it reads the task, no plan)",
+      ),
     );
   }
-}
-
-function frontierTable(frontier: NonNullable<DemoResults['bon']['frontier']>, title: string, lines: string[]): void {
-  lines.push('', title);
-  for (const point of frontier.points) {
-    const { diff, ci } = point.versusBestFixedPerFamily;
-    lines.push(`  ${point.label.padEnd(24)} ${percent(point.accuracy).padStart(6)} ${tokens(point.tokens.executionPlusVerification).padStart(8)}   ${signed(diff)} ${pointsInterval(ci)}${point.dominatedBy.length > 0 ? `   dominated by ${point.dominatedBy.join(', ')}` : ''}`);
-  }
-  lines.push(`  ${'best-fixed-per-family'.padEnd(24)} ${percent(frontier.bestFixedPerFamily.accuracy).padStart(6)} ${tokens(frontier.bestFixedPerFamily.tokens.executionPlusVerification).padStart(8)}`);
-  const at = frontier.tokensAtBestFixedAccuracy;
-  lines.push(
-    at === null
-      ? '  no operating point matches best-fixed-per-family (every paired interval below 0)'
-      : `  matches best-fixed-per-family at ${tokens(at)} tokens (${frontier.pointAtBestFixedAccuracy}): ${percent(frontier.shareOfBestFixedPerFamilyTokens ?? 0)} of its tokens${frontier.cheapestFixedAtBestFixedAccuracy ? `; the cheapest fixed plan that matches it, ${frontier.cheapestFixedAtBestFixedAccuracy.name}, costs ${tokens(frontier.cheapestFixedAtBestFixedAccuracy.executionPlusVerification)}` : ''}`,
-  );
 }
 
 /** One unit's reliability and weight, saying where the reliability came from when it was not estimated. */

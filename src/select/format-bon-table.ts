@@ -3,6 +3,8 @@ import { outcomeOrder, type BonTable } from './summarize-best-of-n.js';
 const percent = (value: number) => `${(value * 100).toFixed(1)}`;
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}`;
 const tokens = (value: number) => Math.round(value).toString();
+/** Tokens in a few characters: `12686` -> `12.7k`, `2380000` -> `2.38M`. */
+const compactTokens = (value: number) => (value >= 1e6 ? `${(value / 1e6).toFixed(2)}M` : value >= 1e3 ? `${(value / 1e3).toFixed(1)}k` : value.toFixed(0));
 
 /**
  * The text table `orchrm bon` prints for one N: accuracy (percent) with its 95% Wilson interval,
@@ -47,4 +49,50 @@ function alignColumns(rows: readonly string[][]): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, column) => (widths[column] = Math.max(widths[column] ?? 0, cell.length)));
   return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd());
+}
+
+/** A frontier row as `formatFrontierLines` reads it: accuracy and mean execution + verification tokens per task. */
+interface FrontierRowText {
+  accuracy: number;
+  tokens: { executionPlusVerification: number };
+}
+
+/** What `formatFrontierLines` reads of a frontier (`BonFrontier`, or results.json's copy of it). */
+export interface FrontierForText {
+  points: readonly (FrontierRowText & { label: string; versusBestFixedPerFamily: { diff: number; ci: readonly [number, number] }; dominatedBy: readonly string[] })[];
+  fixed?: readonly (FrontierRowText & { name: string })[];
+  bestFixedPerFamily: FrontierRowText;
+  oracle?: FrontierRowText;
+  tokensAtBestFixedAccuracy: number | null;
+  pointAtBestFixedAccuracy: string | null;
+  shareOfBestFixedPerFamilyTokens: number | null;
+  cheapestFixedAtBestFixedAccuracy?: { name: string; executionPlusVerification: number } | null;
+}
+
+/**
+ * A cost-accuracy frontier as text lines, for `orchrm bon --frontier` and the demo's summary:
+ * the title, each operating point (accuracy, mean execution + verification tokens per task, its
+ * paired difference with best-fixed-per-family in points, the fixed plans that dominate it), with
+ * `withFixedPlans` every fixed plan and the oracle, then best-fixed-per-family and where the
+ * frontier first matches it.
+ */
+export function formatFrontierLines(frontier: FrontierForText, title: string, { withFixedPlans = false }: { withFixedPlans?: boolean } = {}): string[] {
+  const row = (label: string, accuracy: number, executionPlusVerification: number) => `  ${label.padEnd(24)} ${`${percent(accuracy)}%`.padStart(6)} ${compactTokens(executionPlusVerification).padStart(8)}`;
+  const lines = [title];
+  for (const point of frontier.points) {
+    const { diff, ci } = point.versusBestFixedPerFamily;
+    const dominated = point.dominatedBy.length > 0 ? `   dominated by ${point.dominatedBy.join(', ')}` : '';
+    lines.push(`${row(point.label, point.accuracy, point.tokens.executionPlusVerification)}   ${signed(diff)} [${signed(ci[0])}, ${signed(ci[1])}]${dominated}`);
+  }
+  if (withFixedPlans) for (const fixed of frontier.fixed ?? []) lines.push(row(`fixed:${fixed.name}`, fixed.accuracy, fixed.tokens.executionPlusVerification));
+  lines.push(row('best-fixed-per-family', frontier.bestFixedPerFamily.accuracy, frontier.bestFixedPerFamily.tokens.executionPlusVerification));
+  if (withFixedPlans && frontier.oracle !== undefined) lines.push(row('oracle', frontier.oracle.accuracy, frontier.oracle.tokens.executionPlusVerification));
+  const at = frontier.tokensAtBestFixedAccuracy;
+  const cheapestFixed = frontier.cheapestFixedAtBestFixedAccuracy;
+  lines.push(
+    at === null
+      ? '  no operating point matches best-fixed-per-family (every paired interval below 0)'
+      : `  matches best-fixed-per-family at ${compactTokens(at)} tokens (${frontier.pointAtBestFixedAccuracy}): ${percent(frontier.shareOfBestFixedPerFamilyTokens ?? 0)}% of its tokens${cheapestFixed ? `; the cheapest fixed plan that matches it, ${cheapestFixed.name}, costs ${compactTokens(cheapestFixed.executionPlusVerification)}` : ''}`,
+  );
+  return lines;
 }

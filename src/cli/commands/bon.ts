@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../core/index.js';
 import { loadRewardModel, type TrainedRewardModel, trainingMismatch, worldOfRun } from '../../rm/index.js';
-import { type BestOfNRun, type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, loadPlanTemplates, RANKING_STRATEGIES, runStoredBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
+import { type BestOfNRun, type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, formatFrontierLines, loadPlanTemplates, RANKING_STRATEGIES, runStoredBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
@@ -170,7 +170,7 @@ async function bon(flags: BonFlags): Promise<void> {
       return;
     }
     const tables = flags.curve ? recorded.curve : [table];
-    const frontiers = [frontier, routerFrontier].flatMap((entry) => (entry === undefined ? [] : [`\n${formatFrontier(entry)}`])).join('');
+    const frontiers = [frontier, routerFrontier].flatMap((entry) => (entry === undefined ? [] : [`\n${formatFrontierLines(entry, frontierTitle(entry), { withFixedPlans: true }).join('\n')}\n`])).join('');
     process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontiers}\n${templateChoiceLine(run)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
   } finally {
     environment.close();
@@ -196,26 +196,10 @@ function chooseStrategies(flags: BonFlags): StrategyName[] {
   return chosen;
 }
 
-/** The frontier as text: each operating point and fixed plan with its accuracy and execution + verification tokens. */
-function formatFrontier(frontier: BonFrontier): string {
-  const percent = (value: number) => (value * 100).toFixed(1).padStart(5);
-  const tokens = (value: number) => Math.round(value).toLocaleString('en-US').padStart(8);
-  const who = frontier.strategy === 'rm+templates' ? 'rm+templates' : "rm-templates-only (the template router alone, each template priced by the tokens the router expects on the task)";
-  const lines = [`${who} cost-accuracy frontier, N = ${frontier.n}, ${frontier.tasks} tasks (execution + verification tokens per task)`];
-  for (const point of frontier.points) {
-    const { diff, ci } = point.versusBestFixedPerFamily;
-    lines.push(`  ${point.label.padEnd(24)} ${percent(point.accuracy)}% ${tokens(point.tokens.executionPlusVerification)}  vs best-fixed-per-family ${(diff * 100).toFixed(1)} [${(ci[0] * 100).toFixed(1)}, ${(ci[1] * 100).toFixed(1)}]${point.dominatedBy.length > 0 ? `  dominated by ${point.dominatedBy.join(', ')}` : ''}`);
-  }
-  for (const row of [...frontier.fixed.map((entry) => ({ label: `fixed:${entry.name}`, ...entry })), { label: 'best-fixed-per-family', ...frontier.bestFixedPerFamily }, ...(frontier.oracle ? [{ label: 'oracle', ...frontier.oracle }] : [])]) {
-    lines.push(`  ${row.label.padEnd(24)} ${percent(row.accuracy)}% ${tokens(row.tokens.executionPlusVerification)}`);
-  }
-  const at = frontier.tokensAtBestFixedAccuracy;
-  lines.push(
-    at === null
-      ? '  no operating point matches best-fixed-per-family (paired interval below 0)'
-      : `  matches best-fixed-per-family at ${Math.round(at).toLocaleString('en-US')} tokens per task (${frontier.pointAtBestFixedAccuracy}), ${((frontier.shareOfBestFixedPerFamilyTokens ?? 0) * 100).toFixed(0)}% of its tokens`,
-  );
-  return `${lines.join('\n')}\n`;
+/** The title of a frontier's table in `bon`'s output. */
+function frontierTitle(frontier: BonFrontier): string {
+  const who = frontier.strategy === 'rm+templates' ? 'rm+templates' : 'rm-templates-only (the template router alone, each template priced by the tokens the router expects on the task)';
+  return `${who} cost-accuracy frontier, N = ${frontier.n}, ${frontier.tasks} tasks (accuracy, execution + verification tokens per task; vs best-fixed-per-family in points)`;
 }
 
 /** How the template strategies chose their template (nothing when none ran). */
