@@ -1,7 +1,7 @@
 import type { PlanEstimate, Usage } from '../../core/index.js';
 import { headDifference } from '../../rm/index.js';
 import { chooseByObjective } from '../selection-objective.js';
-import type { SelectionContext, SelectionStrategy } from '../selection-strategy.js';
+import type { Selection, SelectionContext, SelectionStrategy } from '../selection-strategy.js';
 import { isCorrect, rankCandidates } from '../vote-executed.js';
 import { sampledIndices, scoreVerification } from './score-verification.js';
 
@@ -77,6 +77,51 @@ function pickWithoutScoring(context: SelectionContext, candidates: readonly numb
 }
 
 /**
+ * Under a cost objective, with a template router that prices the templates (`routerEstimates`):
+ * what `rm+templates` reads and picks. The router's own estimate (success probability, execution
+ * tokens on the task) stands for every template, so the only template read is its accuracy pick,
+ * the bar a sample must beat by `templateMargin` standard deviations of the heads' score
+ * difference; the samples that do are weighed by the model's estimates (calibrated score, cost
+ * head). Reading the other templates could only replace the router's estimates with the cost
+ * head's, which prices a template from its text, not from its record on tasks of this kind.
+ */
+async function selectPricedByRouter(context: SelectionContext, router: NonNullable<ReturnType<typeof routerEstimates>>): Promise<Selection> {
+  const samples = sampledIndices(context.n);
+  const bar = router.ranked[0]!;
+  const read = [...samples, bar];
+  const unscored = pickWithoutScoring(context, read);
+  if (unscored !== undefined) {
+    const episode = await context.execute(unscored);
+    return { correct: isCorrect(episode), chosen: unscored, executed: [unscored], plansWritten: context.n, usedTemplates: true, verification: questionOnly(context) };
+  }
+  const [scores, members, modelEstimates] = await Promise.all([context.scores(), context.memberScores(), context.estimates()]);
+  let accuracyPick = bar;
+  let bestLowerBound = 0;
+  const passing = new Map<number, number | undefined>();
+  for (const sample of samples) {
+    const spread = members === undefined ? 0 : headDifference(members[sample] ?? [], members[bar] ?? []).spread;
+    const lowerBound = (scores[sample] ?? Number.NEGATIVE_INFINITY) - scores[bar]! - context.templateMargin * spread;
+    if (lowerBound <= 0) continue;
+    passing.set(sample, members === undefined ? undefined : spread);
+    if (lowerBound > bestLowerBound) [accuracyPick, bestLowerBound] = [sample, lowerBound];
+  }
+  const estimates = [...router.estimates];
+  for (const sample of passing.keys()) estimates[sample] = modelEstimates[sample]!;
+  const chosen = chooseByObjective([...new Set([accuracyPick, ...router.ranked, ...passing.keys()])], estimates, context.objective);
+  const uncertainty = passing.get(chosen);
+  const episode = await context.execute(chosen);
+  return {
+    correct: isCorrect(episode),
+    chosen,
+    executed: [chosen],
+    plansWritten: context.n,
+    usedTemplates: true,
+    verification: scoreVerification(context, read),
+    ...(uncertainty !== undefined && { uncertainty }),
+  };
+}
+
+/**
  * `rm+templates`: the reward model as a router over the N sampled plans and the template pool (a
  * small library of plans whose outcome statistics the model has seen in training). It takes the
  * template `routedTemplate` settles on (the template router's pick, or the best-scored template
@@ -85,20 +130,20 @@ function pickWithoutScoring(context: SelectionContext, candidates: readonly numb
  * difference over the model's bootstrap heads: a sample the model knows little about has a wide
  * spread and must win by more. Without heads a sample must score strictly higher. So ties (a
  * sample of a template's shape scores the same as the template) go to the template, and among
- * samples to the earliest. Under a price, with a router that prices the templates, it first asks
+ * samples to the earliest. Under a cost objective with a router that prices the templates it reads
+ * only the samples and the router's pick (`selectPricedByRouter`), and under a price it first asks
  * whether scoring can pay at all (`pickWithoutScoring`); when it cannot, it takes the router's
  * priced pick and reads only the task.
  */
 export const rmWithTemplatesStrategy: SelectionStrategy = {
   name: 'rm+templates',
   async select(context) {
+    if (context.objective.kind !== 'accuracy') {
+      const router = routerEstimates(context);
+      if (router !== undefined) return selectPricedByRouter(context, router);
+    }
     const samples = sampledIndices(context.n);
     const candidates = [...samples, ...context.templates.map((template) => template.index)];
-    const unscored = pickWithoutScoring(context, candidates);
-    if (unscored !== undefined) {
-      const episode = await context.execute(unscored);
-      return { correct: isCorrect(episode), chosen: unscored, executed: [unscored], plansWritten: context.n, usedTemplates: true, verification: questionOnly(context) };
-    }
     const scores = await context.scores();
     const template = await routedTemplate(scores, context);
     // A router's pick is not the model's best-scored template: a sample must then beat the best-scored one, so that scores compare with scores.
@@ -119,7 +164,7 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
       }
     }
     let chosen = best ?? 0;
-    // A cost objective chooses among every template and the samples that passed the margin, the accuracy pick first.
+    // A cost objective (without a router that prices the templates) chooses among every template and the samples that passed the margin, by the model's estimates, the accuracy pick first.
     if (context.objective.kind !== 'accuracy' && template !== undefined) {
       const templates = rankCandidates(
         scores,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createBlockRegistry } from '../../agents/index.js';
 import { EPISODE_SCHEMA_VERSION, type Episode } from '../../core/episode.js';
 import { ModelBehaviorError } from '../../core/errors.js';
-import type { RewardModel } from '../../core/reward-model.js';
+import type { PlanEstimate, RewardModel } from '../../core/reward-model.js';
 import type { Task } from '../../core/task.js';
 import type { Usage } from '../../core/usage.js';
 import { countTokens } from '../../llm/index.js';
@@ -254,7 +254,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
   ];
 
   /** Two samples, then the two templates; `scores` and `members` by pool index; answers: sample 0 wrong, sample 1 right, cot wrong, reflexion-3 right. */
-  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number, routes?: Record<string, number>, routeCosts?: Record<string, number>) {
+  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number, routes?: Record<string, number>, routeCosts?: Record<string, number>, estimates?: PlanEstimate[]) {
     const planTexts = [PLAN('sc', { samples: 7 }), PLAN('cot')];
     const answers = ['41', '42', '41', '42'];
     const rewardModel = {
@@ -266,6 +266,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       routedSuites: [task.suite],
       routeTemplates: (_task: string, _suite: string, names: readonly string[]) => names.map((name) => routes?.[name]),
       ...(routeCosts !== undefined && { templateExecutionTokens: (_task: string, _suite: string, names: readonly string[]) => names.map((name) => routeCosts[name]) }),
+      ...(estimates !== undefined && { canEstimate: true, estimate: async () => estimates }),
     };
     const candidatePool = new CandidatePool({
       task,
@@ -387,10 +388,40 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
     const expensive = (await run('rm+templates', { kind: 'price', pricePerToken: 0.1 / reading })).selection;
     expect(expensive).toMatchObject({ chosen: 2, plansWritten: 2, usedTemplates: true });
     expect(candidates.tokensOf(expensive).verification.totalTokens).toBe(countTokens(task.question));
-    // At a price where it could pay, every candidate is read and scored (and the fake model, with no cost head, cannot estimate: the price objective is refused).
+    // At a price where it could pay, the candidates are scored (and the fake model, with no cost head, cannot estimate: the price objective is refused).
     await expect(run('rm+templates', { kind: 'price', pricePerToken: 0.01 / reading })).rejects.toThrow(/cost head and a calibration/);
     // Other objectives never skip the scoring.
     expect((await run('rm+templates', { kind: 'accuracy' })).selection.chosen).toBe(1);
+  });
+
+  it("under a cost objective with a pricing router, rm+templates reads only the samples and the router's pick, and weighs every template by the router's estimates", async () => {
+    // The router rates reflexion-3 (index 3) a little above cot (index 2), at five times its tokens.
+    const routes = { cot: 0.6, 'reflexion-3': 0.65 };
+    const costs = { cot: 1000, 'reflexion-3': 5000 };
+    // The model's own estimates call cot certain and free: they must not price the templates.
+    const estimates: PlanEstimate[] = [
+      { successProbability: 0.7, executionTokens: 0 },
+      { successProbability: 0.2, executionTokens: 0 },
+      { successProbability: 0.99, executionTokens: 0 },
+      { successProbability: 0.1, executionTokens: 9000 },
+    ];
+    // cot scores far above everything, but under a cost objective it is not read; no sample beats reflexion-3's score of 1.
+    const unread = templatePool([0.5, 0, 9, 1], undefined, 1, undefined, routes, costs, estimates);
+    const chosen = async (pool: typeof unread, objective: SelectionObjective) => (await pool.run('rm+templates', objective)).selection;
+    expect((await chosen(unread, { kind: 'price', pricePerToken: 1e-5 })).chosen).toBe(3);
+    expect((await chosen(unread, { kind: 'price', pricePerToken: 1e-4 })).chosen).toBe(2);
+    expect((await chosen(unread, { kind: 'cheapest-within', margin: 0.1 })).chosen).toBe(2);
+    const context = unread.pool.contextFor(2);
+    const priced = await chosen(unread, { kind: 'price', pricePerToken: 1e-5 });
+    expect(unread.pool.tokensOf(priced).verification.totalTokens).toBe(context.scoreTokens(0) + context.scoreTokens(1) + context.scoreTokens(3));
+    // The accuracy objective still reads every candidate, and takes the router's pick.
+    const accurate = await chosen(unread, { kind: 'accuracy' });
+    expect(accurate.chosen).toBe(3);
+    expect(unread.pool.tokensOf(accurate).verification.totalTokens).toBe([0, 1, 2, 3].reduce((sum, index) => sum + context.scoreTokens(index), 0));
+    // A sample that beats the router's pick by the margin is weighed by the model's estimate of it.
+    const passing = templatePool([3, 0, 9, 1], undefined, 1, undefined, routes, costs, estimates);
+    expect((await chosen(passing, { kind: 'price', pricePerToken: 1e-5 })).chosen).toBe(0);
+    expect((await chosen(passing, { kind: 'cheapest-within', margin: 0.01 })).chosen).toBe(0);
   });
 
   it('rm-templates-only picks the best template and writes no sampled plan', async () => {
