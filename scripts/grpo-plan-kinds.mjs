@@ -3,9 +3,15 @@
 // copy of its demo.db, runs rm-reward GRPO from base for each seed with the demo's full sizes, and
 // prints each final checkpoint's held-out accuracy and the plan kinds it writes on 100 test tasks
 // (one plan each). Optional: GRPO config overrides as JSON (for example '{"klCoefficient":0.04}'),
-// and a pessimistic reward, the score less k standard deviations of 5 bootstrap heads (--lcb k).
+// a pessimistic reward, the score less k standard deviations of 5 bootstrap heads (--lcb k), the
+// pair sources the GRPO model reads (--sources outcome,efficiency: a source is kept when its name
+// starts with one of them), and overrides of its training config as JSON (--rm-config '{"l2":0.01}',
+// or '{"tune":{"l2":[1e-6,0.001,0.01,0.03,0.1],"learningRate":[0.003]}}' to choose on the share's
+// validation pairs; the chosen L2 is printed). --share-kinds prints, per family, how often the
+// policy's plans of each kind (node count, answer block) were right on the share's tasks and on the
+// whole collection's, before any GRPO run.
 //
-//   npm run build && node scripts/grpo-plan-kinds.mjs --demo <demo dir> [--scenario <name|file>] [--seeds 0,1,2] [--config '{}'] [--lcb 1]
+//   npm run build && node scripts/grpo-plan-kinds.mjs --demo <demo dir> [--scenario <name|file>] [--seeds 0,1,2] [--config '{}'] [--lcb 1] [--sources outcome] [--rm-config '{}'] [--share-kinds]
 //
 // The demo's own store is never written: the script trains on a copy in a temporary folder.
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +26,7 @@ import { analyzePlan } from '../dist/rm/features/plan-analysis.js';
 import { openStore } from '../dist/store/index.js';
 import { runGrpo } from '../dist/train/index.js';
 
-const { values } = parseArgs({ options: { demo: { type: 'string' }, scenario: { type: 'string', default: 'default' }, seeds: { type: 'string', default: '0,1,2,3,4,5,6,7,8,9' }, config: { type: 'string', default: '{}' }, lcb: { type: 'string', default: '0' } } });
+const { values } = parseArgs({ options: { demo: { type: 'string' }, scenario: { type: 'string', default: 'default' }, seeds: { type: 'string', default: '0,1,2,3,4,5,6,7,8,9' }, config: { type: 'string', default: '{}' }, lcb: { type: 'string', default: '0' }, sources: { type: 'string', default: '' }, 'rm-config': { type: 'string', default: '{}' }, 'share-kinds': { type: 'boolean', default: false } } });
 if (values.demo === undefined || !existsSync(join(values.demo, 'demo.db'))) throw new Error('pass --demo <the --out folder of a finished orchrm demo>');
 const sizes = FULL_SIZES;
 const work = mkdtempSync(join(tmpdir(), 'orchrm-grpo-kinds-'));
@@ -34,12 +40,28 @@ try {
   const { config: chosen, pairs } = await trainStoredRewardModel(store, dataset.id, config, { out: join(work, 'rm.safetensors'), name: 'orchrm-bt-linear' });
   const heldOut = loadEvaluationData(store, { datasetId: dataset.id });
   const shareTasks = curveShareTasks(curveTaskOrder(collectionTokenSplitsByTask(store, dataset.id).keys(), heldOut, 0), sizes.grpo.rewardShare);
+  if (values['share-kinds']) {
+    // The policy's own plans (not the templates) on every collected task, by family and kind.
+    const tally = new Map();
+    for (const episode of store.iterateEpisodes()) {
+      if (episode.orchestrator.name === 'template' || episode.plan === undefined || episode.grade === undefined) continue;
+      const answer = episode.plan.nodes.find((node) => node.id === episode.plan.answer)?.agent ?? 'direct';
+      const key = `${episode.task.suite}: ${Math.min(episode.plan.nodes.length, 3)}${episode.plan.nodes.length >= 3 ? '+' : ''} nodes, ends in ${answer}`;
+      const entry = tally.get(key) ?? { share: [0, 0], all: [0, 0] };
+      for (const [scope, counted] of [['all', true], ['share', shareTasks.has(episode.task.id)]]) if (counted) { entry[scope][0] += 1; entry[scope][1] += episode.grade.correct ? 1 : 0; }
+      tally.set(key, entry);
+    }
+    const rate = ([count, right]) => `${right} of ${count}${count > 0 ? ` (${((100 * right) / count).toFixed(1)}%)` : ''}`;
+    for (const [key, entry] of [...tally].sort(([a], [b]) => (a < b ? -1 : 1))) console.log(`${key}: right on ${rate(entry.share)} on the share's tasks, ${rate(entry.all)} on the whole collection's`);
+  }
   const lcb = Number(values.lcb);
-  const { model: trained } = await trainRewardModel(
-    pairs.filter((pair) => shareTasks.has(pair.taskId)),
-    { ...chosen, tune: false, ensembleSize: lcb > 0 ? 5 : 0 },
+  const sources = values.sources === '' ? [] : values.sources.split(',');
+  const { model: trained, config: grpoConfig } = await trainRewardModel(
+    pairs.filter((pair) => shareTasks.has(pair.taskId) && (sources.length === 0 || sources.some((source) => pair.source.startsWith(source)))),
+    { ...chosen, tune: false, ensembleSize: lcb > 0 ? 5 : 0, ...JSON.parse(values['rm-config']) },
     { name: `orchrm-bt-grpo-share-${sizes.grpo.rewardShare}` },
   );
+  console.log(`GRPO reward model: ${sources.length === 0 ? 'every source' : `sources ${sources.join(', ')}`}, L2 ${grpoConfig.l2}`);
   const model =
     lcb === 0
       ? trained
