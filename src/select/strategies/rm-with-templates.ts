@@ -77,37 +77,27 @@ function pickWithoutScoring(context: SelectionContext, candidates: readonly numb
 }
 
 /**
- * Under a cost objective, with a template router that prices the templates (`routerEstimates`):
- * what `rm+templates` reads and picks. The router's own estimate (success probability, execution
- * tokens on the task) stands for every template, so the only template read is its accuracy pick,
- * the bar a sample must beat by `templateMargin` standard deviations of the heads' score
- * difference; the samples that do are weighed by the model's estimates (calibrated score, cost
- * head). Reading the other templates could only replace the router's estimates with the cost
- * head's, which prices a template from its text, not from its record on tasks of this kind.
+ * The samples that score above the `bar` candidate by more than `templateMargin` standard
+ * deviations of the score difference over the model's bootstrap heads (strictly above without
+ * heads), each with that spread (undefined without heads), and the one with the widest such lead
+ * (the earliest on a tie; undefined when none passes).
  */
-async function selectPricedByRouter(context: SelectionContext, router: NonNullable<ReturnType<typeof routerEstimates>>): Promise<Selection> {
-  const samples = sampledIndices(context.n);
-  const bar = router.ranked[0]!;
-  const read = [...samples, bar];
-  const unscored = pickWithoutScoring(context, read);
-  if (unscored !== undefined) {
-    const episode = await context.execute(unscored);
-    return { correct: isCorrect(episode), chosen: unscored, executed: [unscored], plansWritten: context.n, usedTemplates: true, verification: questionOnly(context) };
-  }
-  const [scores, members, modelEstimates] = await Promise.all([context.scores(), context.memberScores(), context.estimates()]);
-  let accuracyPick = bar;
-  let bestLowerBound = 0;
+function samplesPassing(context: SelectionContext, scores: readonly number[], members: readonly (readonly number[])[] | undefined, bar: number): { passing: Map<number, number | undefined>; best: number | undefined } {
   const passing = new Map<number, number | undefined>();
-  for (const sample of samples) {
+  let best: number | undefined;
+  let bestLowerBound = 0;
+  for (const sample of sampledIndices(context.n)) {
     const spread = members === undefined ? 0 : headDifference(members[sample] ?? [], members[bar] ?? []).spread;
     const lowerBound = (scores[sample] ?? Number.NEGATIVE_INFINITY) - scores[bar]! - context.templateMargin * spread;
     if (lowerBound <= 0) continue;
     passing.set(sample, members === undefined ? undefined : spread);
-    if (lowerBound > bestLowerBound) [accuracyPick, bestLowerBound] = [sample, lowerBound];
+    if (lowerBound > bestLowerBound) [best, bestLowerBound] = [sample, lowerBound];
   }
-  const estimates = [...router.estimates];
-  for (const sample of passing.keys()) estimates[sample] = modelEstimates[sample]!;
-  const chosen = chooseByObjective([...new Set([accuracyPick, ...router.ranked, ...passing.keys()])], estimates, context.objective);
+  return { passing, best };
+}
+
+/** Runs the chosen candidate: the selection of a strategy that read `read` and wrote N samples, with the chosen sample's spread when it passed a bar. */
+async function runChosen(context: SelectionContext, chosen: number, read: readonly number[], passing: ReadonlyMap<number, number | undefined>): Promise<Selection> {
   const uncertainty = passing.get(chosen);
   const episode = await context.execute(chosen);
   return {
@@ -119,6 +109,31 @@ async function selectPricedByRouter(context: SelectionContext, router: NonNullab
     verification: scoreVerification(context, read),
     ...(uncertainty !== undefined && { uncertainty }),
   };
+}
+
+/**
+ * Under a cost objective, with a template router that prices the templates (`routerEstimates`):
+ * what `rm+templates` reads and picks. The router's own estimate (success probability, execution
+ * tokens on the task) stands for every template, so the only template read is its accuracy pick,
+ * the bar a sample must beat by `templateMargin` standard deviations of the heads' score
+ * difference; the samples that do are weighed by the model's estimates (calibrated score, cost
+ * head). Reading the other templates could only replace the router's estimates with the cost
+ * head's, which prices a template from its text, not from its record on tasks of this kind.
+ */
+async function selectPricedByRouter(context: SelectionContext, router: NonNullable<ReturnType<typeof routerEstimates>>): Promise<Selection> {
+  const bar = router.ranked[0]!;
+  const read = [...sampledIndices(context.n), bar];
+  const unscored = pickWithoutScoring(context, read);
+  if (unscored !== undefined) {
+    const episode = await context.execute(unscored);
+    return { correct: isCorrect(episode), chosen: unscored, executed: [unscored], plansWritten: context.n, usedTemplates: true, verification: questionOnly(context) };
+  }
+  const [scores, members, modelEstimates] = await Promise.all([context.scores(), context.memberScores(), context.estimates()]);
+  const { passing, best } = samplesPassing(context, scores, members, bar);
+  const estimates = [...router.estimates];
+  for (const sample of passing.keys()) estimates[sample] = modelEstimates[sample]!;
+  const chosen = chooseByObjective([...new Set([best ?? bar, ...router.ranked, ...passing.keys()])], estimates, context.objective);
+  return runChosen(context, chosen, read, passing);
 }
 
 /**
@@ -148,42 +163,19 @@ export const rmWithTemplatesStrategy: SelectionStrategy = {
     const template = await routedTemplate(scores, context);
     // A router's pick is not the model's best-scored template: a sample must then beat the best-scored one, so that scores compare with scores.
     const bar = context.templateRoutes() === undefined ? template : bestTemplate(scores, context);
-    let best = template;
-    // Samples that beat the bar template by more than the margin, with their spread (undefined without heads).
-    const passing = new Map<number, number | undefined>();
-    if (template === undefined || bar === undefined) best = rankCandidates(scores, samples)[0] ?? 0;
-    else {
-      const members = await context.memberScores();
-      let bestLowerBound = 0;
-      for (const sample of samples) {
-        const spread = members === undefined ? 0 : headDifference(members[sample] ?? [], members[bar] ?? []).spread;
-        const lowerBound = (scores[sample] ?? Number.NEGATIVE_INFINITY) - scores[bar]! - context.templateMargin * spread;
-        if (lowerBound > 0) passing.set(sample, members === undefined ? undefined : spread);
-        // Strictly above the template (and above earlier samples): ties keep the template.
-        if (lowerBound > bestLowerBound) [best, bestLowerBound] = [sample, lowerBound];
-      }
-    }
-    let chosen = best ?? 0;
+    if (template === undefined || bar === undefined) return runChosen(context, rankCandidates(scores, samples)[0] ?? 0, candidates, new Map());
+    // Ties with the template keep it; among samples the earliest wins.
+    const { passing, best } = samplesPassing(context, scores, await context.memberScores(), bar);
+    let chosen = best ?? template;
     // A cost objective (without a router that prices the templates) chooses among every template and the samples that passed the margin, by the model's estimates, the accuracy pick first.
-    if (context.objective.kind !== 'accuracy' && template !== undefined) {
+    if (context.objective.kind !== 'accuracy') {
       const templates = rankCandidates(
         scores,
         context.templates.map((entry) => entry.index),
       );
-      const eligible = [...new Set([chosen, ...templates, ...passing.keys()])];
-      chosen = chooseByObjective(eligible, await context.estimates(), context.objective);
+      chosen = chooseByObjective([...new Set([chosen, ...templates, ...passing.keys()])], await context.estimates(), context.objective);
     }
-    const uncertainty = passing.get(chosen);
-    const episode = await context.execute(chosen);
-    return {
-      correct: isCorrect(episode),
-      chosen,
-      executed: [chosen],
-      plansWritten: context.n,
-      usedTemplates: true,
-      verification: scoreVerification(context, candidates),
-      ...(uncertainty !== undefined && { uncertainty }),
-    };
+    return runChosen(context, chosen, candidates, passing);
   },
 };
 
