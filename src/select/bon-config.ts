@@ -68,12 +68,14 @@ export const BonConfigSchema = z.strictObject({
    * (`SelectionObjective`): `accuracy` the highest score, `price` expected accuracy minus
    * `pricePerToken` x predicted execution tokens, `cheapest-within` the fewest predicted tokens
    * within `margin` of the best expected accuracy. The last two need a cost-aware reward model
-   * (`CostAwareRewardModel`: a model file of format 3 with a cost head and a calibration).
+   * (`CostAwareRewardModel`: a model file of format 3 with a cost head and a calibration); with a
+   * template router that prices the templates, `rm+templates` then reads only the samples and the
+   * router's pick and takes the router's estimates for the templates.
    * @default 'accuracy'
    */
   objective: z.enum(OBJECTIVE_NAMES).default('accuracy').meta({
     placeholder: 'objective',
-    description: 'what rm, rm+templates and rm-templates-only maximise: accuracy (highest score), price (expected accuracy - --price-per-token x predicted execution tokens) or cheapest-within (fewest predicted tokens within --margin of the best expected accuracy)',
+    description: 'what rm, rm+templates and rm-templates-only maximise: accuracy (highest score), price (expected accuracy - --price-per-token x predicted execution tokens) or cheapest-within (fewest predicted tokens within --margin of the best expected accuracy); under the last two, with a template router that prices the templates, rm+templates reads only the samples and the router\'s pick',
   }),
   /** Objective `price`: expected accuracy (0 to 1) given up per predicted execution token. @default 0.00001 (10,000 tokens for 0.1 of accuracy) */
   pricePerToken: z.number().min(0).default(1e-5).meta({ placeholder: 'price', description: 'objective price: expected accuracy (0 to 1) worth one predicted execution token' }),
