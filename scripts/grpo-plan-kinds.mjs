@@ -9,9 +9,10 @@
 // or '{"tune":{"l2":[1e-6,0.001,0.01,0.03,0.1],"learningRate":[0.003]}}' to choose on the share's
 // validation pairs; the chosen L2 is printed). --share-kinds prints, per family, how often the
 // policy's plans of each kind (node count, answer block) were right on the share's tasks and on the
-// whole collection's, before any GRPO run.
+// whole collection's, before any GRPO run. --share s trains the GRPO model on another share of the
+// collection's training tasks than the demo's (the first s of the learning curve's order).
 //
-//   npm run build && node scripts/grpo-plan-kinds.mjs --demo <demo dir> [--scenario <name|file>] [--seeds 0,1,2] [--config '{}'] [--lcb 1] [--sources outcome] [--rm-config '{}'] [--share-kinds]
+//   npm run build && node scripts/grpo-plan-kinds.mjs --demo <demo dir> [--scenario <name|file>] [--seeds 0,1,2] [--config '{}'] [--lcb 1] [--sources outcome] [--rm-config '{}'] [--share-kinds] [--share 0.25]
 //
 // The demo's own store is never written: the script trains on a copy in a temporary folder.
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -26,9 +27,11 @@ import { analyzePlan } from '../dist/rm/features/plan-analysis.js';
 import { openStore } from '../dist/store/index.js';
 import { runGrpo } from '../dist/train/index.js';
 
-const { values } = parseArgs({ options: { demo: { type: 'string' }, scenario: { type: 'string', default: 'default' }, seeds: { type: 'string', default: '0,1,2,3,4,5,6,7,8,9' }, config: { type: 'string', default: '{}' }, lcb: { type: 'string', default: '0' }, sources: { type: 'string', default: '' }, 'rm-config': { type: 'string', default: '{}' }, 'share-kinds': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { demo: { type: 'string' }, scenario: { type: 'string', default: 'default' }, seeds: { type: 'string', default: '0,1,2,3,4,5,6,7,8,9' }, config: { type: 'string', default: '{}' }, lcb: { type: 'string', default: '0' }, sources: { type: 'string', default: '' }, 'rm-config': { type: 'string', default: '{}' }, 'share-kinds': { type: 'boolean', default: false }, share: { type: 'string' } } });
 if (values.demo === undefined || !existsSync(join(values.demo, 'demo.db'))) throw new Error('pass --demo <the --out folder of a finished orchrm demo>');
 const sizes = FULL_SIZES;
+const share = values.share === undefined ? sizes.grpo.rewardShare : Number(values.share);
+if (!(share > 0 && share <= 1)) throw new Error(`--share must be a number in (0, 1], got ${values.share}`);
 const work = mkdtempSync(join(tmpdir(), 'orchrm-grpo-kinds-'));
 for (const suffix of ['', '-wal', '-shm']) if (existsSync(join(values.demo, `demo.db${suffix}`))) copyFileSync(join(values.demo, `demo.db${suffix}`), join(work, `demo.db${suffix}`));
 const store = openStore(join(work, 'demo.db'));
@@ -39,7 +42,7 @@ try {
   const config = parseBtConfig({ seed: 0, maxEpochs: sizes.rmEpochs, encoderCandidates: [...DEMO_ENCODER_CANDIDATES] });
   const { config: chosen, pairs } = await trainStoredRewardModel(store, dataset.id, config, { out: join(work, 'rm.safetensors'), name: 'orchrm-bt-linear' });
   const heldOut = loadEvaluationData(store, { datasetId: dataset.id });
-  const shareTasks = curveShareTasks(curveTaskOrder(collectionTokenSplitsByTask(store, dataset.id).keys(), heldOut, 0), sizes.grpo.rewardShare);
+  const shareTasks = curveShareTasks(curveTaskOrder(collectionTokenSplitsByTask(store, dataset.id).keys(), heldOut, 0), share);
   if (values['share-kinds']) {
     // The policy's own plans (not the templates) on every collected task, by family and kind.
     const tally = new Map();
@@ -59,9 +62,9 @@ try {
   const { model: trained, config: grpoConfig } = await trainRewardModel(
     pairs.filter((pair) => shareTasks.has(pair.taskId) && (sources.length === 0 || sources.some((source) => pair.source.startsWith(source)))),
     { ...chosen, tune: false, ensembleSize: lcb > 0 ? 5 : 0, ...JSON.parse(values['rm-config']) },
-    { name: `orchrm-bt-grpo-share-${sizes.grpo.rewardShare}` },
+    { name: `orchrm-bt-grpo-share-${share}` },
   );
-  console.log(`GRPO reward model: ${sources.length === 0 ? 'every source' : `sources ${sources.join(', ')}`}, L2 ${grpoConfig.l2}`);
+  console.log(`GRPO reward model: ${shareTasks.size} tasks (share ${share}), ${sources.length === 0 ? 'every source' : `sources ${sources.join(', ')}`}, L2 ${grpoConfig.l2}`);
   const model =
     lcb === 0
       ? trained
