@@ -34,13 +34,21 @@ export async function routedTemplate(scores: readonly number[], context: Selecti
   return scores[best]! - scores[reference]! > context.templateMargin * spread ? best : reference;
 }
 
+/** What the template router says of every template of the pool, without reading a plan. */
+interface RouterEstimates {
+  /** By pool index: the router's success probability and expected execution tokens of each template. */
+  estimates: PlanEstimate[];
+  /** The templates' pool indices by the router's probability, its accuracy pick first. */
+  ranked: number[];
+}
+
 /**
  * With a template router whose record prices every template (`templateRouteCosts`): its estimate
  * of each template (success probability, expected execution tokens on the task) by pool index, and the
  * templates by its probability (the accuracy pick first, so it wins every tie of an objective).
  * Undefined otherwise.
  */
-function routerEstimates(context: SelectionContext): { estimates: PlanEstimate[]; ranked: number[] } | undefined {
+function routerEstimates(context: SelectionContext): RouterEstimates | undefined {
   const routes = context.templateRoutes();
   const costs = context.templateRouteCosts();
   if (routes === undefined || costs === undefined) return undefined;
@@ -120,7 +128,7 @@ async function runChosen(context: SelectionContext, chosen: number, read: readon
  * head). Reading the other templates could only replace the router's estimates with the cost
  * head's, which prices a template from its text, not from its record on tasks of this kind.
  */
-async function selectPricedByRouter(context: SelectionContext, router: NonNullable<ReturnType<typeof routerEstimates>>): Promise<Selection> {
+async function selectPricedByRouter(context: SelectionContext, router: RouterEstimates): Promise<Selection> {
   const bar = router.ranked[0]!;
   const read = [...sampledIndices(context.n), bar];
   const unscored = pickWithoutScoring(context, read);
