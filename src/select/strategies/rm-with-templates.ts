@@ -69,15 +69,12 @@ function questionOnly(context: SelectionContext): Usage {
 /**
  * Under a price, the template the router alone picks when scoring the candidates cannot pay:
  * scoring finds at best a plan certain to succeed at no execution cost (value 1), so when reading
- * every candidate costs more, at the price, than 1 less the value of the router's own pick, no
- * outcome of scoring can make up for it. Undefined when scoring may pay, under another objective,
- * or without a router that prices the templates.
+ * `candidates` costs more, at the price, than 1 less the value of the router's own pick, no
+ * outcome of scoring can make up for it. Undefined when scoring may pay, or under another objective.
  */
-function pickWithoutScoring(context: SelectionContext, candidates: readonly number[]): number | undefined {
+function pickWithoutScoring(context: SelectionContext, router: RouterEstimates, candidates: readonly number[]): number | undefined {
   const { objective } = context;
   if (objective.kind !== 'price') return undefined;
-  const router = routerEstimates(context);
-  if (router === undefined) return undefined;
   const chosen = chooseByObjective(router.ranked, router.estimates, objective);
   const { successProbability, executionTokens } = router.estimates[chosen]!;
   const readingCost = objective.pricePerToken * (scoreVerification(context, candidates).totalTokens - context.questionTokens);
@@ -131,7 +128,7 @@ async function runChosen(context: SelectionContext, chosen: number, read: readon
 async function selectPricedByRouter(context: SelectionContext, router: RouterEstimates): Promise<Selection> {
   const bar = router.ranked[0]!;
   const read = [...sampledIndices(context.n), bar];
-  const unscored = pickWithoutScoring(context, read);
+  const unscored = pickWithoutScoring(context, router, read);
   if (unscored !== undefined) {
     const episode = await context.execute(unscored);
     return { correct: isCorrect(episode), chosen: unscored, executed: [unscored], plansWritten: context.n, usedTemplates: true, verification: questionOnly(context) };
