@@ -78,6 +78,13 @@ export interface TemplateRoutingRewardModel extends RewardModel {
    * puts on a template chosen by the router alone.
    */
   templateExecutionTokens?(task: string, suite: string, names: readonly string[]): (number | undefined)[];
+  /**
+   * What reading the sampled plans is expected to add, on a task of the suite at this price per
+   * token, to the router's priced pick (success probability less price x tokens), when samples must
+   * beat the router's pick by `margin` standard deviations of the heads' score difference.
+   * Undefined where the model has no such estimate (or one made for another margin).
+   */
+  readingGain?(suite: string, pricePerToken: number, margin: number): number | undefined;
 }
 
 /** Whether a reward model has a template router (`TemplateRoutingRewardModel`) with at least two templates. */

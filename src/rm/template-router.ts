@@ -22,6 +22,7 @@ const COST_L2 = 1;
 /** Task facts that say how big a task is (the asked quantity's depth, the quantities needed, the relation chain's length): execution tokens grow with them. */
 const SIZE_FACT = /^(asked_depth|needed|relation_chain)=/;
 const MAX_ROUTER_TEMPLATES = 256;
+const MAX_GAIN_PRICES = 64;
 const MAX_NAME_LENGTH = 200;
 /** The fact every task of a suite has: the suite's own intercept, and how a router knows which suites it has seen. */
 const SUITE_FACT = 'suite=';
@@ -69,6 +70,32 @@ export const TemplateRouterDataSchema = z
         templates: z.array(z.strictObject({ name: z.string().min(1).max(MAX_NAME_LENGTH), weights: z.array(z.number().finite()).max(MAX_COST_FACTS) })).max(MAX_ROUTER_TEMPLATES),
       })
       .optional(),
+    /**
+     * What reading the sampled plans is expected to add to the router's priced pick, per suite, on a
+     * log grid of prices per token (`estimateReadingGain`): `rm+templates` skips reading where it
+     * costs more (docs/select.md, "The value of reading"). Absent from routers written before it, and
+     * where no collection task had both template plans and samples.
+     */
+    readingGain: z
+      .strictObject({
+        /** The `--template-margin` the samples had to pass the router's pick by: the estimate holds for that margin only. */
+        margin: z.number().min(0).finite(),
+        prices: z.array(z.number().positive().finite()).min(1).max(MAX_GAIN_PRICES),
+        suites: z
+          .array(
+            z.strictObject({
+              suite: z.string().max(MAX_NAME_LENGTH),
+              /** Collection tasks (train and validation) the estimate is the mean over. */
+              tasks: z.number().int().min(1),
+              /** Mean sampled plans per such task. */
+              samplesPerTask: z.number().min(0).finite(),
+              /** By price: the mean expected gain, in success probability less price x tokens. */
+              gains: z.array(z.number().min(0).max(1)).max(MAX_GAIN_PRICES),
+            }),
+          )
+          .max(MAX_ROUTER_FACTS),
+      })
+      .optional(),
   })
   .superRefine((data, context) => {
     if (new Set(data.facts).size !== data.facts.length) context.addIssue({ code: 'custom', message: 'a template router lists each fact once' });
@@ -82,6 +109,14 @@ export const TemplateRouterDataSchema = z
       for (const template of data.costs.templates) {
         if (template.weights.length !== data.costs.facts.length) context.addIssue({ code: 'custom', message: `template ${template.name} has ${template.weights.length} cost weights for ${data.costs.facts.length} cost facts` });
       }
+    }
+    if (data.readingGain !== undefined) {
+      const { prices, suites } = data.readingGain;
+      if (prices.some((price, index) => index > 0 && price <= prices[index - 1]!)) context.addIssue({ code: 'custom', message: 'reading gain prices must increase' });
+      for (const entry of suites) {
+        if (entry.gains.length !== prices.length) context.addIssue({ code: 'custom', message: `suite ${entry.suite} has ${entry.gains.length} reading gains for ${prices.length} prices` });
+      }
+      if (new Set(suites.map((entry) => entry.suite)).size !== suites.length) context.addIssue({ code: 'custom', message: 'a template router lists each suite of its reading gain once' });
     }
     for (const entry of data.record ?? []) {
       if (entry.correct > entry.episodes) context.addIssue({ code: 'custom', message: `template ${entry.template} on suite ${entry.suite} has ${entry.correct} correct of ${entry.episodes} episodes` });
@@ -209,6 +244,30 @@ export class TemplateRouter {
       const weights = this.costWeights.get(name);
       return weights === undefined ? means[position] : Math.max(0, logit(weights, indices));
     });
+  }
+
+  /**
+   * The gain that reading the sampled plans is expected to add to the router's priced pick on a
+   * task of the suite at this price per token (`TemplateRouterData.readingGain`), linear in log
+   * price between its grid's points and flat beyond them. Undefined without an estimate for the
+   * suite, or when it was made for another template margin than `margin`.
+   */
+  readingGain(suite: string, pricePerToken: number, margin: number): number | undefined {
+    const table = this.data.readingGain;
+    const gains = table?.suites.find((entry) => entry.suite === suite)?.gains;
+    if (table === undefined || gains === undefined || table.margin !== margin) return undefined;
+    const { prices } = table;
+    if (pricePerToken <= prices[0]!) return gains[0];
+    const above = prices.findIndex((price) => price >= pricePerToken);
+    if (above === -1) return gains[gains.length - 1];
+    const [low, high] = [Math.log(prices[above - 1]!), Math.log(prices[above]!)];
+    const weight = (Math.log(pricePerToken) - low) / (high - low);
+    return gains[above - 1]! + weight * (gains[above]! - gains[above - 1]!);
+  }
+
+  /** The same router with a reading-gain estimate (`estimateReadingGain`). */
+  withReadingGain(readingGain: NonNullable<TemplateRouterData['readingGain']>): TemplateRouter {
+    return new TemplateRouter({ ...this.data, readingGain });
   }
 
   /**

@@ -14,7 +14,8 @@ import { fitPopularity } from './features/routing-encoders.js';
 import { createHead } from './heads/create-head.js';
 import type { RewardHead } from './heads/reward-head.js';
 import { encodePairs, splitIndices, type PairDataset } from './pair-dataset.js';
-import { trainTemplateRouter, type TemplateRouterReport } from './template-router.js';
+import { DEFAULT_TEMPLATE_MARGIN, estimateReadingGain } from './reading-gain.js';
+import { trainTemplateRouter, type TemplateRouter, type TemplateRouterReport } from './template-router.js';
 import { TrainedRewardModel } from './trained-reward-model.js';
 
 /**
@@ -152,9 +153,9 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
   const cost = outcomes.length === 0 ? undefined : await trainCostHead(chosen.pipeline, (text) => analyzePlan(text, catalog), outcomes, { seed: config.seed }, options.signal);
   const calibration = await calibrate(new TrainedRewardModel(chosen.pipeline, chosen.head, { catalog }), outcomes);
   const routed = options.templateRouter === false ? undefined : trainTemplateRouter(outcomes);
-  const model = new TrainedRewardModel(chosen.pipeline, chosen.head, {
+  const modelOf = (templateRouter: TemplateRouter | undefined) => new TrainedRewardModel(chosen.pipeline, chosen.head, {
     ensemble: ensemble.map((member) => member.head),
-    ...(routed !== undefined && { templateRouter: routed.router }),
+    ...(templateRouter !== undefined && { templateRouter }),
     ...(cost !== undefined && { costHead: cost.head }),
     ...(calibration !== undefined && { calibration: { slope: calibration.slope, intercept: calibration.intercept } }),
     ...(options.name ? { name: options.name } : {}),
@@ -176,6 +177,9 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
       },
     },
   });
+  // The reading gain replays selection with the finished model, so the router gains it afterwards.
+  const readingGain = routed === undefined ? undefined : await estimateReadingGain(modelOf(routed.router), routed.router, outcomes, DEFAULT_TEMPLATE_MARGIN, options.signal);
+  const model = modelOf(readingGain === undefined ? routed?.router : routed!.router.withReadingGain(readingGain));
   return { model, training: chosen.training, dataset: chosen.dataset, config: chosen.config, trials: chosen.tuning ?? [], stateFiles, ...(encoderChoice !== undefined && { encoderChoice }) };
 }
 

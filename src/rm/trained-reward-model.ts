@@ -150,6 +150,11 @@ export class TrainedRewardModel implements UncertainRewardModel, CostAwareReward
     return this.templateRouter === undefined ? names.map(() => undefined) : this.templateRouter.executionTokens(task, suite, names);
   }
 
+  /** What reading the samples is expected to add to the router's priced pick (`TemplateRouter.readingGain`). */
+  readingGain(suite: string, pricePerToken: number, margin: number): number | undefined {
+    return this.templateRouter?.readingGain(suite, pricePerToken, margin);
+  }
+
   get ensembleSize(): number {
     return this.ensemble.length;
   }

@@ -1,6 +1,7 @@
 import { addUsage, deriveSeed, emptyUsage, type Episode, hasEnsemble, isCostAware, ModelBehaviorError, type PlanEstimate, type RewardModel, routesTemplates, type Task, type TemplatePlan, type Usage, type UsageByRole, UserError } from '../core/index.js';
 import { type ChatProvider, countTokens } from '../llm/index.js';
 import { type BlockCatalog, parsePlan, renderParseResult } from '../plan/index.js';
+import { DEFAULT_TEMPLATE_MARGIN } from '../rm/index.js';
 import { sampleKind, type CandidatePick } from './candidate-pick.js';
 import type { SelectionObjective } from './selection-objective.js';
 import type { Selection, SelectionContext } from './selection-strategy.js';
@@ -204,6 +205,17 @@ export class CandidatePool {
   }
 
   /**
+   * What reading the sampled plans is expected to add to the router's priced pick at this price
+   * (`TemplateRoutingRewardModel.readingGain`, at the pool's template margin); undefined unless
+   * `templateRouteCosts` is defined and the model has an estimate for the task's suite.
+   */
+  readingGain(pricePerToken: number): number | undefined {
+    const { rewardModel, task, templateMargin = DEFAULT_TEMPLATE_MARGIN } = this.options;
+    if (this.templateRouteCosts() === undefined || rewardModel === undefined || !routesTemplates(rewardModel)) return undefined;
+    return rewardModel.readingGain?.(task.suite, pricePerToken, templateMargin);
+  }
+
+  /**
    * Per pool candidate, the reward model's calibrated success probability and predicted execution
    * tokens (one call for the whole pool); a UserError when the model cannot estimate them.
    */
@@ -227,7 +239,7 @@ export class CandidatePool {
   /** The context a strategy sees at N = n, with the pool's objective or `objective`. */
   contextFor(n: number, objective?: SelectionObjective): SelectionContext {
     if (!Number.isInteger(n) || n < 1 || n > this.size) throw new RangeError(`N must be in 1..${this.size}, got ${n}`);
-    const { task, judge, seed = 0, topK = 3, adaptiveMargin = 1, templateMargin = 1, referenceTemplate } = this.options;
+    const { task, judge, seed = 0, topK = 3, adaptiveMargin = 1, templateMargin = DEFAULT_TEMPLATE_MARGIN, referenceTemplate } = this.options;
     const templates = this.templateIndices;
     return {
       task,
@@ -244,6 +256,7 @@ export class CandidatePool {
       memberScores: () => this.memberScores(),
       templateRoutes: () => this.templateRoutes(),
       templateRouteCosts: () => this.templateRouteCosts(),
+      readingGain: (pricePerToken) => this.readingGain(pricePerToken),
       scoreTokens: (index) => this.scoreTokenCounts[index] ?? 0,
       questionTokens: this.questionTokens,
       judge,

@@ -67,6 +67,12 @@ export interface SelectionContext {
    * `rm-templates-only` prices its templates by it under a cost objective.
    */
   templateRouteCosts(): readonly number[] | undefined;
+  /**
+   * What reading the sampled plans is expected to add to the router's priced pick at this price
+   * per token (the model's estimate from its training tasks, `estimateReadingGain`); undefined
+   * without `templateRouteCosts` or without an estimate for the task's suite at `templateMargin`.
+   */
+  readingGain(pricePerToken: number): number | undefined;
   /** Tokens the reward model reads to score candidate `index` (task text + canonical plan). */
   scoreTokens(index: number): number;
   /** Tokens of the task text alone: what a template router reads to rate the templates (it reads no plan). */

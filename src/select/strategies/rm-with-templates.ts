@@ -67,10 +67,12 @@ function questionOnly(context: SelectionContext): Usage {
 }
 
 /**
- * Under a price, the template the router alone picks when scoring the candidates cannot pay:
- * scoring finds at best a plan certain to succeed at no execution cost (value 1), so when reading
- * `candidates` costs more, at the price, than 1 less the value of the router's own pick, no
- * outcome of scoring can make up for it. Undefined when scoring may pay, or under another objective.
+ * Under a price, the template the router alone picks when reading the candidates is not worth
+ * its tokens: when reading `candidates` costs more, at the price, than the model expects it to add
+ * to the router's priced pick on a task of the suite (`SelectionContext.readingGain`, estimated on
+ * its training tasks). Without that estimate the bound is what a plan certain to succeed at no
+ * execution cost would add (1 less the value of the router's pick), which no outcome of reading
+ * can beat. Undefined when reading may pay, or under another objective.
  */
 function pickWithoutScoring(context: SelectionContext, router: RouterEstimates, candidates: readonly number[]): number | undefined {
   const { objective } = context;
@@ -78,7 +80,8 @@ function pickWithoutScoring(context: SelectionContext, router: RouterEstimates, 
   const chosen = chooseByObjective(router.ranked, router.estimates, objective);
   const { successProbability, executionTokens } = router.estimates[chosen]!;
   const readingCost = objective.pricePerToken * (scoreVerification(context, candidates).totalTokens - context.questionTokens);
-  return readingCost >= 1 - (successProbability - objective.pricePerToken * executionTokens) ? chosen : undefined;
+  const expectedGain = context.readingGain(objective.pricePerToken) ?? 1 - (successProbability - objective.pricePerToken * executionTokens);
+  return readingCost > expectedGain ? chosen : undefined;
 }
 
 /**
@@ -152,8 +155,8 @@ async function selectPricedByRouter(context: SelectionContext, router: RouterEst
  * sample of a template's shape scores the same as the template) go to the template, and among
  * samples to the earliest. Under a cost objective with a router that prices the templates it reads
  * only the samples and the router's pick (`selectPricedByRouter`), and under a price it first asks
- * whether scoring can pay at all (`pickWithoutScoring`); when it cannot, it takes the router's
- * priced pick and reads only the task.
+ * whether that reading is worth its tokens (`pickWithoutScoring`); when it is not, it takes the
+ * router's priced pick and reads only the task.
  */
 export const rmWithTemplatesStrategy: SelectionStrategy = {
   name: 'rm+templates',

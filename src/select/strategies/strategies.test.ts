@@ -254,7 +254,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
   ];
 
   /** Two samples, then the two templates; `scores` and `members` by pool index; answers: sample 0 wrong, sample 1 right, cot wrong, reflexion-3 right. */
-  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number, routes?: Record<string, number>, routeCosts?: Record<string, number>, estimates?: PlanEstimate[]) {
+  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number, routes?: Record<string, number>, routeCosts?: Record<string, number>, estimates?: PlanEstimate[], readingGain?: (suite: string, pricePerToken: number, margin: number) => number | undefined) {
     const planTexts = [PLAN('sc', { samples: 7 }), PLAN('cot')];
     const answers = ['41', '42', '41', '42'];
     const rewardModel = {
@@ -267,6 +267,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       routeTemplates: (_task: string, _suite: string, names: readonly string[]) => names.map((name) => routes?.[name]),
       ...(routeCosts !== undefined && { templateExecutionTokens: (_task: string, _suite: string, names: readonly string[]) => names.map((name) => routeCosts[name]) }),
       ...(estimates !== undefined && { canEstimate: true, estimate: async () => estimates }),
+      ...(readingGain !== undefined && { readingGain }),
     };
     const candidatePool = new CandidatePool({
       task,
@@ -422,6 +423,40 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
     const passing = templatePool([3, 0, 9, 1], undefined, 1, undefined, routes, costs, estimates);
     expect((await chosen(passing, { kind: 'price', pricePerToken: 1e-5 })).chosen).toBe(0);
     expect((await chosen(passing, { kind: 'cheapest-within', margin: 0.01 })).chosen).toBe(0);
+  });
+
+  it("under a price, rm+templates reads the samples only where the model expects them to add more than their reading costs", async () => {
+    const routes = { cot: 0.6, 'reflexion-3': 0.65 };
+    const costs = { cot: 1000, 'reflexion-3': 5000 };
+    const estimates: PlanEstimate[] = [
+      { successProbability: 0.99, executionTokens: 0 },
+      { successProbability: 0.2, executionTokens: 0 },
+      { successProbability: 0.6, executionTokens: 1000 },
+      { successProbability: 0.65, executionTokens: 5000 },
+    ];
+    const price = { kind: 'price', pricePerToken: 2e-5 } as const;
+    const asked: [string, number, number][] = [];
+    // Sample 0 beats the router's pick and the model calls it certain and free: reading finds it.
+    const poolWithGain = (gain: number) =>
+      templatePool([3, 0, 9, 1], undefined, 1, undefined, routes, costs, estimates, (suite, pricePerToken, margin) => {
+        asked.push([suite, pricePerToken, margin]);
+        return gain;
+      });
+    const context = poolWithGain(0).pool.contextFor(2);
+    const readingCost = price.pricePerToken * (context.scoreTokens(0) + context.scoreTokens(1) + context.scoreTokens(3));
+    // Expected to add more than the reading costs: read, and take the sample.
+    const worth = poolWithGain(readingCost * 1.5);
+    const read = (await worth.run('rm+templates', price)).selection;
+    expect(read.chosen).toBe(0);
+    expect(worth.pool.tokensOf(read).verification.totalTokens).toBe(context.scoreTokens(0) + context.scoreTokens(1) + context.scoreTokens(3));
+    expect(asked.at(-1)).toEqual([task.suite, 2e-5, 1]);
+    // Expected to add less: the router's priced pick (cot: 0.6 - 0.02 against reflexion-3's 0.65 - 0.1), reading only the task.
+    const notWorth = poolWithGain(readingCost / 2);
+    const skipped = (await notWorth.run('rm+templates', price)).selection;
+    expect(skipped.chosen).toBe(2);
+    expect(notWorth.pool.tokensOf(skipped).verification.totalTokens).toBe(context.questionTokens);
+    // Free reading is always done, whatever the estimate.
+    expect((await poolWithGain(0).run('rm+templates', { kind: 'price', pricePerToken: 0 })).selection.chosen).toBe(0);
   });
 
   it('rm-templates-only picks the best template and writes no sampled plan', async () => {
