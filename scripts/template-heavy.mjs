@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Active collection with template plans against passive collection at about the same tokens, and
-// against the demo's whole collection (docs/rm.md, "Learning curves and active collection"). Collects both with the
+// Any collections (--spec: a name and its `collect` flags each) against the demo's whole collection
+// (issue 22's active target: docs/rm.md, "Learning curves and active collection"). Collects each with the
 // built CLI (npm run build first), mines and trains each as the demo does (its two candidate
 // encoders, 12 epochs, tuned on validation), then runs Best-of-8 on the default scenario's 400
 // test tasks with each model and with the demo's, and prints one JSON report: each model's
 // collection tokens and accuracies, and paired differences with 95% bootstrap intervals over tasks.
-// Usage: node scripts/active-templates.mjs --reference orchrm-demo [--seed 0] [--active-count 240] [--passive-count 200] [--out dir]
+// Usage: node scripts/template-heavy.mjs --reference orchrm-demo [--seed 0] --spec '{"name": "collect flags", ...}' [--out dir] [--whole-cache file]
+//   a collection whose model is already in --out is not collected again (give its flags as ""), nor a model's Best-of-8 run again
 //   --reference: the folder of `npx orchrm demo --seed <seed>` (its rm.safetensors is the whole collection's model)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -78,10 +79,12 @@ environment.close();
 /** Correct (1) or not (0) per task of one strategy, in task order. */
 const correctByTask = (name, strategy) => new Map(outcomes[name].filter((outcome) => outcome.strategy === strategy).map((outcome) => [outcome.taskId, outcome.correct ? 1 : 0]));
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-// A seeded generator for the bootstrap, so a report can be repeated.
+// A seeded generator for the bootstrap, restarted for every comparison, so that an interval does not
+// depend on which other collections the report compares (nor their order).
 let state = (SEED + 1) >>> 0;
 const random = () => ((state = (Math.imul(state ^ (state >>> 15), 2246822507) + 0x9e3779b9) >>> 0) / 2 ** 32);
 function paired(a, b, strategy) {
+  state = (SEED + 1) >>> 0;
   const [x, y] = [correctByTask(a, strategy), correctByTask(b, strategy)];
   const differences = [...x.keys()].map((taskId) => x.get(taskId) - y.get(taskId));
   const resampled = Array.from({ length: 2000 }, () => mean(Array.from(differences, () => differences[Math.floor(random() * differences.length)])));
