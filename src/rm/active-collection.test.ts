@@ -8,6 +8,8 @@ import { openStore } from '../store/index.js';
 import { createSimEnvironment, loadScenario, orchestratorRefOfModel, startOpenAiCompatibleServer } from '../sim/index.js';
 import { minePairs } from '../pairs/index.js';
 import { collectActively, TEMPLATE_CHOICE_ENCODER, type ActiveCollectOptions } from './active-collection.js';
+import type { PlanOutcome } from './cost-head.js';
+import { chooseTemplatesByRouter } from './router-template-choice.js';
 import { loadTrainingPairs } from './eval/index.js';
 import { trainRewardModel } from './train-reward-model.js';
 
@@ -90,6 +92,99 @@ describe('collectActively', () => {
     expect(episodesOf(store)).toEqual(before);
     store.close();
   }, 240_000);
+
+  describe('with the template router choosing the templates', () => {
+    const routerSettings = { rounds: 2, firstRoundPlans: 1, plansPerTask: 0, concurrency: 4, seed: 7, templates: { library: environment.templates, perTask: 3, choice: 'router' as const } };
+    const collect = (dbName: string, extra: Partial<ActiveCollectOptions> = {}) => {
+      const store = openStore(join(directory, dbName));
+      return { store, rounds: collectActively({ environment, tasks: environment.tasks('train', 40), orchestrator: environment.orchestrator('base'), store, ...routerSettings, ...extra }) };
+    };
+    const tokensOf = (store: ReturnType<typeof openStore>, runId: string) =>
+      [...store.iterateEpisodes({ runId }, { withCalls: false })].reduce((sum, episode) => sum + episode.usage.orchestrator.totalTokens + episode.usage.execution.totalTokens + episode.usage.verification.totalTokens, 0);
+    /** Per task of a run, its template positions in the library, ascending. */
+    const templatesByTask = (store: ReturnType<typeof openStore>, runId: string) => {
+      const byTask = new Map<string, number[]>();
+      for (const episode of store.iterateEpisodes({ runId, orchestrator: 'template' }, { withCalls: false })) {
+        byTask.set(episode.task.id, [...(byTask.get(episode.task.id) ?? []), environment.templates.names.indexOf(episode.orchestrator.checkpoint!)].sort((a, b) => a - b));
+      }
+      return byTask;
+    };
+
+    it('runs every template in round 1, then only the ones the router may rank first, and no sampled plan', async () => {
+      const { store, rounds } = collect('router.db');
+      const result = await rounds;
+      const names = environment.templates.names;
+      const [first, second] = result.map((round) => [...store.iterateEpisodes({ runId: round.runId }, { withCalls: false })]);
+      expect(first!.filter((episode) => episode.orchestrator.name === 'template')).toHaveLength(20 * names.length);
+      expect(first!.filter((episode) => episode.orchestrator.name !== 'template')).toHaveLength(20);
+      expect(second!.every((episode) => episode.orchestrator.name === 'template')).toBe(true);
+      // The templates of round 2 are the router's choice over round 1's graded template episodes, one to three per task.
+      const outcomes: PlanOutcome[] = first!
+        .filter((episode) => episode.orchestrator.name === 'template')
+        .map((episode) => ({ taskId: episode.task.id, question: episode.task.question, suite: episode.task.suite, planText: episode.planText, template: episode.orchestrator.checkpoint!, executionTokens: episode.usage.execution.totalTokens, correct: episode.grade!.correct, split: 'train' }));
+      const roundTasks = environment.tasks('train', 40).slice(20);
+      const expected = chooseTemplatesByRouter(outcomes, roundTasks, { names, perTask: 3, seed: deriveSeed(routerSettings.seed, 'active-round:2') }).chosen;
+      const chosen = templatesByTask(store, result[1]!.runId);
+      expect(chosen).toEqual(expected);
+      expect([...chosen.values()].every((positions) => positions.length >= 1 && positions.length <= 3)).toBe(true);
+      // It spends where the router is unsure: fewer than the three allowed on some tasks.
+      expect(second!.length).toBeLessThan(20 * 3);
+      store.close();
+    }, 240_000);
+
+    it('cuts the later rounds to the tasks a budget still affords', async () => {
+      const { store: whole, rounds } = collect('router-unbudgeted.db');
+      const full = await rounds;
+      const firstTokens = tokensOf(whole, full[0]!.runId);
+      const secondTokens = tokensOf(whole, full[1]!.runId);
+      const wholeChoice = templatesByTask(whole, full[1]!.runId);
+      whole.close();
+      // Round 1 alone spends the budget: no later round.
+      const spent = collect('router-spent.db', { budget: firstTokens + 1 });
+      expect((await spent.rounds).map((round) => round.round)).toEqual([1]);
+      spent.store.close();
+      // Half of round 2 left: a prefix of its tasks, with the same templates as unbudgeted.
+      const half = collect('router-half.db', { budget: firstTokens + secondTokens / 2 });
+      const cut = await half.rounds;
+      expect(cut[1]!.tasks).toBeGreaterThan(0);
+      expect(cut[1]!.tasks).toBeLessThan(20);
+      const prefix = environment.tasks('train', 40).slice(20, 20 + cut[1]!.tasks).map((task) => task.id);
+      expect(templatesByTask(half.store, cut[1]!.runId)).toEqual(new Map(prefix.map((taskId) => [taskId, wholeChoice.get(taskId)!])));
+      half.store.close();
+    }, 240_000);
+
+    it('resumes after a stop in round 2 and ends with what an uninterrupted run collects', async () => {
+      const { store: whole, rounds } = collect('router-whole.db');
+      await rounds;
+      const stop = new AbortController();
+      let firstRoundDone = false;
+      let secondRound = 0;
+      const killed = collect('router-killed.db', {
+        signal: stop.signal,
+        events: (event) => {
+          if (event.type === 'active-round-end') firstRoundDone = true;
+          if (event.type === 'episode-end' && firstRoundDone && ++secondRound === 5) stop.abort();
+        },
+      });
+      await expect(killed.rounds).rejects.toThrow(/interrupted/);
+      const partial = episodesOf(killed.store).length;
+      expect(partial).toBeGreaterThan(20 * 12);
+      expect(partial).toBeLessThan(episodesOf(whole).length);
+      killed.store.close();
+      const resumed = collect('router-killed.db');
+      await resumed.rounds;
+      expect(episodesOf(resumed.store)).toEqual(episodesOf(whole));
+      for (const store of [whole, resumed.store]) store.close();
+    }, 240_000);
+
+    it('refuses sampled plans without a pair unless the router chooses templates alone', async () => {
+      const store = openStore(join(directory, 'router-refused.db'));
+      const options: ActiveCollectOptions = { environment, tasks: environment.tasks('train', 40), store, ...routerSettings, templates: { library: environment.templates, perTask: 3 } };
+      await expect(collectActively(options)).rejects.toThrow(/at least 2 plans per task \(a pair\)/);
+      await expect(collectActively({ ...options, templates: { ...options.templates!, choice: 'router' }, plansPerTask: 1 })).rejects.toThrow(/at least 2 plans per task/);
+      store.close();
+    });
+  });
 
   it('refuses a number of templates per task the library cannot give', async () => {
     const store = openStore(join(directory, 'refused.db'));

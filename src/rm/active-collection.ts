@@ -1,12 +1,14 @@
 import { deriveSeed, type EventSink, type LlmCallRecord, type PlanTemplateLibrary, type Task, type Usage, UserError } from '../core/index.js';
-import { collectEpisodes, type CollectEvent, type CollectResult } from '../collect/index.js';
+import { collectEpisodes, TEMPLATE_ORCHESTRATOR, type CollectEvent, type CollectResult } from '../collect/index.js';
 import type { Environment } from '../environment/index.js';
 import type { Orchestrator, WrittenPlan } from '../orchestrator/index.js';
 import { minePairs, type PairMiningConfigInput } from '../pairs/index.js';
 import type { Store } from '../store/index.js';
 import { headDifference } from './bootstrap-heads.js';
 import type { BtConfigInput } from './bt-config.js';
+import type { PlanOutcome } from './cost-head.js';
 import { loadTrainingPairs } from './eval/index.js';
+import { chooseTemplatesByRouter } from './router-template-choice.js';
 import { trainRewardModel } from './train-reward-model.js';
 import type { TrainedRewardModel } from './trained-reward-model.js';
 
@@ -24,7 +26,11 @@ export interface ActiveCollectOptions {
   firstRoundPlans?: number;
   /** Plans written per task in later rounds (orchestrator tokens only), among which the model chooses. @default 8 */
   candidatesPerTask?: number;
-  /** Of those, plans executed per task (4 of 8 taught the model more per token than 2 of 8 on default, docs/rm.md). @default 4 */
+  /**
+   * Of those, plans executed per task (4 of 8 taught the model more per token than 2 of 8 on default, docs/rm.md); 0
+   * only with `templates.choice: 'router'`: later rounds then write no plan and run the router's templates alone.
+   * @default 4
+   */
   plansPerTask?: number;
   /** @default 4 */
   concurrency?: number;
@@ -40,12 +46,36 @@ export interface ActiveCollectOptions {
    * task; each later round the model's own first choice among the templates, then those most
    * likely to beat it by its bootstrap heads (the highest mean plus one sd of their score minus
    * the first choice's).
+   *
+   * With `choice: 'router'` the template router chooses instead (issue 22: rm+templates' accuracy
+   * is mostly the router's, which needs each template's outcomes on many tasks): round 1 runs
+   * every template on each of its tasks, and each later round at most `perTask` per task, those a
+   * router fitted on the earlier rounds' template episodes, and its bootstrap refits, say could
+   * still be the task's best (`chooseTemplatesByRouter`); a task whose best it is sure of runs one.
+   * @default choice 'heads'
    */
-  templates?: { library: PlanTemplateLibrary; perTask: number };
+  templates?: ActiveTemplates;
+  /**
+   * Tokens the whole collection may spend, every role of every round (issue 22 judges a collection
+   * by them). Round 1 runs whole; before each later round, its tasks are cut to the longest prefix
+   * whose expected tokens fit in what is left (`affordableTasks`), and the collection ends at the
+   * first round with none. Expected, not metered: a round can overshoot by its estimates' error.
+   * @default no budget
+   */
+  budget?: number;
   /** Recorded with each round's run. */
   config?: Record<string, unknown>;
   events?: EventSink<CollectEvent | ActiveRoundEvent>;
   signal?: AbortSignal;
+}
+
+/** How an active collection runs template plans (`ActiveCollectOptions.templates`). */
+export interface ActiveTemplates {
+  library: PlanTemplateLibrary;
+  /** Templates per task (with `choice: 'router'`, at most this many per task after round 1, which runs them all). */
+  perTask: number;
+  /** Who chooses them after round 1: the round model's bootstrap heads, or the template router. @default 'heads' */
+  choice?: 'heads' | 'router';
 }
 
 /**
@@ -98,19 +128,39 @@ interface TaskChoice {
 export async function collectActively(options: ActiveCollectOptions): Promise<ActiveRound[]> {
   const { tasks, store, rounds, firstRoundPlans = 4, candidatesPerTask = 8, plansPerTask = 4, concurrency = 4, seed = 0 } = options;
   if (!Number.isInteger(rounds) || rounds < 2) throw new UserError(`active collection needs at least 2 rounds (the first is passive), got ${rounds}`);
-  if (plansPerTask < 2 || candidatesPerTask < plansPerTask) throw new UserError(`active collection executes at least 2 plans per task (a pair) out of at least as many candidates; got ${plansPerTask} of ${candidatesPerTask}`);
   if (tasks.length < rounds) throw new UserError(`${tasks.length} tasks cannot be split into ${rounds} rounds`);
   const { templates } = options;
+  const byRouter = templates?.choice === 'router';
+  // 0 sampled plans after round 1 is a collection of the router's templates alone; otherwise a pair at least.
+  if (!(plansPerTask === 0 && byRouter) && (plansPerTask < 2 || candidatesPerTask < plansPerTask)) {
+    throw new UserError(
+      `active collection executes at least 2 plans per task (a pair) out of at least as many candidates, or none with templates chosen by the router; got ${plansPerTask} of ${candidatesPerTask}`,
+    );
+  }
+  if (options.budget !== undefined && !(Number.isFinite(options.budget) && options.budget > 0)) throw new UserError(`an active collection's budget is a positive number of tokens, got ${options.budget}`);
   if (templates !== undefined && !(Number.isInteger(templates.perTask) && templates.perTask >= 1 && templates.perTask <= templates.library.names.length)) {
     throw new UserError(`templates per task must be a whole number from 1 to the library's ${templates.library.names.length}, got ${templates.perTask}`);
   }
   const orchestrator = options.orchestrator ?? options.environment.orchestrator();
-  const training: BtConfigInput = { tune: false, ensembleSize: 5, seed, ...(options.templates !== undefined && { encoder: TEMPLATE_CHOICE_ENCODER }), ...options.training };
+  // The heads read the task only to rank templates; when the router chooses them, they rank sampled plans alone.
+  const training: BtConfigInput = { tune: false, ensembleSize: 5, seed, ...(templates !== undefined && !byRouter && { encoder: TEMPLATE_CHOICE_ENCODER }), ...options.training };
   const results: ActiveRound[] = [];
   for (let round = 1; round <= rounds; round++) {
     options.signal?.throwIfAborted();
-    const roundTasks = tasks.slice(Math.floor(((round - 1) * tasks.length) / rounds), Math.floor((round * tasks.length) / rounds));
+    let roundTasks = tasks.slice(Math.floor(((round - 1) * tasks.length) / rounds), Math.floor((round * tasks.length) / rounds));
     const roundSeed = deriveSeed(seed, `active-round:${round}`);
+    const earlierRuns = results.map((earlier) => earlier.runId);
+    // The router's choice comes before any plan is written, so that the budget can cut the round's tasks first.
+    const routerChoice = round > 1 && templates !== undefined && byRouter ? chooseTemplatesByRouter(earlierTemplateOutcomes(store, earlierRuns), roundTasks, { names: templates.library.names, perTask: templates.perTask, seed: roundSeed }) : undefined;
+    if (round > 1 && options.budget !== undefined) {
+      roundTasks = affordableTasks(store, earlierRuns, roundTasks, options.budget, {
+        plansPerTask,
+        candidatesPerTask,
+        templates: templates === undefined ? undefined : { perTask: templates.perTask, ...(routerChoice !== undefined && { chosen: routerChoice.chosen, executionTokens: routerChoice.expectedExecutionTokens }) },
+      });
+      // Nothing more fits: the rounds left would spend past the budget.
+      if (roundTasks.length === 0) break;
+    }
     const common = {
       environment: options.environment,
       tasks: roundTasks,
@@ -118,24 +168,39 @@ export async function collectActively(options: ActiveCollectOptions): Promise<Ac
       concurrency,
       seed: roundSeed,
       sameFingerprint: 'continue' as const,
-      config: { ...options.config, active: { round, rounds, candidatesPerTask, plansPerTask, firstRoundPlans, ...(templates !== undefined && { templatesPerTask: templates.perTask }) } },
+      config: {
+        ...options.config,
+        active: {
+          round,
+          rounds,
+          candidatesPerTask,
+          plansPerTask,
+          firstRoundPlans,
+          ...(templates !== undefined && { templatesPerTask: templates.perTask, templateChoice: templates.choice ?? 'heads' }),
+          ...(options.budget !== undefined && { budget: options.budget }),
+        },
+      },
       ...(options.signal && { signal: options.signal }),
       ...(options.events && { events: options.events }),
     };
     let summary: CollectResult;
     let unexecutedWritingTokens = 0;
     if (round === 1) {
-      const firstTemplates = templates === undefined ? undefined : { library: templates.library, share: 1, perTask: drawnTemplates(roundTasks, templates, roundSeed) };
+      // The router starts from every template on every task of round 1; the heads from a seeded draw.
+      const firstTemplates = templates === undefined ? undefined : byRouter ? { library: templates.library, share: 1 } : { library: templates.library, share: 1, perTask: drawnTemplates(roundTasks, templates, roundSeed) };
       summary = await collectEpisodes({ ...common, orchestrator, plansPerTask: firstRoundPlans, ...(firstTemplates !== undefined && { templates: firstTemplates }) });
     } else {
-      const model = await trainRoundModel(store, results.map((earlier) => earlier.runId), training, options.mining ?? { seed }, options.signal);
-      let choices: Map<string, TaskChoice>;
-      let chosenTemplates: Map<string, number[]> | undefined;
-      try {
-        choices = await chooseCandidates(model, orchestrator, roundTasks, { candidatesPerTask, plansPerTask, seed: roundSeed, ...(options.signal && { signal: options.signal }) });
-        if (templates !== undefined) chosenTemplates = await chooseTemplates(model, roundTasks, templates, options.signal);
-      } finally {
-        model.close();
+      let choices = new Map<string, TaskChoice>();
+      let chosenTemplates = routerChoice?.chosen;
+      // With no sampled plans after round 1 (the router's templates only), no round model is needed.
+      if (plansPerTask > 0) {
+        const model = await trainRoundModel(store, earlierRuns, training, options.mining ?? { seed }, options.signal);
+        try {
+          choices = await chooseCandidates(model, orchestrator, roundTasks, { candidatesPerTask, plansPerTask, seed: roundSeed, ...(options.signal && { signal: options.signal }) });
+          if (templates !== undefined && !byRouter) chosenTemplates = await chooseTemplates(model, roundTasks, templates, options.signal);
+        } finally {
+          model.close();
+        }
       }
       for (const choice of choices.values()) unexecutedWritingTokens += choice.unexecuted.totalTokens;
       const roundTemplates = templates === undefined || chosenTemplates === undefined ? undefined : { library: templates.library, share: 1, perTask: chosenTemplates };
@@ -158,6 +223,90 @@ async function trainRoundModel(store: Store, runIds: readonly string[], training
   if (pairs.length === 0) throw new UserError('the first round yielded no pairs to train on; give the first round more tasks or plans per task');
   const { model } = await trainRewardModel(pairs, training, { name: 'orchrm-active-round', ...(signal && { signal }) });
   return model;
+}
+
+/**
+ * The longest prefix of a round's tasks whose expected tokens fit in what `budget` leaves after the
+ * earlier rounds' runs (their episodes' tokens, every role, from the store). A task is expected to
+ * spend, at the earlier rounds' means: per executed sampled plan, its execution and verification;
+ * per candidate written, a plan's writing (round 1's sampled episodes, each one written plan); and
+ * for its templates, the router's estimate of their execution tokens plus the other roles' mean per
+ * template episode, or without the router's choice `perTask` template episodes at their mean.
+ */
+function affordableTasks(
+  store: Store,
+  runIds: readonly string[],
+  tasks: readonly Task[],
+  budget: number,
+  settings: { plansPerTask: number; candidatesPerTask: number; templates: { perTask: number; chosen?: ReadonlyMap<string, readonly number[]>; executionTokens?: ReadonlyMap<string, number> } | undefined },
+): Task[] {
+  let spent = 0;
+  const sampled = { episodes: 0, run: 0 };
+  const written = { episodes: 0, tokens: 0 };
+  const template = { episodes: 0, total: 0, other: 0 };
+  for (const [index, runId] of runIds.entries()) {
+    for (const episode of store.iterateEpisodes({ runId }, { withCalls: false })) {
+      const { orchestrator, execution, verification } = episode.usage;
+      const total = orchestrator.totalTokens + execution.totalTokens + verification.totalTokens;
+      spent += total;
+      if (episode.orchestrator.name === TEMPLATE_ORCHESTRATOR) {
+        template.episodes += 1;
+        template.total += total;
+        template.other += total - execution.totalTokens;
+        continue;
+      }
+      sampled.episodes += 1;
+      sampled.run += execution.totalTokens + verification.totalTokens;
+      // Later rounds bill unexecuted candidates on their first plan; round 1's writing is one plan each.
+      if (index === 0) {
+        written.episodes += 1;
+        written.tokens += orchestrator.totalTokens;
+      }
+    }
+  }
+  const mean = (sum: number, count: number) => (count === 0 ? 0 : sum / count);
+  const samplePart = settings.plansPerTask * mean(sampled.run, sampled.episodes) + settings.candidatesPerTask * mean(written.tokens, written.episodes);
+  const templatesOf = (task: Task): number => {
+    const { templates } = settings;
+    if (templates === undefined) return 0;
+    const execution = templates.executionTokens?.get(task.id);
+    const chosen = templates.chosen?.get(task.id);
+    if (execution === undefined || chosen === undefined) return templates.perTask * mean(template.total, template.episodes);
+    return execution + chosen.length * mean(template.other, template.episodes);
+  };
+  const affordable: Task[] = [];
+  let expected = spent;
+  for (const task of tasks) {
+    expected += (settings.plansPerTask > 0 ? samplePart : 0) + templatesOf(task);
+    if (expected > budget) break;
+    affordable.push(task);
+  }
+  return affordable;
+}
+
+/**
+ * The graded template episodes of the earlier rounds' runs, as the router reads them. All count
+ * as train-split outcomes: choosing what to collect is not judging a model, and the collection's
+ * own split is decided only when its pairs are mined.
+ */
+function earlierTemplateOutcomes(store: Store, runIds: readonly string[]): PlanOutcome[] {
+  const outcomes: PlanOutcome[] = [];
+  for (const runId of runIds) {
+    for (const episode of store.iterateEpisodes({ runId, orchestrator: TEMPLATE_ORCHESTRATOR }, { withCalls: false })) {
+      if (episode.status === 'server_error' || episode.grade === undefined || episode.orchestrator.checkpoint === undefined) continue;
+      outcomes.push({
+        taskId: episode.task.id,
+        question: episode.task.question,
+        ...(episode.task.suite !== undefined && { suite: episode.task.suite }),
+        planText: episode.planText,
+        template: episode.orchestrator.checkpoint,
+        executionTokens: episode.usage.execution.totalTokens,
+        correct: episode.grade.correct,
+        split: 'train',
+      });
+    }
+  }
+  return outcomes;
 }
 
 /**

@@ -31,4 +31,4 @@ export * from './remote/index.js';
 export { headDifference } from './bootstrap-heads.js';
 export { DEFAULT_TEMPLATE_MARGIN, estimateReadingGain, READING_GAIN_PRICES } from './reading-gain.js';
 export { MIN_ROUTER_EPISODES, ROUTER_L2_CANDIDATES, routerFacts, TemplateRouter, TemplateRouterDataSchema, trainTemplateRouter, type TemplateRouterData, type TemplateRouterReport } from './template-router.js';
-export { collectActively, type ActiveCollectOptions, type ActiveRound, type ActiveRoundEvent } from './active-collection.js';
+export { collectActively, type ActiveCollectOptions, type ActiveRound, type ActiveRoundEvent, type ActiveTemplates } from './active-collection.js';

@@ -71,10 +71,20 @@ const CollectFlagsSchema = z.object({
     description: 'collect actively in n rounds (at least 2; 0: every sampled plan executed): see below for what a round spends',
   }),
   candidatesPerTask: z.number().int().min(2).default(8).meta({ description: 'with --active-rounds: plans written per task after round 1, among which the model chooses' }),
-  activePlans: z.number().int().min(2).default(4).meta({ description: 'with --active-rounds: of those, plans executed per task (4 of 8 beat 2 of 8 on default: docs/rm.md)' }),
+  activePlans: z.number().int().min(0).default(4).meta({
+    description: 'with --active-rounds: of those, plans executed per task (4 of 8 beat 2 of 8 on default: docs/rm.md); 0 with --template-choice router: later rounds run templates only',
+  }),
   activeTemplates: z.number().int().min(0).default(0).meta({
     placeholder: 'n',
     description: 'with --active-rounds: also execute n template plans per task (--templates, else the scenario\'s plan kinds): a seeded draw in round 1, then the model\'s first choice and those most likely to beat it',
+  }),
+  templateChoice: z.enum(['heads', 'router']).default('heads').meta({
+    placeholder: 'who',
+    description: 'with --active-templates: who chooses the templates after round 1: the round model\'s heads, or the template router (round 1 then runs every template; later rounds at most n per task, those the router may still rank first)',
+  }),
+  activeBudget: z.number().int().min(1).optional().meta({
+    placeholder: 'tokens',
+    description: 'with --active-rounds: tokens the whole collection may spend (every role, every round): each later round runs only the tasks whose expected tokens still fit, and the collection ends at a round with none',
   }),
   json: z.boolean().default(false).meta({ description: 'print the summary as JSON on stdout' }),
   events: z.boolean().default(false).meta({ description: 'print progress as JSON lines on stdout (collect-start, episode-end, collect-end with the summary) instead of the summary' }),
@@ -109,7 +119,10 @@ export function registerCollectCommand(program: Command): void {
         'round also executes n template plans per task (execution and judge tokens; no plan is written): round 1 a',
         'seeded draw, later rounds the template the model would pick and those its heads give the best chance to beat',
         'it: the outcomes that would change its choice (on default it did not beat passive collection at equal tokens:',
-        'docs/rm.md, "Learning curves and active collection"). Every plan written is billed in',
+        'docs/rm.md, "Learning curves and active collection"). With --template-choice router, round 1 runs every template',
+        'on each task and later rounds at most n per task: the template router\'s first choice, any template it has not',
+        'learnt, and those its bootstrap refits say may beat the first (--active-plans 0: no sampled plan after round 1).',
+        'With --active-budget, later rounds run only the tasks whose expected tokens fit. Every plan written is billed in',
         'the store. Use a --db of its own; running the command again continues it (candidates are written again: keep',
         'the response cache on to get them for free).',
         '',
@@ -118,6 +131,7 @@ export function registerCollectCommand(program: Command): void {
         '  orchrm collect --scenario default --orchestrator sim:base --count 200 --plans-per-task 4 --db sim.db',
         '  orchrm collect --scenario default --orchestrator sim:base --count 600 --plans-per-task 4 --active-rounds 3 --db active.db',
         '  orchrm collect --scenario default --orchestrator sim:base --count 240 --plans-per-task 4 --active-rounds 3 --active-templates 2 --db active-templates.db',
+        '  orchrm collect --scenario default --orchestrator sim:base --count 400 --plans-per-task 1 --active-rounds 10 --active-plans 0 --active-templates 4 --template-choice router --active-budget 33000000 --db active-router.db',
       ].join('\n'),
     )
     .action(runAction(async (raw: Record<string, unknown>, command: Command) => collect(collectFlags.parse(raw), commandLine(command))));
@@ -138,6 +152,8 @@ async function collect(flags: CollectFlags, args: readonly string[]): Promise<vo
   if (flags.json && flags.events) throw new UserError('--json and --events both write to stdout; choose one');
   if (flags.resume !== undefined && flags.newRun) throw new UserError('--resume continues a run and --new-run starts one; choose one');
   if (flags.templates !== undefined && flags.templateShare === 0 && flags.activeTemplates === 0) throw new UserError('--templates names the plans --template-share (or --active-templates) runs; give --template-share (e.g. 0.25) too');
+  if (flags.templateChoice !== 'heads' && flags.activeTemplates === 0) throw new UserError('--template-choice says who chooses the templates of --active-templates; give --active-templates (e.g. 4) and --active-rounds too');
+  if (flags.activeBudget !== undefined && flags.activeRounds === 0) throw new UserError('--active-budget bounds the rounds of an active collection; give --active-rounds (e.g. 10) too');
   if (flags.activeTemplates > 0 && flags.activeRounds === 0) throw new UserError('--active-templates chooses templates in the rounds of an active collection; give --active-rounds (e.g. 3) too, or --template-share for a passive one');
   refuseInputsAsOutputs(environmentInputs(flags), [{ flag: '--db', path: flags.db }]);
   if (flags.activeRounds > 0) return collectActivelyFromFlags(flags);
@@ -247,7 +263,8 @@ async function collectActivelyFromFlags(flags: CollectFlags): Promise<void> {
       firstRoundPlans: flags.plansPerTask,
       candidatesPerTask: flags.candidatesPerTask,
       plansPerTask: flags.activePlans,
-      ...(flags.activeTemplates > 0 && { templates: { library: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates), perTask: flags.activeTemplates } }),
+      ...(flags.activeTemplates > 0 && { templates: { library: flags.templates === undefined ? setup.templates : loadPlanTemplates(flags.templates), perTask: flags.activeTemplates, choice: flags.templateChoice } }),
+      ...(flags.activeBudget !== undefined && { budget: flags.activeBudget }),
       concurrency: flags.concurrency ?? setup.providerConfig?.concurrency ?? DEFAULT_CONCURRENCY,
       seed: flags.seed,
       config: { ...setup.config, keepPrompts: flags.keepPrompts },
