@@ -1,13 +1,18 @@
 #!/usr/bin/env node
-// Any collections (--spec: a name and its `collect` flags each) against the demo's whole collection
-// (issue 22's active target: docs/rm.md, "Learning curves and active collection"). Collects each with the
-// built CLI (npm run build first), mines and trains each as the demo does (its two candidate
-// encoders, 12 epochs, tuned on validation), then runs Best-of-8 on the default scenario's 400
-// test tasks with each model and with the demo's, and prints one JSON report: each model's
-// collection tokens and accuracies, and paired differences with 95% bootstrap intervals over tasks.
-// Usage: node scripts/template-heavy.mjs --reference orchrm-demo [--seed 0] --spec '{"name": "collect flags", ...}' [--out dir] [--whole-cache file]
-//   a collection whose model is already in --out is not collected again (give its flags as ""), nor a model's Best-of-8 run again
+// Collections against one another and against the demo's whole collection (issue 22's active
+// target: docs/rm.md, "Learning curves and active collection"). --spec names each collection and
+// its `collect` flags. Collects each with the built CLI (npm run build first), mines and trains
+// each as the demo does (its two candidate encoders, 12 epochs, tuned on validation), then runs
+// Best-of-8 on the default scenario's 400 test tasks with each model and with the demo's, and
+// prints one JSON report: each model's collection tokens and accuracies, and paired differences
+// with 95% bootstrap intervals over tasks: every pair of the spec's collections (in spec order),
+// then each against the whole one.
+// Usage: node scripts/compare-collections.mjs --reference orchrm-demo [--seed 0] --spec '{"name": "collect flags", ...}' [--out dir] [--whole-cache file] [--shared-bootstrap]
 //   --reference: the folder of `npx orchrm demo --seed <seed>` (its rm.safetensors is the whole collection's model)
+//   a collection whose model is already in --out is not collected again (give its flags as ""), nor a model's Best-of-8 run again
+//   --shared-bootstrap: one bootstrap stream across all comparisons, in report order, as the figures of
+//     docs/rm.md's active-against-passive table were computed; without it each comparison restarts the
+//     stream, so an interval does not depend on which other collections the report compares
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +27,12 @@ if (args.reference === undefined || !existsSync(join(args.reference, 'rm.safeten
   process.stderr.write('give --reference <folder of `npx orchrm demo --seed <seed>`> (it must hold rm.safetensors)\n');
   process.exit(2);
 }
+if (args.spec === undefined) {
+  process.stderr.write('give --spec \'{"name": "collect flags", ...}\': the collections to compare (docs/rm.md has the ones of its tables)\n');
+  process.exit(2);
+}
 const SEED = Number(args.seed ?? 0);
-const work = args.out === undefined ? mkdtempSync(join(tmpdir(), 'orchrm-active-templates-')) : resolve(args.out);
+const work = args.out === undefined ? mkdtempSync(join(tmpdir(), 'orchrm-compare-collections-')) : resolve(args.out);
 mkdirSync(work, { recursive: true });
 const ENCODERS = 'shape,route,popularity;shape,cross,route,popularity';
 const N = 8;
@@ -79,12 +88,12 @@ environment.close();
 /** Correct (1) or not (0) per task of one strategy, in task order. */
 const correctByTask = (name, strategy) => new Map(outcomes[name].filter((outcome) => outcome.strategy === strategy).map((outcome) => [outcome.taskId, outcome.correct ? 1 : 0]));
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-// A seeded generator for the bootstrap, restarted for every comparison, so that an interval does not
-// depend on which other collections the report compares (nor their order).
+// A seeded generator for the bootstrap (restarted for every comparison unless --shared-bootstrap).
+const sharedBootstrap = process.argv.includes('--shared-bootstrap');
 let state = (SEED + 1) >>> 0;
 const random = () => ((state = (Math.imul(state ^ (state >>> 15), 2246822507) + 0x9e3779b9) >>> 0) / 2 ** 32);
 function paired(a, b, strategy) {
-  state = (SEED + 1) >>> 0;
+  if (!sharedBootstrap) state = (SEED + 1) >>> 0;
   const [x, y] = [correctByTask(a, strategy), correctByTask(b, strategy)];
   const differences = [...x.keys()].map((taskId) => x.get(taskId) - y.get(taskId));
   const resampled = Array.from({ length: 2000 }, () => mean(Array.from(differences, () => differences[Math.floor(random() * differences.length)])));
@@ -105,12 +114,14 @@ const bestFixedPerFamily = () => {
   for (const suite of tasks.keys()) total += Math.max(...[...correct].filter(([key]) => key.startsWith(`${suite} `)).map(([, count]) => count));
   return +((100 * total) / [...tasks.values()].reduce((sum, ids) => sum + ids.size, 0)).toFixed(1);
 };
+const names = Object.keys(collections);
+const comparisons = [...names.flatMap((a, index) => names.slice(index + 1).map((b) => [a, b])), ...names.map((name) => [name, 'whole'])];
 const report = {
   seed: SEED,
   work,
   collections: Object.fromEntries(Object.entries(collections).map(([name, flags]) => [name, { flags: flags.join(' '), tokens: tokens[name] }])),
   accuracy: Object.fromEntries(STRATEGIES.map((strategy) => [strategy, Object.fromEntries(Object.keys(models).map((name) => [name, accuracy(name, strategy)]))])),
   bestFixedPerFamily: bestFixedPerFamily(),
-  paired: Object.fromEntries(STRATEGIES.map((strategy) => [strategy, Object.fromEntries(Object.keys(collections).map((name) => [`${name}-minus-whole`, paired(name, 'whole', strategy)]))])),
+  paired: Object.fromEntries(STRATEGIES.map((strategy) => [strategy, Object.fromEntries(comparisons.map(([a, b]) => [`${a}-minus-${b}`, paired(a, b, strategy)]))])),
 };
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
