@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DemoResultsSchema } from '../report/index.js';
-import { loadRewardModel } from '../rm/index.js';
+import { DEFAULT_TEMPLATE_MARGIN, loadRewardModel } from '../rm/index.js';
 import { formatDemoSummary } from './format-demo-summary.js';
 import { runDemo } from './run-demo.js';
 
@@ -60,6 +60,11 @@ describe('runDemo --quick', () => {
     const summary = formatDemoSummary(results, { results: outcome.resultsPath, report: outcome.reportPath, model: outcome.modelPath });
     expect(summary).toContain("template choice of rm+templates and rm-templates-only: the reward model's template router");
     expect(summary).not.toContain('reference template of rm+templates');
+    // The reading gain rm+templates weighs under a price: one row per family, stored with the router, and printed.
+    const readingGain = results.bon.templateRouter?.readingGain;
+    expect(readingGain?.suites.map((suite) => suite.suite).sort()).toEqual(results.families.map((row) => row.family).sort());
+    expect(readingGain?.margin).toBe(DEFAULT_TEMPLATE_MARGIN);
+    expect(summary).toMatch(/under a price it reads the sampled plans only where .* at price=0\.000001 \/ price=0\.00001 \/ price=0\.0001: /);
     const { seeds } = results.grpo;
     expect(seeds?.seeds).toEqual([3, 4, 5]);
     expect(seeds?.rm.accuracies[0]).toBe(results.grpo.rm.accuracy);

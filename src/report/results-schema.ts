@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReadingGainSchema } from '../rm/index.js';
 
 /**
  * The schema of `<out>/results.json`, the file `orchrm demo` writes and `orchrm report` reads
@@ -294,6 +295,8 @@ export const BonResultsSchema = BonTableSchema.extend({
       validationEpisodes: z.number().int().min(0),
       l2: z.number(),
       validationLoss: z.array(z.object({ l2: z.number(), loss: z.number() })),
+      /** What reading the sampled plans is expected to add to the router's priced pick, per suite and price (`estimateReadingGain`); absent for models without it. */
+      readingGain: ReadingGainSchema.optional(),
     })
     .optional(),
 });

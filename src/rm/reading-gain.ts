@@ -1,6 +1,6 @@
 import type { PlanOutcome } from './cost-head.js';
 import { headDifference } from './bootstrap-heads.js';
-import type { TemplateRouter, TemplateRouterData } from './template-router.js';
+import type { ReadingGain, TemplateRouter } from './template-router.js';
 import type { TrainedRewardModel } from './trained-reward-model.js';
 
 /**
@@ -35,7 +35,7 @@ export async function estimateReadingGain(
   outcomes: readonly PlanOutcome[],
   margin = DEFAULT_TEMPLATE_MARGIN,
   signal?: AbortSignal,
-): Promise<NonNullable<TemplateRouterData['readingGain']> | undefined> {
+): Promise<ReadingGain | undefined> {
   if (!model.canEstimate) return undefined;
   const names = router.names;
   const tasks = new Map<string, { question: string; suite: string; templates: Map<string, string>; samples: string[] }>();

@@ -30,6 +30,31 @@ const SUITE_FACT = 'suite=';
 const STEPS = 400;
 const STEP_SIZE = 0.5;
 
+/**
+ * What reading the sampled plans is expected to add to the router's priced pick, per suite, on a
+ * grid of prices per token (`estimateReadingGain`). Lengths and order are checked with the router
+ * (`TemplateRouterDataSchema`).
+ */
+export const ReadingGainSchema = z.strictObject({
+  /** The `--template-margin` the samples had to pass the router's pick by: the estimate holds for that margin only. */
+  margin: z.number().min(0).finite(),
+  prices: z.array(z.number().positive().finite()).min(1).max(MAX_GAIN_PRICES),
+  suites: z
+    .array(
+      z.strictObject({
+        suite: z.string().max(MAX_NAME_LENGTH),
+        /** Collection tasks (train and validation) the estimate is the mean over. */
+        tasks: z.number().int().min(1),
+        /** Mean sampled plans per such task. */
+        samplesPerTask: z.number().min(0).finite(),
+        /** By price: the mean expected gain, in success probability less price x tokens. */
+        gains: z.array(z.number().min(0).max(1)).max(MAX_GAIN_PRICES),
+      }),
+    )
+    .max(MAX_ROUTER_FACTS),
+});
+export type ReadingGain = z.infer<typeof ReadingGainSchema>;
+
 /** A template router as a model file stores it (metadata `template_router`, JSON). */
 export const TemplateRouterDataSchema = z
   .strictObject({
@@ -76,26 +101,7 @@ export const TemplateRouterDataSchema = z
      * costs more (docs/select.md, "The value of reading"). Absent from routers written before it, and
      * where no collection task had both template plans and samples.
      */
-    readingGain: z
-      .strictObject({
-        /** The `--template-margin` the samples had to pass the router's pick by: the estimate holds for that margin only. */
-        margin: z.number().min(0).finite(),
-        prices: z.array(z.number().positive().finite()).min(1).max(MAX_GAIN_PRICES),
-        suites: z
-          .array(
-            z.strictObject({
-              suite: z.string().max(MAX_NAME_LENGTH),
-              /** Collection tasks (train and validation) the estimate is the mean over. */
-              tasks: z.number().int().min(1),
-              /** Mean sampled plans per such task. */
-              samplesPerTask: z.number().min(0).finite(),
-              /** By price: the mean expected gain, in success probability less price x tokens. */
-              gains: z.array(z.number().min(0).max(1)).max(MAX_GAIN_PRICES),
-            }),
-          )
-          .max(MAX_ROUTER_FACTS),
-      })
-      .optional(),
+    readingGain: ReadingGainSchema.optional(),
   })
   .superRefine((data, context) => {
     if (new Set(data.facts).size !== data.facts.length) context.addIssue({ code: 'custom', message: 'a template router lists each fact once' });
@@ -133,6 +139,8 @@ export interface TemplateRouterReport {
   l2: number;
   /** Per L2 candidate, mean log loss on the validation split's template episodes; empty without them. */
   validationLoss: { l2: number; loss: number }[];
+  /** What reading the samples is expected to add, as stored with the router (`estimateReadingGain`); absent without it. */
+  readingGain?: ReadingGain;
 }
 
 /**
@@ -266,7 +274,7 @@ export class TemplateRouter {
   }
 
   /** The same router with a reading-gain estimate (`estimateReadingGain`). */
-  withReadingGain(readingGain: NonNullable<TemplateRouterData['readingGain']>): TemplateRouter {
+  withReadingGain(readingGain: ReadingGain): TemplateRouter {
     return new TemplateRouter({ ...this.data, readingGain });
   }
 

@@ -173,7 +173,7 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
         ...(ensemble.length > 0 && { ensemble: ensemble.map((member) => ({ bestEpoch: member.training.bestEpoch, tasksDrawn: member.tasksDrawn, validationLoss: member.training.history[member.training.bestEpoch - 1]?.validation?.loss ?? null })) }),
         ...(cost !== undefined && { cost: cost.report satisfies CostHeadReport }),
         ...(calibration !== undefined && { calibration }),
-        ...(routed !== undefined && { templateRouter: routed.report satisfies TemplateRouterReport }),
+        ...(routed !== undefined && { templateRouter: { ...routed.report, ...(templateRouter?.data.readingGain !== undefined && { readingGain: templateRouter.data.readingGain }) } satisfies TemplateRouterReport }),
       },
     },
   });

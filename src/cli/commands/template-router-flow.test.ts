@@ -19,9 +19,14 @@ it("collect --template-share, rm train and bon route templates by the model (and
   const cli = async (...args: string[]) => (await run(process.execPath, [BUILT_CLI, ...args], { cwd: work, maxBuffer: 16 * 1024 * 1024 })).stdout;
   await cli('collect', '--scenario', 'default', '--orchestrator', 'sim:base', '--count', '60', '--plans-per-task', '2', '--template-share', '0.5', '--seed', '1', '--db', 'runs.db', '--json');
   await cli('pairs', 'mine', '--db', 'runs.db', '--seed', '1', '--json');
-  const trained = JSON.parse(await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--out', 'rm.safetensors', '--json')) as { templateRouter?: { templates: number; trainEpisodes: number } };
+  const trained = JSON.parse(await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--out', 'rm.safetensors', '--json')) as {
+    templateRouter?: { templates: number; trainEpisodes: number; readingGain?: { suites: { suite: string }[] } };
+  };
   expect(trained.templateRouter?.templates).toBe(11);
   expect(trained.templateRouter?.trainEpisodes).toBeGreaterThanOrEqual(110);
+  // With a cost head and calibration the router carries the reading gain rm+templates weighs under a price, and the text says so.
+  expect(trained.templateRouter?.readingGain?.suites.map((suite) => suite.suite).sort()).toEqual(['arith', 'multihop']);
+  expect(await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--out', 'text.safetensors')).toMatch(/reading gain: on \d+ (arith|multihop), \d+ (arith|multihop) training tasks/);
   const plain = JSON.parse(await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--no-template-router', '--out', 'plain.safetensors', '--json')) as { templateRouter?: unknown };
   expect(plain.templateRouter).toBeUndefined();
   const bon = (model: string) => cli('bon', '--scenario', 'default', '--split', 'test', '--count', '4', '--rm', model, '--n', '2', '--pool', 'sampled+templates', '--strategies', 'rm-templates-only', '--db', 'bon.db');
