@@ -177,7 +177,8 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
       },
     },
   });
-  // The reading gain replays selection with the finished model, so the router gains it afterwards.
+  // The reading gain replays selection with the finished model, so the router gains it afterwards
+  // (that model is not closed: it shares its feature pipeline with the one returned).
   const readingGain = routed === undefined ? undefined : await estimateReadingGain(modelOf(routed.router), routed.router, outcomes, DEFAULT_TEMPLATE_MARGIN, options.signal);
   const model = modelOf(readingGain === undefined ? routed?.router : routed!.router.withReadingGain(readingGain));
   return { model, training: chosen.training, dataset: chosen.dataset, config: chosen.config, trials: chosen.tuning ?? [], stateFiles, ...(encoderChoice !== undefined && { encoderChoice }) };
