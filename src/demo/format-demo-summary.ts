@@ -1,6 +1,6 @@
 import { findings, type DemoResults } from '../report/index.js';
 import type { EncoderChoice } from '../rm/index.js';
-import { formatFrontierLines } from '../select/index.js';
+import { formatFrontierLines, readingGainLine } from '../select/index.js';
 import { FULL_SIZES } from './demo-config.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -243,14 +243,7 @@ function frontierLines(results: DemoResults, lines: string[]): void {
   }
   if (frontier !== undefined) lines.push('', ...formatFrontierLines(frontier, `Cost-aware rm+templates at N = ${frontier.n} (accuracy, execution + verification tokens per task; vs best-fixed-per-family in points)`));
   const readingGain = results.bon.templateRouter?.readingGain;
-  if (frontier !== undefined && readingGain !== undefined) {
-    // Three prices of the estimate's grid, a decade apart, read exactly (no interpolation).
-    const shown = [1e-6, 1e-5, 1e-4].filter((price) => readingGain.prices.includes(price));
-    const perSuite = readingGain.suites.map((suite) => `${suite.suite} ${shown.map((price) => suite.gains[readingGain.prices.indexOf(price)]!.toFixed(3)).join(' / ')}`);
-    lines.push(
-      `  under a price it reads the sampled plans only where the reward model expects them to add more than reading them costs; the gain it expects on a task (probability less price x tokens, over the router's priced pick; from ${readingGain.suites.reduce((sum, suite) => sum + suite.tasks, 0)} training tasks) at ${shown.map((price) => `price=${price}`).join(' / ')}: ${perSuite.join(', ')}`,
-    );
-  }
+  if (frontier !== undefined && readingGain !== undefined) lines.push(readingGainLine(readingGain));
   const { routerFrontier } = results.bon;
   if (routerFrontier !== undefined) {
     lines.push(

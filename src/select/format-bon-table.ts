@@ -1,3 +1,4 @@
+import type { ReadingGain } from '../rm/index.js';
 import { outcomeOrder, type BonTable } from './summarize-best-of-n.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}`;
@@ -95,4 +96,19 @@ export function formatFrontierLines(frontier: FrontierForText, title: string, { 
       : `  matches best-fixed-per-family at ${compactTokens(at)} tokens (${frontier.pointAtBestFixedAccuracy}): ${percent(frontier.shareOfBestFixedPerFamilyTokens ?? 0)}% of its tokens${cheapestFixed ? `; the cheapest fixed plan that matches it, ${cheapestFixed.name}, costs ${compactTokens(cheapestFixed.executionPlusVerification)}` : ''}`,
   );
   return lines;
+}
+
+/** Prices at which `readingGainLine` shows the estimate: three points of its grid, a decade apart (read exactly, no interpolation). */
+const READING_GAIN_SHOWN = [1e-6, 1e-5, 1e-4] as const;
+
+/**
+ * What rm+templates weighs under a price (`estimateReadingGain`), as one line under its frontier in
+ * `orchrm bon --frontier` and the demo's summary: per suite, the gain reading the samples is
+ * expected to add at three prices of the estimate's grid.
+ */
+export function readingGainLine(gain: ReadingGain): string {
+  const shown = READING_GAIN_SHOWN.filter((price) => gain.prices.includes(price));
+  const perSuite = gain.suites.map((suite) => `${suite.suite} ${shown.map((price) => suite.gains[gain.prices.indexOf(price)]!.toFixed(3)).join(' / ')}`);
+  const tasks = gain.suites.reduce((sum, suite) => sum + suite.tasks, 0);
+  return `  under a price it reads the sampled plans only where the reward model expects them to add more than reading them costs; the gain it expects on a task (probability less price x tokens, over the router's priced pick; from ${tasks} training tasks) at ${shown.map((price) => `price=${price}`).join(' / ')}: ${perSuite.join(', ')}`;
 }

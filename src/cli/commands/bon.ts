@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../core/index.js';
 import { loadRewardModel, type TrainedRewardModel, trainingMismatch, worldOfRun } from '../../rm/index.js';
-import { type BestOfNRun, type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, formatFrontierLines, loadPlanTemplates, RANKING_STRATEGIES, runStoredBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
+import { type BestOfNRun, type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, formatFrontierLines, loadPlanTemplates, readingGainLine, RANKING_STRATEGIES, runStoredBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
@@ -172,7 +172,10 @@ async function bon(flags: BonFlags): Promise<void> {
       return;
     }
     const tables = flags.curve ? recorded.curve : [table];
-    const frontiers = [frontier, routerFrontier].flatMap((entry) => (entry === undefined ? [] : [`\n${formatFrontierLines(entry, frontierTitle(entry), { withFixedPlans: true }).join('\n')}\n`])).join('');
+    // Under rm+templates' frontier, what it weighed under a price, when the model's router carries it.
+    const readingGain = rewardModel?.templateRouter?.data.readingGain;
+    const frontierText = (entry: BonFrontier) => [...formatFrontierLines(entry, frontierTitle(entry), { withFixedPlans: true }), ...(entry.strategy === 'rm+templates' && readingGain !== undefined ? [readingGainLine(readingGain)] : [])];
+    const frontiers = [frontier, routerFrontier].flatMap((entry) => (entry === undefined ? [] : [`\n${frontierText(entry).join('\n')}\n`])).join('');
     process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontiers}\n${templateChoiceLine(run)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
   } finally {
     environment.close();

@@ -46,6 +46,9 @@ it("collect --template-share, rm train and bon route templates by the model (and
   expect(withRouter.frontier?.strategy).toBe('rm+templates');
   expect(withRouter.routerFrontier?.strategy).toBe('rm-templates-only');
   expect(withRouter.routerFrontier?.points.map((point) => point.label)).toEqual(withRouter.frontier?.points.map((point) => point.label));
+  // Its text says, under rm+templates' frontier, what reading the samples is expected to add.
+  const frontierText = await cli('bon', '--scenario', 'default', '--split', 'test', '--count', '4', '--rm', 'rm.safetensors', '--n', '2', '--pool', 'sampled+templates', '--frontier', '--db', 'frontier-text.db');
+  expect(frontierText).toMatch(/rm\+templates cost-accuracy frontier[^]*under a price it reads the sampled plans only where[^]*at price=0\.000001 \/ price=0\.00001 \/ price=0\.0001: /);
   const withoutRouter = await frontierOf('plain.safetensors');
   expect(withoutRouter.frontier?.strategy).toBe('rm+templates');
   expect(withoutRouter.routerFrontier).toBeUndefined();
