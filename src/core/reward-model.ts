@@ -85,6 +85,13 @@ export interface TemplateRoutingRewardModel extends RewardModel {
    * Undefined where the model has no such estimate (or one made for another margin).
    */
   readingGain?(suite: string, pricePerToken: number, margin: number): number | undefined;
+  /**
+   * Whether a sampled plan may replace the router's pick on a task of the suite when samples must
+   * beat it by `margin` standard deviations: only where such switches paid on the collection's
+   * validation tasks. Undefined where the model keeps no such record (or one made for another
+   * margin): samples may then replace it.
+   */
+  samplesMayReplace?(suite: string, margin: number): boolean | undefined;
 }
 
 /** Whether a reward model has a template router (`TemplateRoutingRewardModel`) with at least two templates. */

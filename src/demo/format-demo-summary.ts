@@ -1,6 +1,6 @@
 import { findings, type DemoResults } from '../report/index.js';
 import type { EncoderChoice } from '../rm/index.js';
-import { formatFrontierLines, readingGainLine } from '../select/index.js';
+import { formatFrontierLines, readingGainLine, sampleSwitchingLine } from '../select/index.js';
 import { FULL_SIZES } from './demo-config.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -171,6 +171,7 @@ export function switchingLines(results: DemoResults, lines: string[]): void {
     lines.push(
       `  template choice of rm+templates and rm-templates-only: the reward model's template router (each template's success over the task's suite, word-problem structure and name popularity, L2 ${router.l2} chosen by log loss on ${router.validationEpisodes.toLocaleString('en-US')} validation episodes after fitting on ${router.trainEpisodes.toLocaleString('en-US')} train ones, then fitted on both); no reference template`,
     );
+    if (router.sampleSwitching !== undefined) lines.push(sampleSwitchingLine(router.sampleSwitching));
   }
   const references = Object.entries(results.bon.templateReferences ?? {});
   if (references.length > 0) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DemoResultsSchema } from '../report/index.js';
-import { DEFAULT_TEMPLATE_MARGIN, loadRewardModel } from '../rm/index.js';
+import { DEFAULT_TEMPLATE_MARGIN, loadRewardModel, switchesPaid } from '../rm/index.js';
 import { formatDemoSummary } from './format-demo-summary.js';
 import { runDemo } from './run-demo.js';
 
@@ -65,6 +65,14 @@ describe('runDemo --quick', () => {
     expect(readingGain?.suites.map((suite) => suite.suite).sort()).toEqual(results.families.map((row) => row.family).sort());
     expect(readingGain?.margin).toBe(DEFAULT_TEMPLATE_MARGIN);
     expect(summary).toMatch(/under a price it reads the sampled plans only where .* at price=0\.000001 \/ price=0\.00001 \/ price=0\.0001: /);
+    // Where the model's switches to samples did not pay on its validation tasks, rm+templates is the router alone: it picks only templates there.
+    const switching = results.bon.templateRouter?.sampleSwitching;
+    expect(switching?.margin).toBe(DEFAULT_TEMPLATE_MARGIN);
+    expect(summary).toContain("rm+templates lets a sampled plan replace the router's pick only on a suite where such switches paid on the collection's validation tasks");
+    const blocked = results.families.map((row) => row.family).filter((family) => !switching!.suites.some((entry) => entry.suite === family && switchesPaid(entry)));
+    const blockedPicks = (results.bon.picks ?? []).filter((task) => blocked.includes(task.suite)).map((task) => task.strategies['rm+templates']?.pick?.source);
+    expect(blockedPicks.length).toBeGreaterThan(0);
+    expect(new Set(blockedPicks)).toEqual(new Set(['template']));
     const { seeds } = results.grpo;
     expect(seeds?.seeds).toEqual([3, 4, 5]);
     expect(seeds?.rm.accuracies[0]).toBe(results.grpo.rm.accuracy);

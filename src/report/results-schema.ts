@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ReadingGainSchema } from '../rm/index.js';
+import { ReadingGainSchema, SampleSwitchingSchema } from '../rm/index.js';
 
 /**
  * The schema of `<out>/results.json`, the file `orchrm demo` writes and `orchrm report` reads
@@ -297,6 +297,8 @@ export const BonResultsSchema = BonTableSchema.extend({
       validationLoss: z.array(z.object({ l2: z.number(), loss: z.number() })),
       /** What reading the sampled plans is expected to add to the router's priced pick, per suite and price (`estimateReadingGain`); absent for models without it. */
       readingGain: ReadingGainSchema.optional(),
+      /** Where rm+templates let a sampled plan replace the router's pick: its switches on the collection's validation tasks, per suite (`replaySampleSwitches`); absent for models without it. */
+      sampleSwitching: SampleSwitchingSchema.optional(),
     })
     .optional(),
 });

@@ -30,5 +30,6 @@ export * from './eval/index.js';
 export * from './remote/index.js';
 export { headDifference } from './bootstrap-heads.js';
 export { DEFAULT_TEMPLATE_MARGIN, estimateReadingGain, READING_GAIN_PRICES } from './reading-gain.js';
-export { MIN_ROUTER_EPISODES, ReadingGainSchema, ROUTER_L2_CANDIDATES, routerFacts, TemplateRouter, TemplateRouterDataSchema, trainTemplateRouter, type ReadingGain, type TemplateRouterData, type TemplateRouterReport } from './template-router.js';
+export { MIN_ROUTER_EPISODES, ReadingGainSchema, ROUTER_L2_CANDIDATES, routerFacts, SampleSwitchingSchema, switchesPaid, TemplateRouter, TemplateRouterDataSchema, trainTemplateRouter, type ReadingGain, type SampleSwitching, type TemplateRouterData, type TemplateRouterReport } from './template-router.js';
+export { replaySampleSwitches } from './sample-switching.js';
 export { collectActively, type ActiveCollectOptions, type ActiveRound, type ActiveRoundEvent, type ActiveTemplates } from './active-collection.js';

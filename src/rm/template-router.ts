@@ -55,6 +55,47 @@ export const ReadingGainSchema = z.strictObject({
 });
 export type ReadingGain = z.infer<typeof ReadingGainSchema>;
 
+/**
+ * How `rm+templates`' switches from the router's pick to a sampled plan fared on the collection's
+ * validation tasks, per suite (`replaySampleSwitches`): the evidence `samplesMayReplace` weighs.
+ */
+export const SampleSwitchingSchema = z
+  .strictObject({
+    /** The `--template-margin` the replay used: the record holds for that margin only. */
+    margin: z.number().min(0).finite(),
+    suites: z
+      .array(
+        z.strictObject({
+          suite: z.string().max(MAX_NAME_LENGTH),
+          /** Validation tasks where the router's pick and at least one sampled plan ran, graded. */
+          tasks: z.number().int().min(1),
+          /** Of those, tasks where a sample replaced the router's pick. */
+          switches: z.number().int().min(0),
+          /** Switches where the sample was right and the router's pick wrong. */
+          wins: z.number().int().min(0),
+          /** Switches where the sample was wrong and the router's pick right. */
+          losses: z.number().int().min(0),
+        }),
+      )
+      .max(MAX_ROUTER_FACTS),
+  })
+  .superRefine((data, context) => {
+    for (const entry of data.suites) {
+      if (entry.switches > entry.tasks || entry.wins + entry.losses > entry.switches) context.addIssue({ code: 'custom', message: `suite ${entry.suite} has ${entry.wins} wins and ${entry.losses} losses of ${entry.switches} switches on ${entry.tasks} tasks` });
+    }
+    if (new Set(data.suites.map((entry) => entry.suite)).size !== data.suites.length) context.addIssue({ code: 'custom', message: 'a template router lists each suite of its sample switching once' });
+  });
+export type SampleSwitching = z.infer<typeof SampleSwitchingSchema>;
+
+/**
+ * Whether switches to a sampled plan paid on a suite's validation tasks: their wins exceed their
+ * losses by more than one standard deviation of that difference were each switch a coin flip
+ * (wins - losses > sqrt(wins + losses)). No switch, or none that won or lost, is no evidence.
+ */
+export function switchesPaid(entry: { wins: number; losses: number }): boolean {
+  return entry.wins - entry.losses > Math.sqrt(entry.wins + entry.losses);
+}
+
 /** A template router as a model file stores it (metadata `template_router`, JSON). */
 export const TemplateRouterDataSchema = z
   .strictObject({
@@ -102,6 +143,12 @@ export const TemplateRouterDataSchema = z
      * where no collection task had both template plans and samples.
      */
     readingGain: ReadingGainSchema.optional(),
+    /**
+     * How `rm+templates`' switches to a sampled plan fared on the collection's validation tasks
+     * (`replaySampleSwitches`): it lets a sample replace the router's pick only on a suite where
+     * they paid (`samplesMayReplace`). Absent from routers written before it.
+     */
+    sampleSwitching: SampleSwitchingSchema.optional(),
   })
   .superRefine((data, context) => {
     if (new Set(data.facts).size !== data.facts.length) context.addIssue({ code: 'custom', message: 'a template router lists each fact once' });
@@ -141,6 +188,8 @@ export interface TemplateRouterReport {
   validationLoss: { l2: number; loss: number }[];
   /** What reading the samples is expected to add, as stored with the router (`estimateReadingGain`); absent without it. */
   readingGain?: ReadingGain;
+  /** How switches to a sampled plan fared on the validation tasks, as stored with the router (`replaySampleSwitches`); absent without it. */
+  sampleSwitching?: SampleSwitching;
 }
 
 /**
@@ -276,6 +325,24 @@ export class TemplateRouter {
   /** The same router with a reading-gain estimate (`estimateReadingGain`). */
   withReadingGain(readingGain: ReadingGain): TemplateRouter {
     return new TemplateRouter({ ...this.data, readingGain });
+  }
+
+  /**
+   * Whether `rm+templates` may let a sampled plan replace the router's pick on a task of the suite
+   * at this template margin: only where its switches paid on the collection's validation tasks
+   * (`switchesPaid`); false for a suite without such tasks. Undefined for a router written before
+   * the record, or when the record was made for another margin: samples may then replace it as before.
+   */
+  samplesMayReplace(suite: string, margin: number): boolean | undefined {
+    const record = this.data.sampleSwitching;
+    if (record === undefined || record.margin !== margin) return undefined;
+    const entry = record.suites.find((candidate) => candidate.suite === suite);
+    return entry !== undefined && switchesPaid(entry);
+  }
+
+  /** The same router with the validation record of sample switches (`replaySampleSwitches`). */
+  withSampleSwitching(sampleSwitching: SampleSwitching): TemplateRouter {
+    return new TemplateRouter({ ...this.data, sampleSwitching });
   }
 
   /**

@@ -15,6 +15,7 @@ import { createHead } from './heads/create-head.js';
 import type { RewardHead } from './heads/reward-head.js';
 import { encodePairs, splitIndices, type PairDataset } from './pair-dataset.js';
 import { DEFAULT_TEMPLATE_MARGIN, estimateReadingGain } from './reading-gain.js';
+import { replaySampleSwitches } from './sample-switching.js';
 import { trainTemplateRouter, type TemplateRouter, type TemplateRouterReport } from './template-router.js';
 import { TrainedRewardModel } from './trained-reward-model.js';
 
@@ -173,14 +174,26 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
         ...(ensemble.length > 0 && { ensemble: ensemble.map((member) => ({ bestEpoch: member.training.bestEpoch, tasksDrawn: member.tasksDrawn, validationLoss: member.training.history[member.training.bestEpoch - 1]?.validation?.loss ?? null })) }),
         ...(cost !== undefined && { cost: cost.report satisfies CostHeadReport }),
         ...(calibration !== undefined && { calibration }),
-        ...(routed !== undefined && { templateRouter: { ...routed.report, ...(templateRouter?.data.readingGain !== undefined && { readingGain: templateRouter.data.readingGain }) } satisfies TemplateRouterReport }),
+        ...(routed !== undefined && {
+          templateRouter: {
+            ...routed.report,
+            ...(templateRouter?.data.readingGain !== undefined && { readingGain: templateRouter.data.readingGain }),
+            ...(templateRouter?.data.sampleSwitching !== undefined && { sampleSwitching: templateRouter.data.sampleSwitching }),
+          } satisfies TemplateRouterReport,
+        }),
       },
     },
   });
-  // The reading gain replays selection with the finished model, so the router gains it afterwards
-  // (that model is not closed: it shares its feature pipeline with the one returned).
-  const readingGain = routed === undefined ? undefined : await estimateReadingGain(modelOf(routed.router), routed.router, outcomes, DEFAULT_TEMPLATE_MARGIN, options.signal);
-  const model = modelOf(readingGain === undefined ? routed?.router : routed!.router.withReadingGain(readingGain));
+  // The reading gain and the sample switches replay selection with the finished model, so the
+  // router gains them afterwards (that model is not closed: it shares its feature pipeline with the one returned).
+  let router = routed?.router;
+  if (router !== undefined) {
+    const replayed = modelOf(router);
+    const readingGain = await estimateReadingGain(replayed, router, outcomes, DEFAULT_TEMPLATE_MARGIN, options.signal);
+    const sampleSwitching = await replaySampleSwitches(replayed, router, outcomes, DEFAULT_TEMPLATE_MARGIN, options.signal);
+    router = (readingGain === undefined ? router : router.withReadingGain(readingGain)).withSampleSwitching(sampleSwitching);
+  }
+  const model = modelOf(router);
   return { model, training: chosen.training, dataset: chosen.dataset, config: chosen.config, trials: chosen.tuning ?? [], stateFiles, ...(encoderChoice !== undefined && { encoderChoice }) };
 }
 

@@ -155,6 +155,11 @@ export class TrainedRewardModel implements UncertainRewardModel, CostAwareReward
     return this.templateRouter?.readingGain(suite, pricePerToken, margin);
   }
 
+  /** Whether a sampled plan may replace the router's pick on the suite (`TemplateRouter.samplesMayReplace`). */
+  samplesMayReplace(suite: string, margin: number): boolean | undefined {
+    return this.templateRouter?.samplesMayReplace(suite, margin);
+  }
+
   get ensembleSize(): number {
     return this.ensemble.length;
   }

@@ -216,6 +216,17 @@ export class CandidatePool {
   }
 
   /**
+   * Whether a sampled plan may replace the router's pick on the task
+   * (`TemplateRoutingRewardModel.samplesMayReplace`, at the pool's template margin); true unless
+   * `templateRoutes` is defined and the model's record says its switches did not pay on the suite.
+   */
+  samplesMayReplace(): boolean {
+    const { rewardModel, task, templateMargin = DEFAULT_TEMPLATE_MARGIN } = this.options;
+    if (this.templateRoutes() === undefined || rewardModel === undefined || !routesTemplates(rewardModel)) return true;
+    return rewardModel.samplesMayReplace?.(task.suite, templateMargin) ?? true;
+  }
+
+  /**
    * Per pool candidate, the reward model's calibrated success probability and predicted execution
    * tokens (one call for the whole pool); a UserError when the model cannot estimate them.
    */
@@ -257,6 +268,7 @@ export class CandidatePool {
       templateRoutes: () => this.templateRoutes(),
       templateRouteCosts: () => this.templateRouteCosts(),
       readingGain: (pricePerToken) => this.readingGain(pricePerToken),
+      samplesMayReplace: () => this.samplesMayReplace(),
       scoreTokens: (index) => this.scoreTokenCounts[index] ?? 0,
       questionTokens: this.questionTokens,
       judge,

@@ -1,4 +1,4 @@
-import type { ReadingGain } from '../rm/index.js';
+import { switchesPaid, type ReadingGain, type SampleSwitching } from '../rm/index.js';
 import { outcomeOrder, type BonTable } from './summarize-best-of-n.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}`;
@@ -111,4 +111,16 @@ export function readingGainLine(gain: ReadingGain): string {
   const perSuite = gain.suites.map((suite) => `${suite.suite} ${shown.map((price) => suite.gains[gain.prices.indexOf(price)]!.toFixed(3)).join(' / ')}`);
   const tasks = gain.suites.reduce((sum, suite) => sum + suite.tasks, 0);
   return `  under a price it reads the sampled plans only where the reward model expects them to add more than reading them costs; the gain it expects on a task (probability less price x tokens, over the router's priced pick; from ${tasks} training tasks) at ${shown.map((price) => `price=${price}`).join(' / ')}: ${perSuite.join(', ')}`;
+}
+
+/**
+ * Where rm+templates lets a sampled plan replace the template router's pick (`replaySampleSwitches`,
+ * `switchesPaid`), as one line for `orchrm bon`, `orchrm rm train` and the demo's summary: per suite,
+ * the switches its replay made on the collection's validation tasks, how they fared, and the verdict.
+ */
+export function sampleSwitchingLine(record: SampleSwitching): string {
+  const perSuite = record.suites.map(
+    (entry) => `${entry.suite} ${entry.switches} switch${entry.switches === 1 ? '' : 'es'} on ${entry.tasks} task${entry.tasks === 1 ? '' : 's'}, ${entry.wins} won, ${entry.losses} lost: ${switchesPaid(entry) ? 'samples may replace it' : 'the router alone'}`,
+  );
+  return `  rm+templates lets a sampled plan replace the router's pick only on a suite where such switches paid on the collection's validation tasks (wins - losses > sqrt(wins + losses)); elsewhere it is the router alone and writes no samples: ${perSuite.length === 0 ? 'no validation task had both, so the router alone everywhere' : `${perSuite.join('; ')}; any other suite: the router alone`}`;
 }

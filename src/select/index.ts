@@ -6,7 +6,7 @@ export { BonConfigSchema, DEFAULT_FRONTIER_MARGINS, DEFAULT_FRONTIER_PRICES, DEF
 export { chooseByObjective, OBJECTIVE_NAMES, objectiveLabel, SelectionObjectiveSchema, type SelectionObjective } from './selection-objective.js';
 export { summarizeFrontier, type BonFrontier, type FrontierPoint, type FrontierRow, type FrontierStrategy } from './summarize-frontier.js';
 export { CandidatePool, type CandidatePoolOptions, type SampledPlans } from './candidate-pool.js';
-export { formatBonTable, formatFrontierLines, readingGainLine, type FrontierForText } from './format-bon-table.js';
+export { formatBonTable, formatFrontierLines, readingGainLine, sampleSwitchingLine, type FrontierForText } from './format-bon-table.js';
 export {
   buildPlanJudgeMessages,
   buildTrajectoryJudgeMessages,

@@ -73,6 +73,12 @@ export interface SelectionContext {
    * without `templateRouteCosts` or without an estimate for the task's suite at `templateMargin`.
    */
   readingGain(pricePerToken: number): number | undefined;
+  /**
+   * With `templateRoutes`: whether a sampled plan may replace the router's pick on this task, at
+   * `templateMargin` (the model's record of such switches on its validation tasks,
+   * `TemplateRouter.samplesMayReplace`). True without a router or without that record.
+   */
+  samplesMayReplace(): boolean;
   /** Tokens the reward model reads to score candidate `index` (task text + canonical plan). */
   scoreTokens(index: number): number;
   /** Tokens of the task text alone: what a template router reads to rate the templates (it reads no plan). */

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { UserError } from '../../core/index.js';
-import { loadRewardModel, type TrainedRewardModel, trainingMismatch, worldOfRun } from '../../rm/index.js';
-import { type BestOfNRun, type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, formatFrontierLines, loadPlanTemplates, readingGainLine, RANKING_STRATEGIES, runStoredBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
+import { loadRewardModel, type SampleSwitching, type TrainedRewardModel, trainingMismatch, worldOfRun } from '../../rm/index.js';
+import { type BestOfNRun, type BonFrontier, BonConfigSchema, DEFAULT_NS, formatBonTable, formatFrontierLines, loadPlanTemplates, readingGainLine, RANKING_STRATEGIES, sampleSwitchingLine, runStoredBestOfN, STRATEGY_NAMES, summarizeFrontier, TEMPLATE_STRATEGIES, type StrategyName } from '../../select/index.js';
 import { openStore } from '../../store/index.js';
 import { createCliEvents } from '../progress.js';
 import { addOptions, optionsFromSchema } from '../options-from-schema.js';
@@ -176,7 +176,7 @@ async function bon(flags: BonFlags): Promise<void> {
     const readingGain = rewardModel?.templateRouter?.data.readingGain;
     const frontierText = (entry: BonFrontier) => [...formatFrontierLines(entry, frontierTitle(entry), { withFixedPlans: true }), ...(entry.strategy === 'rm+templates' && readingGain !== undefined ? [readingGainLine(readingGain)] : [])];
     const frontiers = [frontier, routerFrontier].flatMap((entry) => (entry === undefined ? [] : [`\n${frontierText(entry).join('\n')}\n`])).join('');
-    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontiers}\n${templateChoiceLine(run)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
+    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontiers}\n${templateChoiceLine(run, rewardModel?.templateRouter?.data.sampleSwitching)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
   } finally {
     environment.close();
     store.close();
@@ -208,8 +208,8 @@ function frontierTitle(frontier: BonFrontier): string {
 }
 
 /** How the template strategies chose their template (nothing when none ran). */
-function templateChoiceLine(run: Pick<BestOfNRun, 'templateChoice' | 'templateReferences'>): string {
-  if (run.templateChoice === 'router') return "template choice: the reward model's template router (it knows every template of the pool and every suite of the tasks)\n";
+function templateChoiceLine(run: Pick<BestOfNRun, 'templateChoice' | 'templateReferences'>, sampleSwitching: SampleSwitching | undefined): string {
+  if (run.templateChoice === 'router') return `template choice: the reward model's template router (it knows every template of the pool and every suite of the tasks)\n${sampleSwitching === undefined ? '' : `${sampleSwitchingLine(sampleSwitching)}\n`}`;
   if (run.templateChoice === 'reference') {
     const references = Object.entries(run.templateReferences ?? {}).map(([suite, name]) => `${suite} ${name}`).join(', ');
     return `template choice: the model's scores against each suite's reference template${references === '' ? '' : ` (${references})`}; the model has no template router that knows every template of the pool and every suite of the tasks\n`;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { sampleSwitchingLine } from '../../select/index.js';
 import { InvalidUtf8Error, type Pair, readTextFile, UserError } from '../../core/index.js';
 import { ablateSources, type BaselineEpochEndEvent, type EncoderChoice, type EncoderSpec, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel, collectionTokensByTask, DEFAULT_CURVE_SHARES, formatLearningCurve, learningCurve, type CalibrationSummary, type CostHeadReport, type TemplateRouterReport, MIN_ROUTER_EPISODES } from '../../rm/index.js';
 import { createCliEvents } from '../progress.js';
@@ -439,7 +440,8 @@ function routerLine(router: TemplateRouterReport | undefined): string {
     gain === undefined
       ? ''
       : `reading gain: on ${gain.suites.map((suite) => `${suite.tasks} ${suite.suite}`).join(', ')} training tasks, what reading the sampled plans is expected to add to the router's priced pick, at ${gain.prices.length} prices from ${gain.prices[0]} to ${gain.prices.at(-1)} per token; under a price bon's rm+templates reads them only where it exceeds their reading's price\n`;
-  return `template router: ${router.templates} templates over ${router.facts} task facts, ${fit}; bon's template strategies choose by it\n${reading}`;
+  const switching = router.sampleSwitching === undefined ? '' : `${sampleSwitchingLine(router.sampleSwitching).trimStart()}\n`;
+  return `template router: ${router.templates} templates over ${router.facts} task facts, ${fit}; bon's template strategies choose by it\n${reading}${switching}`;
 }
 
 /** What `rm train` prints about the cost head and the calibration (nothing for a model without them). */

@@ -20,18 +20,24 @@ it("collect --template-share, rm train and bon route templates by the model (and
   await cli('collect', '--scenario', 'default', '--orchestrator', 'sim:base', '--count', '60', '--plans-per-task', '2', '--template-share', '0.5', '--seed', '1', '--db', 'runs.db', '--json');
   await cli('pairs', 'mine', '--db', 'runs.db', '--seed', '1', '--json');
   const trained = JSON.parse(await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--out', 'rm.safetensors', '--json')) as {
-    templateRouter?: { templates: number; trainEpisodes: number; readingGain?: { suites: { suite: string }[] } };
+    templateRouter?: { templates: number; trainEpisodes: number; readingGain?: { suites: { suite: string }[] }; sampleSwitching?: { margin: number; suites: { suite: string; tasks: number }[] } };
   };
   expect(trained.templateRouter?.templates).toBe(11);
   expect(trained.templateRouter?.trainEpisodes).toBeGreaterThanOrEqual(110);
   // With a cost head and calibration the router carries the reading gain rm+templates weighs under a price, and the text says so.
   expect(trained.templateRouter?.readingGain?.suites.map((suite) => suite.suite).sort()).toEqual(['arith', 'multihop']);
-  expect(await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--out', 'text.safetensors')).toMatch(/reading gain: on \d+ (arith|multihop), \d+ (arith|multihop) training tasks/);
+  // And the record of its switches to samples on the validation tasks, which says where rm+templates may take a sample.
+  expect(trained.templateRouter?.sampleSwitching?.margin).toBe(1);
+  expect(trained.templateRouter?.sampleSwitching?.suites.every((suite) => suite.tasks > 0)).toBe(true);
+  const trainText = await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--out', 'text.safetensors');
+  expect(trainText).toMatch(/reading gain: on \d+ (arith|multihop), \d+ (arith|multihop) training tasks/);
+  expect(trainText).toMatch(/rm\+templates lets a sampled plan replace the router's pick only on a suite where such switches paid[^\n]*: (arith|multihop) \d+ switch/);
   const plain = JSON.parse(await cli('rm', 'train', '--db', 'runs.db', '--epochs', '2', '--ensemble', '0', '--no-tune', '--no-template-router', '--out', 'plain.safetensors', '--json')) as { templateRouter?: unknown };
   expect(plain.templateRouter).toBeUndefined();
   const bon = (model: string) => cli('bon', '--scenario', 'default', '--split', 'test', '--count', '4', '--rm', model, '--n', '2', '--pool', 'sampled+templates', '--strategies', 'rm-templates-only', '--db', 'bon.db');
   const routed = await bon('rm.safetensors');
   expect(routed).toContain("template choice: the reward model's template router (it knows every template of the pool and every suite of the tasks)");
+  expect(routed).toContain("rm+templates lets a sampled plan replace the router's pick only on a suite where such switches paid");
   // The fixed plan per family the training data chose runs beside the one chosen on the test tasks.
   expect(routed).toMatch(/train-best-fixed-per-family \((arith|multihop): [\w-]+, (arith|multihop): [\w-]+\)/);
   expect(routed).toContain('best-fixed-per-family-vs-train-best-fixed-per-family');

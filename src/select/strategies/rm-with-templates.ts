@@ -156,11 +156,14 @@ async function selectPricedByRouter(context: SelectionContext, router: RouterEst
  * samples to the earliest. Under a cost objective with a router that prices the templates it reads
  * only the samples and the router's pick (`selectPricedByRouter`), and under a price it first asks
  * whether that reading is worth its tokens (`pickWithoutScoring`); when it is not, it takes the
- * router's priced pick and reads only the task.
+ * router's priced pick and reads only the task. Where the model's record says switches to a sample
+ * did not pay on the suite's validation tasks (`SelectionContext.samplesMayReplace`), it is the
+ * router alone, under every objective: it neither writes nor reads samples (`rm-templates-only`).
  */
 export const rmWithTemplatesStrategy: SelectionStrategy = {
   name: 'rm+templates',
   async select(context) {
+    if (!context.samplesMayReplace()) return rmTemplatesOnlyStrategy.select(context);
     if (context.objective.kind !== 'accuracy') {
       const router = routerEstimates(context);
       if (router !== undefined) return selectPricedByRouter(context, router);

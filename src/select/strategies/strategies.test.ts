@@ -254,7 +254,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
   ];
 
   /** Two samples, then the two templates; `scores` and `members` by pool index; answers: sample 0 wrong, sample 1 right, cot wrong, reflexion-3 right. */
-  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number, routes?: Record<string, number>, routeCosts?: Record<string, number>, estimates?: PlanEstimate[], readingGain?: (suite: string, pricePerToken: number, margin: number) => number | undefined) {
+  function templatePool(scores: number[], members?: number[][], templateMargin = 1, referenceTemplate?: number, routes?: Record<string, number>, routeCosts?: Record<string, number>, estimates?: PlanEstimate[], readingGain?: (suite: string, pricePerToken: number, margin: number) => number | undefined, samplesMayReplace?: (suite: string, margin: number) => boolean | undefined) {
     const planTexts = [PLAN('sc', { samples: 7 }), PLAN('cot')];
     const answers = ['41', '42', '41', '42'];
     const rewardModel = {
@@ -268,6 +268,7 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
       ...(routeCosts !== undefined && { templateExecutionTokens: (_task: string, _suite: string, names: readonly string[]) => names.map((name) => routeCosts[name]) }),
       ...(estimates !== undefined && { canEstimate: true, estimate: async () => estimates }),
       ...(readingGain !== undefined && { readingGain }),
+      ...(samplesMayReplace !== undefined && { samplesMayReplace }),
     };
     const candidatePool = new CandidatePool({
       task,
@@ -457,6 +458,37 @@ describe('the template pool: rm+templates and rm-templates-only', () => {
     expect(notWorth.pool.tokensOf(skipped).verification.totalTokens).toBe(context.questionTokens);
     // Free reading is always done, whatever the estimate.
     expect((await poolWithGain(0).run('rm+templates', { kind: 'price', pricePerToken: 0 })).selection.chosen).toBe(0);
+  });
+
+  it("rm+templates is the router alone, writing and reading no sample, on a suite where the model's switches to samples did not pay", async () => {
+    const routes = { cot: 0.7, 'reflexion-3': 0.4 };
+    const asked: [string, number][] = [];
+    const guarded = (answer: boolean | undefined, withRoutes = true) =>
+      templatePool([3, 0, 1, 1.5], undefined, 1, undefined, withRoutes ? routes : undefined, { cot: 1000, 'reflexion-3': 5000 }, [
+        { successProbability: 0.99, executionTokens: 0 },
+        { successProbability: 0.2, executionTokens: 0 },
+        { successProbability: 0.7, executionTokens: 1000 },
+        { successProbability: 0.4, executionTokens: 5000 },
+      ], () => 1, (suite, margin) => {
+        asked.push([suite, margin]);
+        return answer;
+      });
+    // Sample 0 scores above every template: taken where switches paid, or where the model has no record.
+    expect((await guarded(true).run('rm+templates')).selection.chosen).toBe(0);
+    expect((await guarded(undefined).run('rm+templates')).selection.chosen).toBe(0);
+    expect(asked.at(-1)).toEqual([task.suite, 1]);
+    // Where they did not: the router's pick, no plan written, only the task read, under every objective.
+    const blocked = guarded(false);
+    for (const objective of [undefined, { kind: 'price', pricePerToken: 0 }, { kind: 'price', pricePerToken: 1e-9 }, { kind: 'cheapest-within', margin: 0.5 }] as const) {
+      const { selection } = await blocked.run('rm+templates', objective);
+      expect(selection).toMatchObject({ plansWritten: 0, usedTemplates: true });
+      expect(selection.chosen).toBe(2);
+      const tokens = blocked.pool.tokensOf(selection);
+      expect(tokens.orchestrator.totalTokens).toBe(0);
+      expect(tokens.verification.totalTokens).toBe(countTokens(task.question));
+    }
+    // Without a router the record does not apply: scores decide.
+    expect((await guarded(false, false).run('rm+templates')).selection.chosen).toBe(0);
   });
 
   it('rm-templates-only picks the best template and writes no sampled plan', async () => {
