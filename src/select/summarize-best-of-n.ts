@@ -67,7 +67,7 @@ function summarizeAtN(run: BestOfNRun, n: number, outcomes: readonly TaskOutcome
   for (const name of outcomeOrder([...byStrategy.keys()])) strategies[name] = summarizeStrategy(byStrategy.get(name)!);
   const paired: Record<string, PairedDifference> = {};
   for (const [a, b] of comparisons([...byStrategy.keys()])) {
-    paired[`${a}-vs-${b}`] = pairedDifference(byStrategy.get(a)!, byStrategy.get(b)!, deriveSeed(run.config.seed, `paired:${a}:${b}:${n}`), run.config.bootstrapResamples);
+    paired[`${a}-vs-${b}`] = pairedDifference(byStrategy.get(a)!, byStrategy.get(b)!, pairedSeed(run.config.seed, n), run.config.bootstrapResamples);
   }
   const tasks = new Set(outcomes.map((outcome) => outcome.taskId)).size;
   return { n, tasks, strategies, paired, ...(bestFixed !== undefined && { bestFixed }) };
@@ -191,10 +191,23 @@ export function comparisons(present: readonly OutcomeName[]): [OutcomeName, Outc
   return pairs;
 }
 
-/** Mean of correct(a) - correct(b) over the tasks both ran, with a paired bootstrap over tasks. */
+/**
+ * The seed of every paired comparison of a run at N (the table's and the frontier's): common
+ * random numbers, so every comparison over the same tasks resamples them alike, and two strategies
+ * with the same outcome on every task get the same interval against any third. With a seed per
+ * pair of names, a verdict at an interval's edge could differ between identical picks.
+ */
+export function pairedSeed(runSeed: number, n: number): number {
+  return deriveSeed(runSeed, `paired:${n}`);
+}
+
+/**
+ * Mean of correct(a) - correct(b) over the tasks both ran, with a paired bootstrap over tasks
+ * (drawn in task-id order, so the draws depend on the seed and the set of tasks only).
+ */
 export function pairedDifference(a: readonly Pick<TaskOutcome, 'taskId' | 'correct'>[], b: readonly Pick<TaskOutcome, 'taskId' | 'correct'>[], seed: number, resamples: number): PairedDifference {
   const other = new Map(b.map((outcome) => [outcome.taskId, outcome.correct]));
-  const shared = a.filter((outcome) => other.has(outcome.taskId));
+  const shared = a.filter((outcome) => other.has(outcome.taskId)).sort((x, y) => (x.taskId < y.taskId ? -1 : x.taskId > y.taskId ? 1 : 0));
   const left = shared.map((outcome) => (outcome.correct ? 1 : 0));
   const right = shared.map((outcome) => (other.get(outcome.taskId) ? 1 : 0));
   const result = pairedClusterBootstrap(left, right, shared.map((outcome) => outcome.taskId), { seed, resamples });

@@ -1,9 +1,8 @@
-import { deriveSeed } from '../core/index.js';
 import { wilsonInterval } from '../rm/index.js';
 import type { BestOfNRun, FrontierOutcome, TaskOutcome } from './run-best-of-n.js';
 import { objectiveLabel, type SelectionObjective } from './selection-objective.js';
 import type { OutcomeName } from './selection-strategy.js';
-import { addBestFixed, pairedDifference, round, type PairedDifference } from './summarize-best-of-n.js';
+import { addBestFixed, pairedDifference, pairedSeed, round, type PairedDifference } from './summarize-best-of-n.js';
 
 /** Accuracy and mean tokens per task of one row of the frontier chart. */
 export interface FrontierRow {
@@ -102,9 +101,8 @@ export function summarizeFrontier(run: BestOfNRun, strategy: FrontierStrategy = 
   const { seed, bootstrapResamples } = run.config;
   const tasks = new Set(perFamily.map((outcome) => outcome.taskId)).size;
   if (sweep.objectives.some((_, point) => swept.filter((outcome) => outcome.point === point).length !== tasks)) return undefined;
-  const versus = (outcomes: readonly Pick<TaskOutcome, 'taskId' | 'correct'>[], key: string) => pairedDifference(outcomes, perFamily, deriveSeed(seed, `frontier:${key}:${n}`), bootstrapResamples);
-  // rm+templates keeps the seeds of runs before the router's frontier existed; fixed plans get the same seeds in both frontiers.
-  const pointKey = (label: string) => (strategy === 'rm+templates' ? label : `${strategy}:${label}`);
+  // The table's seed (`pairedSeed`): a point with the same outcomes as another, or as the table's row, gets the same interval.
+  const versus = (outcomes: readonly Pick<TaskOutcome, 'taskId' | 'correct'>[]) => pairedDifference(outcomes, perFamily, pairedSeed(seed, n), bootstrapResamples);
   const fixed = [...byStrategy.keys()]
     .filter((name) => name.startsWith('fixed:'))
     .sort()
@@ -117,7 +115,7 @@ export function summarizeFrontier(run: BestOfNRun, strategy: FrontierStrategy = 
       label,
       objective,
       ...row,
-      versusBestFixedPerFamily: versus(outcomes, pointKey(label)),
+      versusBestFixedPerFamily: versus(outcomes),
       dominatedBy: fixed.filter((entry) => entry.accuracy > row.accuracy && entry.tokens.executionPlusVerification < row.tokens.executionPlusVerification).map((entry) => entry.name),
     };
   });
@@ -125,7 +123,7 @@ export function summarizeFrontier(run: BestOfNRun, strategy: FrontierStrategy = 
   const cheapestPoint = [...points].sort((a, b) => a.tokens.executionPlusVerification - b.tokens.executionPlusVerification).find((point) => matches(point.versusBestFixedPerFamily));
   const perFamilyRow = rowOf(perFamily);
   const cheapestFixed = fixed
-    .map((entry) => ({ name: entry.name, executionPlusVerification: entry.tokens.executionPlusVerification, versusBestFixedPerFamily: versus(entry.outcomes, `fixed:${entry.name}`) }))
+    .map((entry) => ({ name: entry.name, executionPlusVerification: entry.tokens.executionPlusVerification, versusBestFixedPerFamily: versus(entry.outcomes) }))
     .filter((entry) => matches(entry.versusBestFixedPerFamily))
     .sort((a, b) => a.executionPlusVerification - b.executionPlusVerification)[0];
   const perFamilyCheapest = cheapestPerFamily(fixed, perFamily);
@@ -147,7 +145,7 @@ export function summarizeFrontier(run: BestOfNRun, strategy: FrontierStrategy = 
     cheapestFixedPerFamilyAtBestFixedAccuracy: {
       perSuite: perFamilyCheapest.perSuite,
       executionPlusVerification: rowOf(perFamilyCheapest.outcomes).tokens.executionPlusVerification,
-      versusBestFixedPerFamily: versus(perFamilyCheapest.outcomes, 'fixed-per-family'),
+      versusBestFixedPerFamily: versus(perFamilyCheapest.outcomes),
     },
     undominated: points.every((point) => point.dominatedBy.length === 0),
   };
