@@ -243,8 +243,9 @@ function frontierLines(results: DemoResults, lines: string[]): void {
     );
   }
   if (frontier !== undefined) lines.push('', ...formatFrontierLines(frontier, `Cost-aware rm+templates at N = ${frontier.n} (accuracy, execution + verification tokens per task; vs best-fixed-per-family in points)`));
-  const readingGain = results.bon.templateRouter?.readingGain;
-  if (frontier !== undefined && readingGain !== undefined) lines.push(readingGainLine(readingGain));
+  const router = results.bon.templateRouter;
+  const readingGain = router?.readingGain === undefined ? undefined : readingGainLine(router.readingGain, router.sampleSwitching);
+  if (frontier !== undefined && readingGain !== undefined) lines.push(readingGain);
   const { routerFrontier } = results.bon;
   if (routerFrontier !== undefined) {
     lines.push(

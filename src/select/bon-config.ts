@@ -63,7 +63,7 @@ export const BonConfigSchema = z.strictObject({
    * deviations of the score difference over the model's bootstrap heads; a model without heads
    * takes a sample only when it scores strictly higher. @default 1
    */
-  templateMargin: z.number().min(0).default(DEFAULT_TEMPLATE_MARGIN).meta({ placeholder: 'sds', description: 'rm+templates takes a sample over the best template, and both rm template strategies another template over their family reference, only when better by more than this many sds of the model heads' }),
+  templateMargin: z.number().min(0).default(DEFAULT_TEMPLATE_MARGIN).meta({ placeholder: 'sds', description: 'rm+templates takes a sample over the best template, and both rm template strategies another template over their family reference, only when better by more than this many sds of the model heads; at the default 1 a model with a template router also says per family whether such switches paid on its validation tasks, and where they did not rm+templates takes the router\'s pick and writes no samples' }),
   /**
    * What `rm`, `rm+templates` and `rm-templates-only` maximise when they pick their plan
    * (`SelectionObjective`): `accuracy` the highest score, `price` expected accuracy minus

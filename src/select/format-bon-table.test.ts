@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatFrontierLines, type FrontierForText } from './format-bon-table.js';
+import { READING_GAIN_PRICES } from '../rm/index.js';
+import { formatFrontierLines, readingGainLine, sampleSwitchingLine, type FrontierForText } from './format-bon-table.js';
 
 const row = (accuracy: number, executionPlusVerification: number) => ({ accuracy, tokens: { executionPlusVerification } });
 
@@ -35,5 +36,34 @@ describe('formatFrontierLines', () => {
   it('adds every fixed plan and the oracle when asked, and says when no point matches', () => {
     const lines = formatFrontierLines(frontier({ tokensAtBestFixedAccuracy: null, pointAtBestFixedAccuracy: null, shareOfBestFixedPerFamilyTokens: null, cheapestFixedAtBestFixedAccuracy: null }), 'title', { withFixedPlans: true });
     expect(lines.slice(3)).toEqual(['  fixed:search              42.8%     8.2k', '  best-fixed-per-family     52.0%    18.2k', '  oracle                    73.3%   125.2k', '  no operating point matches best-fixed-per-family (every paired interval below 0)']);
+  });
+});
+
+describe('what rm+templates says of the samples', () => {
+  const gain = {
+    margin: 1,
+    prices: [...READING_GAIN_PRICES],
+    suites: [
+      { suite: 'arith', tasks: 60, samplesPerTask: 8, gains: READING_GAIN_PRICES.map(() => 0.013) },
+      { suite: 'multihop', tasks: 70, samplesPerTask: 8, gains: READING_GAIN_PRICES.map(() => 0.017) },
+    ],
+  };
+  const switching = (arithWins: number) => ({
+    margin: 1,
+    suites: [
+      { suite: 'arith', tasks: 9, switches: arithWins, wins: arithWins, losses: 0 },
+      { suite: 'multihop', tasks: 9, switches: 1, wins: 0, losses: 1 },
+    ],
+  });
+
+  it('prints the reading gain only for suites where samples may replace the router, and nothing where none may', () => {
+    expect(readingGainLine(gain)).toMatch(/from 130 training tasks\) at price=0\.000001 \/ price=0\.00001 \/ price=0\.0001: arith 0\.013 \/ 0\.013 \/ 0\.013, multihop 0\.017/);
+    expect(readingGainLine(gain, switching(3))).toMatch(/from 60 training tasks\) at [^:]*: arith 0\.013 \/ 0\.013 \/ 0\.013$/);
+    expect(readingGainLine(gain, switching(1))).toBeUndefined();
+  });
+
+  it('says per suite how the switches to samples fared on the validation tasks, and the verdict', () => {
+    expect(sampleSwitchingLine(switching(3))).toMatch(/: arith 3 switches on 9 tasks, 3 won, 0 lost: samples may replace it; multihop 1 switch on 9 tasks, 0 won, 1 lost: the router alone; any other suite: the router alone$/);
+    expect(sampleSwitchingLine({ margin: 1, suites: [] })).toMatch(/no validation task had both, so the router alone everywhere$/);
   });
 });

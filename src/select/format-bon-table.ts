@@ -104,12 +104,16 @@ const READING_GAIN_SHOWN = [1e-6, 1e-5, 1e-4] as const;
 /**
  * What rm+templates weighs under a price (`estimateReadingGain`), as one line under its frontier in
  * `orchrm bon --frontier` and the demo's summary: per suite, the gain reading the samples is
- * expected to add at three prices of the estimate's grid.
+ * expected to add at three prices of the estimate's grid. Only suites where samples may replace the
+ * router's pick (`switching`, when the model keeps that record) are shown; undefined when none may,
+ * as rm+templates then reads no sample under any price.
  */
-export function readingGainLine(gain: ReadingGain): string {
+export function readingGainLine(gain: ReadingGain, switching?: SampleSwitching): string | undefined {
+  const read = gain.suites.filter((suite) => switching === undefined || switching.suites.some((entry) => entry.suite === suite.suite && switchesPaid(entry)));
+  if (read.length === 0) return undefined;
   const shown = READING_GAIN_SHOWN.filter((price) => gain.prices.includes(price));
-  const perSuite = gain.suites.map((suite) => `${suite.suite} ${shown.map((price) => suite.gains[gain.prices.indexOf(price)]!.toFixed(3)).join(' / ')}`);
-  const tasks = gain.suites.reduce((sum, suite) => sum + suite.tasks, 0);
+  const perSuite = read.map((suite) => `${suite.suite} ${shown.map((price) => suite.gains[gain.prices.indexOf(price)]!.toFixed(3)).join(' / ')}`);
+  const tasks = read.reduce((sum, suite) => sum + suite.tasks, 0);
   return `  under a price it reads the sampled plans only where the reward model expects them to add more than reading them costs; the gain it expects on a task (probability less price x tokens, over the router's priced pick; from ${tasks} training tasks) at ${shown.map((price) => `price=${price}`).join(' / ')}: ${perSuite.join(', ')}`;
 }
 

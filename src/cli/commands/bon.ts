@@ -173,10 +173,11 @@ async function bon(flags: BonFlags): Promise<void> {
     }
     const tables = flags.curve ? recorded.curve : [table];
     // Under rm+templates' frontier, what it weighed under a price, when the model's router carries it.
-    const readingGain = rewardModel?.templateRouter?.data.readingGain;
-    const frontierText = (entry: BonFrontier) => [...formatFrontierLines(entry, frontierTitle(entry), { withFixedPlans: true }), ...(entry.strategy === 'rm+templates' && readingGain !== undefined ? [readingGainLine(readingGain)] : [])];
+    const routerData = rewardModel?.templateRouter?.data;
+    const readingGain = routerData?.readingGain === undefined ? undefined : readingGainLine(routerData.readingGain, routerData.sampleSwitching);
+    const frontierText = (entry: BonFrontier) => [...formatFrontierLines(entry, frontierTitle(entry), { withFixedPlans: true }), ...(entry.strategy === 'rm+templates' && readingGain !== undefined ? [readingGain] : [])];
     const frontiers = [frontier, routerFrontier].flatMap((entry) => (entry === undefined ? [] : [`\n${frontierText(entry).join('\n')}\n`])).join('');
-    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontiers}\n${templateChoiceLine(run, rewardModel?.templateRouter?.data.sampleSwitching)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
+    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontiers}\n${templateChoiceLine(run, routerData?.sampleSwitching)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
   } finally {
     environment.close();
     store.close();
