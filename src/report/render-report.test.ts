@@ -58,13 +58,23 @@ describe('renderReportHtml', () => {
     expect(html).toContain('53.5%, 58.0%, 56.0%');
     const routed = await renderReportHtml(
       fixture((draft) => {
-        draft.bon.templateRouter = { templates: 11, facts: 15, trainEpisodes: 1276, validationEpisodes: 198, l2: 1, validationLoss: [{ l2: 1, loss: 0.54 }] };
+        draft.bon.templateRouter = {
+          templates: 11,
+          facts: 15,
+          trainEpisodes: 1276,
+          validationEpisodes: 198,
+          l2: 1,
+          validationLoss: [{ l2: 1, loss: 0.54 }],
+          sampleSwitching: { margin: 1, suites: [{ suite: 'arith', tasks: 9, switches: 1, wins: 0, losses: 0 }] },
+        };
       }),
       { outDir: directory },
     );
     expect(routed).toContain('chose their template by the reward model’s template router: for each of 11 templates');
     expect(routed).toContain('with L2 1 chosen by log loss on 198 graded template episodes of the validation split after fitting on the train split’s 1,276, then fitted on both');
     expect(routed).not.toContain('Reference template of rm+templates');
+    // Where rm+templates let a sampled plan replace the router's pick: the validation record, per family.
+    expect(routed).toContain('arith 1 switch on 9 tasks, 0 won, 0 lost: the router alone; any other suite: the router alone.');
   });
 
   test('names the fixed plan per family chosen after the fact and the one chosen on training data, and what the choice after the fact gains', async () => {

@@ -1,6 +1,7 @@
 import { percent, percentInterval, points, pointsInterval } from '../format-values.js';
 import { htmlTable, type TableCell } from '../html-table.js';
 import type { DemoResults } from '../results-schema.js';
+import { sampleSwitchingLine } from '../../select/index.js';
 import { paragraph, section } from './section.js';
 
 /** Accuracy of every method on each task family (columns in order of first appearance). */
@@ -51,11 +52,15 @@ function referencesParagraph(templateReferences: Readonly<Record<string, string>
   );
 }
 
-/** How rm+templates and rm-templates-only chose their template when the model's template router did (`bon.templateRouter`). */
+/**
+ * How rm+templates and rm-templates-only chose their template when the model's template router did
+ * (`bon.templateRouter`), and where rm+templates let a sampled plan replace the router's pick.
+ */
 function routerParagraph(router: DemoResults['bon']['templateRouter']): string {
   if (router === undefined) return '';
+  const switching = router.sampleSwitching === undefined ? '' : ` ${sampleSwitchingLine(router.sampleSwitching).trim()}.`;
   return paragraph(
-    `rm+templates and rm-templates-only chose their template by the reward model’s template router: for each of ${router.templates} templates, its success over the task’s suite, word-problem structure and name popularity (${router.facts} facts), with L2 ${router.l2} chosen by log loss on ${router.validationEpisodes.toLocaleString('en-US')} graded template episodes of the validation split after fitting on the train split’s ${router.trainEpisodes.toLocaleString('en-US')}, then fitted on both. No reference template applied.`,
+    `rm+templates and rm-templates-only chose their template by the reward model’s template router: for each of ${router.templates} templates, its success over the task’s suite, word-problem structure and name popularity (${router.facts} facts), with L2 ${router.l2} chosen by log loss on ${router.validationEpisodes.toLocaleString('en-US')} graded template episodes of the validation split after fitting on the train split’s ${router.trainEpisodes.toLocaleString('en-US')}, then fitted on both. No reference template applied.${switching}`,
   );
 }
 
