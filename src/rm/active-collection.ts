@@ -145,15 +145,16 @@ export async function collectActively(options: ActiveCollectOptions): Promise<Ac
   // The heads read the task only to rank templates; when the router chooses them, they rank sampled plans alone.
   const training: BtConfigInput = { tune: false, ensembleSize: 5, seed, ...(templates !== undefined && !byRouter && { encoder: TEMPLATE_CHOICE_ENCODER }), ...options.training };
   const results: ActiveRound[] = [];
+  const ledger = new EarlierRounds();
   for (let round = 1; round <= rounds; round++) {
     options.signal?.throwIfAborted();
     let roundTasks = tasks.slice(Math.floor(((round - 1) * tasks.length) / rounds), Math.floor((round * tasks.length) / rounds));
     const roundSeed = deriveSeed(seed, `active-round:${round}`);
     const earlierRuns = results.map((earlier) => earlier.runId);
     // The router's choice comes before any plan is written, so that the budget can cut the round's tasks first.
-    const routerChoice = round > 1 && templates !== undefined && byRouter ? chooseTemplatesByRouter(earlierTemplateOutcomes(store, earlierRuns), roundTasks, { names: templates.library.names, perTask: templates.perTask, seed: roundSeed }) : undefined;
+    const routerChoice = round > 1 && templates !== undefined && byRouter ? chooseTemplatesByRouter(ledger.templateOutcomes, roundTasks, { names: templates.library.names, perTask: templates.perTask, seed: roundSeed }) : undefined;
     if (round > 1 && options.budget !== undefined) {
-      roundTasks = affordableTasks(store, earlierRuns, roundTasks, options.budget, {
+      roundTasks = affordableTasks(ledger, roundTasks, options.budget, {
         plansPerTask,
         candidatesPerTask,
         templates: templates === undefined ? undefined : { perTask: templates.perTask, ...(routerChoice !== undefined && { chosen: routerChoice.chosen, executionTokens: routerChoice.expectedExecutionTokens }) },
@@ -208,6 +209,7 @@ export async function collectActively(options: ActiveCollectOptions): Promise<Ac
     }
     const entry: ActiveRound = { round, runId: summary.runId, tasks: roundTasks.length, summary, unexecutedWritingTokens };
     results.push(entry);
+    ledger.add(store, summary.runId);
     options.events?.({ type: 'active-round-end', round: entry, rounds });
   }
   return results;
@@ -226,44 +228,80 @@ async function trainRoundModel(store: Store, runIds: readonly string[], training
 }
 
 /**
+ * What the finished rounds' runs spent and taught, read from the store once per run as each round
+ * ends (reading every earlier run again each round would grow with rounds times episodes): the
+ * tokens the budget counts, the means `affordableTasks` prices a task at, and the graded template
+ * episodes the router reads (`templateOutcomes`).
+ */
+class EarlierRounds {
+  /** Every token of every episode so far, every role. */
+  spent = 0;
+  /** Sampled-plan episodes and their execution plus verification tokens. */
+  readonly sampled = { episodes: 0, run: 0 };
+  /** Round 1's sampled episodes (one written plan each) and their writing tokens. */
+  readonly written = { episodes: 0, tokens: 0 };
+  /** Template episodes, all their tokens, and those of roles other than execution. */
+  readonly template = { episodes: 0, total: 0, other: 0 };
+  /**
+   * The graded template episodes, as the router reads them. All count as train-split outcomes:
+   * choosing what to collect is not judging a model, and the collection's own split is decided
+   * only when its pairs are mined.
+   */
+  readonly templateOutcomes: PlanOutcome[] = [];
+  private runs = 0;
+
+  add(store: Store, runId: string): void {
+    const first = this.runs === 0;
+    this.runs += 1;
+    for (const episode of store.iterateEpisodes({ runId }, { withCalls: false })) {
+      const { orchestrator, execution, verification } = episode.usage;
+      const total = orchestrator.totalTokens + execution.totalTokens + verification.totalTokens;
+      this.spent += total;
+      if (episode.orchestrator.name === TEMPLATE_ORCHESTRATOR) {
+        this.template.episodes += 1;
+        this.template.total += total;
+        this.template.other += total - execution.totalTokens;
+        if (episode.status !== 'server_error' && episode.grade !== undefined && episode.orchestrator.checkpoint !== undefined) {
+          this.templateOutcomes.push({
+            taskId: episode.task.id,
+            question: episode.task.question,
+            ...(episode.task.suite !== undefined && { suite: episode.task.suite }),
+            planText: episode.planText,
+            template: episode.orchestrator.checkpoint,
+            executionTokens: execution.totalTokens,
+            correct: episode.grade.correct,
+            split: 'train',
+          });
+        }
+        continue;
+      }
+      this.sampled.episodes += 1;
+      this.sampled.run += execution.totalTokens + verification.totalTokens;
+      // Later rounds bill unexecuted candidates on their first plan; round 1's writing is one plan each.
+      if (first) {
+        this.written.episodes += 1;
+        this.written.tokens += orchestrator.totalTokens;
+      }
+    }
+  }
+}
+
+/**
  * The longest prefix of a round's tasks whose expected tokens fit in what `budget` leaves after the
- * earlier rounds' runs (their episodes' tokens, every role, from the store). A task is expected to
- * spend, at the earlier rounds' means: per executed sampled plan, its execution and verification;
- * per candidate written, a plan's writing (round 1's sampled episodes, each one written plan); and
- * for its templates, the router's estimate of their execution tokens plus the other roles' mean per
- * template episode, or without the router's choice `perTask` template episodes at their mean.
+ * earlier rounds' runs (`EarlierRounds.spent`: their episodes' tokens, every role). A task is
+ * expected to spend, at the earlier rounds' means: per executed sampled plan, its execution and
+ * verification; per candidate written, a plan's writing (round 1's sampled episodes, each one
+ * written plan); and for its templates, the router's estimate of their execution tokens plus the
+ * other roles' mean per template episode, or without the router's choice `perTask` template
+ * episodes at their mean.
  */
 function affordableTasks(
-  store: Store,
-  runIds: readonly string[],
+  earlier: EarlierRounds,
   tasks: readonly Task[],
   budget: number,
   settings: { plansPerTask: number; candidatesPerTask: number; templates: { perTask: number; chosen?: ReadonlyMap<string, readonly number[]>; executionTokens?: ReadonlyMap<string, number> } | undefined },
 ): Task[] {
-  let spent = 0;
-  const sampled = { episodes: 0, run: 0 };
-  const written = { episodes: 0, tokens: 0 };
-  const template = { episodes: 0, total: 0, other: 0 };
-  for (const [index, runId] of runIds.entries()) {
-    for (const episode of store.iterateEpisodes({ runId }, { withCalls: false })) {
-      const { orchestrator, execution, verification } = episode.usage;
-      const total = orchestrator.totalTokens + execution.totalTokens + verification.totalTokens;
-      spent += total;
-      if (episode.orchestrator.name === TEMPLATE_ORCHESTRATOR) {
-        template.episodes += 1;
-        template.total += total;
-        template.other += total - execution.totalTokens;
-        continue;
-      }
-      sampled.episodes += 1;
-      sampled.run += execution.totalTokens + verification.totalTokens;
-      // Later rounds bill unexecuted candidates on their first plan; round 1's writing is one plan each.
-      if (index === 0) {
-        written.episodes += 1;
-        written.tokens += orchestrator.totalTokens;
-      }
-    }
-  }
+  const { sampled, written, template } = earlier;
   const mean = (sum: number, count: number) => (count === 0 ? 0 : sum / count);
   const samplePart = settings.plansPerTask * mean(sampled.run, sampled.episodes) + settings.candidatesPerTask * mean(written.tokens, written.episodes);
   const templatesOf = (task: Task): number => {
@@ -275,38 +313,13 @@ function affordableTasks(
     return execution + chosen.length * mean(template.other, template.episodes);
   };
   const affordable: Task[] = [];
-  let expected = spent;
+  let expected = earlier.spent;
   for (const task of tasks) {
     expected += (settings.plansPerTask > 0 ? samplePart : 0) + templatesOf(task);
     if (expected > budget) break;
     affordable.push(task);
   }
   return affordable;
-}
-
-/**
- * The graded template episodes of the earlier rounds' runs, as the router reads them. All count
- * as train-split outcomes: choosing what to collect is not judging a model, and the collection's
- * own split is decided only when its pairs are mined.
- */
-function earlierTemplateOutcomes(store: Store, runIds: readonly string[]): PlanOutcome[] {
-  const outcomes: PlanOutcome[] = [];
-  for (const runId of runIds) {
-    for (const episode of store.iterateEpisodes({ runId, orchestrator: TEMPLATE_ORCHESTRATOR }, { withCalls: false })) {
-      if (episode.status === 'server_error' || episode.grade === undefined || episode.orchestrator.checkpoint === undefined) continue;
-      outcomes.push({
-        taskId: episode.task.id,
-        question: episode.task.question,
-        ...(episode.task.suite !== undefined && { suite: episode.task.suite }),
-        planText: episode.planText,
-        template: episode.orchestrator.checkpoint,
-        executionTokens: episode.usage.execution.totalTokens,
-        correct: episode.grade.correct,
-        split: 'train',
-      });
-    }
-  }
-  return outcomes;
 }
 
 /**
