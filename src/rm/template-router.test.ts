@@ -49,6 +49,39 @@ describe('the template router', () => {
     expect(router.probabilities(test[0]!.question, test[0]!.suite, ['debate-3x3'])).toEqual([undefined]);
   });
 
+  it("reads a name's popularity for its kind: a person named as often as a city is famous, the city is not", () => {
+    const letters = (index: number) => [...index.toString(26)].map((digit) => String.fromCharCode(97 + parseInt(digit, 26))).join('');
+    const cities = ['Ashford', 'Brampton', 'Carlow', 'Dunmore', 'Elsworth'];
+    const famous = ['Ada Quill', 'Bea Rook', 'Cal Stone', 'Dan Vale', 'Eve Wren'];
+    const ordinary = Array.from({ length: 60 }, (_, index) => `Person${letters(index + 30)}`);
+    const asked = (relation: string, name: string) => [`Who is the ${relation} of ${name}?`, `Where was the ${relation} of ${name} born?`, `Which company employs the ${relation} of ${name}?`, `Who mentored the ${relation} of ${name}?`];
+    // Every city and every famous person in four texts, each ordinary person in one (a name seen once counts 0): recall works on famous people only.
+    const tasks = [
+      ...cities.flatMap((city) => asked('mayor', city).map((question) => ({ question, recall: false }))),
+      ...famous.flatMap((person) => asked('mentor', person).map((question) => ({ question, recall: true }))),
+      ...ordinary.map((person) => ({ question: asked('mentor', person)[1]!, recall: false })),
+    ];
+    const outcomes: PlanOutcome[] = tasks.flatMap(({ question, recall }, index) =>
+      ['recall', 'search'].map((template) => ({ taskId: `t${index}`, question, suite: 'mh', planText: template, executionTokens: 100, template, correct: (template === 'recall') === recall, split: 'train' as const })),
+    );
+    const { router } = trainTemplateRouter(outcomes)!;
+    expect(router.data.relations).toEqual([
+      { relation: 'mentor', meanMentions: 1 },
+      { relation: 'mayor', meanMentions: 4 },
+    ]);
+    const famousTask = 'Who founded the employer of the mentor of Ada Quill?';
+    const cityTask = 'Who founded the employer of the mayor of Ashford?';
+    const [famousRecall, famousSearch] = router.probabilities(famousTask, 'mh', ['recall', 'search']) as number[];
+    const [cityRecall, citySearch] = router.probabilities(cityTask, 'mh', ['recall', 'search']) as number[];
+    expect(famousRecall).toBeGreaterThan(famousSearch!);
+    expect(citySearch).toBeGreaterThan(cityRecall!);
+    // A router written before `relations` reads the plain bucket only, where both names are mentioned four times: it cannot tell them apart.
+    const { relations: _relations, ...older } = router.data;
+    const plain = new TemplateRouter(TemplateRouterDataSchema.parse(older));
+    expect(plain.probabilities(famousTask, 'mh', ['recall', 'search'])).toEqual(plain.probabilities(cityTask, 'mh', ['recall', 'search']));
+    expect(TemplateRouterDataSchema.safeParse({ ...router.data, relations: [...router.data.relations!, router.data.relations![0]] }).success).toBe(false);
+  });
+
   it('keeps suites apart: the same text in two suites routes to each suite\'s own winner', () => {
     const outcomes: PlanOutcome[] = [];
     for (let index = 0; index < 40; index++) {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { mathjs, type PairSplit, sigmoid } from '../core/index.js';
 import type { PlanOutcome } from './cost-head.js';
-import { PopularityTableSchema, type PopularityTable } from './features/encoder-spec.js';
-import { fitPopularity, popularityBucket, popularityCounts, routeFacts } from './features/routing-encoders.js';
+import { MAX_POPULARITY_NAME_LENGTH, PopularityTableSchema, type PopularityTable } from './features/encoder-spec.js';
+import { fitPopularity, popularityBucket, popularityCounts, relationMeans, relativePopularityBucket, routeFacts } from './features/routing-encoders.js';
 import { analyzeTask } from './features/task-analysis.js';
 import { taskNames } from './features/task-encoders.js';
 import { TASK_SHAPE_VERSION } from './features/task-shape.js';
@@ -108,6 +108,16 @@ export const TemplateRouterDataSchema = z
       .max(MAX_ROUTER_TEMPLATES),
     popularity: PopularityTableSchema,
     /**
+     * Per relation that governs a task's best-known name ("the mayor of X"), the mean mentions of
+     * the names it governs in the training texts (`relationMeans`): the router reads a name's
+     * popularity for its kind against it (`relativePopularityBucket`). Absent from routers written
+     * before it, which read the plain popularity bucket only.
+     */
+    relations: z
+      .array(z.strictObject({ relation: z.string().min(1).max(MAX_POPULARITY_NAME_LENGTH), meanMentions: z.number().min(0).finite() }))
+      .max(MAX_ROUTER_FACTS)
+      .optional(),
+    /**
      * Graded template episodes it was fitted on (train and validation), per suite and template:
      * what a sceptic who ran every template on the same tasks would choose a fixed plan per family
      * from (`bestTemplatesBySuite`). Absent from routers written before it.
@@ -163,6 +173,7 @@ export const TemplateRouterDataSchema = z
         if (template.weights.length !== data.costs.facts.length) context.addIssue({ code: 'custom', message: `template ${template.name} has ${template.weights.length} cost weights for ${data.costs.facts.length} cost facts` });
       }
     }
+    if (data.relations !== undefined && new Set(data.relations.map((entry) => entry.relation)).size !== data.relations.length) context.addIssue({ code: 'custom', message: 'a template router lists each relation once' });
     if (data.readingGain !== undefined) {
       const { prices, suites } = data.readingGain;
       if (prices.some((price, index) => index > 0 && price <= prices[index - 1]!)) context.addIssue({ code: 'custom', message: 'reading gain prices must increase' });
@@ -194,15 +205,19 @@ export interface TemplateRouterReport {
 
 /**
  * What the router reads of a task: its suite, and, within the suite, the word problem's structure
- * facts (`routeFacts`: a critic, a decomposition or independent samples) and how popular its
- * best-known name is (`popularityBucket` over the router's own table). These are the facts the
- * `route` and `popularity` encoders cross at full weight; the suite keeps one benchmark's
+ * facts (`routeFacts`: a critic, a decomposition or independent samples), how popular its
+ * best-known name is (`popularityBucket` over the router's own table) and, with `means`, how
+ * popular for its kind (`relativePopularityBucket`: a city named in four training tasks is an
+ * ordinary city, a person named in four a famous one). The structure and popularity facts are those
+ * the `route` and `popularity` encoders cross at full weight; the suite keeps one benchmark's
  * statistics from another's (best-fixed-per-family reads the suite too).
  */
-export function routerFacts(question: string, suite: string, popularity: ReadonlyMap<string, number>): string[] {
+export function routerFacts(question: string, suite: string, popularity: ReadonlyMap<string, number>, means?: ReadonlyMap<string, number>): string[] {
   const facts = routeFacts(analyzeTask(question, TASK_SHAPE_VERSION));
   const bucket = popularityBucket(taskNames(question), popularity);
   if (bucket !== undefined) facts.push(bucket);
+  const relative = means === undefined ? undefined : relativePopularityBucket(question, popularity, means);
+  if (relative !== undefined) facts.push(relative);
   return [`${SUITE_FACT}${suite}`, ...facts.map((fact) => `${suite}:${fact}`)];
 }
 
@@ -211,9 +226,9 @@ export function routerFacts(question: string, suite: string, popularity: Readonl
  * is (`SIZE_FACT`: a depth-6 word problem costs a reflexion loop five times a depth-2 one), within
  * the suite. A template's cost is a linear function of these (`TemplateRouterData.costs`).
  */
-function costFacts(question: string, suite: string, popularity: ReadonlyMap<string, number>): string[] {
+function costFacts(question: string, suite: string, popularity: ReadonlyMap<string, number>, means: ReadonlyMap<string, number> | undefined): string[] {
   const size = analyzeTask(question, TASK_SHAPE_VERSION).shapeNames.filter((fact) => SIZE_FACT.test(fact));
-  return [...routerFacts(question, suite, popularity), ...size.map((fact) => `${suite}:size:${fact}`)];
+  return [...routerFacts(question, suite, popularity, means), ...size.map((fact) => `${suite}:size:${fact}`)];
 }
 
 /**
@@ -228,6 +243,8 @@ export class TemplateRouter {
   private readonly factIndex: Map<string, number>;
   private readonly weights: Map<string, readonly number[]>;
   private readonly popularity: Map<string, number>;
+  /** Undefined for a router written before `relations`: it reads the plain popularity bucket only. */
+  private readonly relationMeans: Map<string, number> | undefined;
   private readonly costFactIndex: Map<string, number>;
   private readonly costWeights: Map<string, readonly number[]>;
 
@@ -235,6 +252,7 @@ export class TemplateRouter {
     this.factIndex = new Map(data.facts.map((fact, index) => [fact, index]));
     this.weights = new Map(data.templates.map((template) => [template.name, template.weights]));
     this.popularity = popularityCounts(data.popularity);
+    this.relationMeans = data.relations === undefined ? undefined : new Map(data.relations.map((entry) => [entry.relation, entry.meanMentions]));
     this.costFactIndex = new Map((data.costs?.facts ?? []).map((fact, index) => [fact, index]));
     this.costWeights = new Map((data.costs?.templates ?? []).map((template) => [template.name, template.weights]));
   }
@@ -293,7 +311,7 @@ export class TemplateRouter {
     if (!this.factIndex.has(`${SUITE_FACT}${suite}`)) return names.map(() => undefined);
     const means = this.meanExecutionTokens(suite, names);
     if (this.costWeights.size === 0) return means;
-    const indices = costFacts(question, suite, this.popularity).flatMap((fact) => {
+    const indices = costFacts(question, suite, this.popularity, this.relationMeans).flatMap((fact) => {
       const index = this.costFactIndex.get(fact);
       return index === undefined ? [] : [index];
     });
@@ -352,7 +370,7 @@ export class TemplateRouter {
    */
   probabilities(question: string, suite: string, names: readonly string[]): (number | undefined)[] {
     if (!this.factIndex.has(`${SUITE_FACT}${suite}`)) return names.map(() => undefined);
-    const indices = routerFacts(question, suite, this.popularity).flatMap((fact) => {
+    const indices = routerFacts(question, suite, this.popularity, this.relationMeans).flatMap((fact) => {
       const index = this.factIndex.get(fact);
       return index === undefined ? [] : [index];
     });
@@ -385,15 +403,18 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
   if (names.length < 2) return undefined;
   const known = new Set(names.slice(0, MAX_ROUTER_TEMPLATES));
   // Popularity reads every task text outside the test split (no grade), not only the tasks templates ran on.
-  const popularity = fitPopularity(outcomes.filter((outcome) => outcome.split !== 'test').map((outcome) => outcome.question));
+  const texts = outcomes.filter((outcome) => outcome.split !== 'test').map((outcome) => outcome.question);
+  const popularity = fitPopularity(texts);
   const counts = popularityCounts(popularity);
+  // Rounded as the file stores them, so that a loaded router reads every task as the fitted one did.
+  const means = new Map([...relationMeans(texts, counts, MAX_ROUTER_FACTS)].map(([relation, mean]) => [relation, Number(mean.toPrecision(6))]));
   const factIndex = new Map<string, number>();
   // Every template ran on the same tasks: read each task once.
   const factsOf = new Map<string, string[]>();
   const encode = (outcome: PlanOutcome): number[] => {
     const key = `${outcome.suite ?? ''}\u0000${outcome.question}`;
     let facts = factsOf.get(key);
-    if (facts === undefined) factsOf.set(key, (facts = routerFacts(outcome.question, outcome.suite ?? '', counts)));
+    if (facts === undefined) factsOf.set(key, (facts = routerFacts(outcome.question, outcome.suite ?? '', counts, means)));
     return facts.flatMap((fact) => {
       let index = factIndex.get(fact);
       if (index === undefined && factIndex.size < MAX_ROUTER_FACTS) factIndex.set(fact, (index = factIndex.size));
@@ -442,13 +463,14 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
     if (outcome.correct) entry.correct += 1;
     record.set(key, entry);
   }
-  const costs = fitCosts([...train, ...validation].filter((outcome) => known.has(outcome.template!)), counts);
+  const costs = fitCosts([...train, ...validation].filter((outcome) => known.has(outcome.template!)), counts, means);
   const data: TemplateRouterData = {
     version: 1,
     l2,
     facts: [...factIndex.keys()],
     templates: [...weights].map(([name, values]) => ({ name, weights: Array.from(values) })),
     popularity: popularity satisfies PopularityTable,
+    relations: [...means].map(([relation, meanMentions]) => ({ relation, meanMentions })),
     // A record too long for the schema (thousands of suites) is left out rather than cut: a partial one would choose from some suites' data only.
     ...(record.size <= MAX_ROUTER_FACTS && { record: [...record.values()] }),
     costs,
@@ -464,14 +486,14 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
  * (`costFacts`; the suite fact is each suite's intercept), solved exactly from the normal equations
  * (`COST_L2` pseudo-episodes of L2). Facts past `MAX_COST_FACTS` are left out.
  */
-function fitCosts(outcomes: readonly PlanOutcome[], popularity: ReadonlyMap<string, number>): NonNullable<TemplateRouterData['costs']> {
+function fitCosts(outcomes: readonly PlanOutcome[], popularity: ReadonlyMap<string, number>, means: ReadonlyMap<string, number>): NonNullable<TemplateRouterData['costs']> {
   const factIndex = new Map<string, number>();
   const factsOf = new Map<string, number[]>();
   const encode = (outcome: PlanOutcome): number[] => {
     const key = `${outcome.suite ?? ''}\u0000${outcome.question}`;
     let indices = factsOf.get(key);
     if (indices === undefined) {
-      indices = costFacts(outcome.question, outcome.suite ?? '', popularity).flatMap((fact) => {
+      indices = costFacts(outcome.question, outcome.suite ?? '', popularity, means).flatMap((fact) => {
         let index = factIndex.get(fact);
         if (index === undefined && factIndex.size < MAX_COST_FACTS) factIndex.set(fact, (index = factIndex.size));
         return index === undefined ? [] : [index];

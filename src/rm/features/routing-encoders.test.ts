@@ -9,7 +9,7 @@ import { fitEncoderSpec, trainRewardModel } from '../train-reward-model.js';
 import { MAX_POPULARITY_NAMES, parseEncoderSpec, planOnlySpec } from './encoder-spec.js';
 import { FeaturePipeline } from './feature-pipeline.js';
 import { analyzePlan } from './plan-analysis.js';
-import { fitPopularity, popularityBucket } from './routing-encoders.js';
+import { bestKnownName, fitPopularity, governingRelation, popularityBucket, relationMeans, relativePopularityBucket } from './routing-encoders.js';
 
 const catalog = defaultBlockCatalog();
 const planText = (agent: string) => JSON.stringify({ dom: 'low', nodes: [{ id: 'A', agent, input: '', params: {} }], answer: 'A' });
@@ -70,6 +70,45 @@ describe('popularity encoder', () => {
     expect(popularityBucket(['Ann'], counts)).toBe('popularity=2');
     expect(popularityBucket(['Bo'], counts)).toBe(popularityBucket(['Zed'], counts));
     expect(popularityBucket([], counts)).toBeUndefined();
+  });
+
+  it('reads the relation that governs a name: one or two lowercase words between "the" and "of" right before it', () => {
+    expect(governingRelation('Who is the mayor of Mount Denton?', 'Mount Denton')).toBe('mayor');
+    expect(governingRelation('In which city was the mayor of the birthplace of Anita Mergate born?', 'Anita Mergate')).toBe('birthplace');
+    expect(governingRelation('Which company employs the mayor of the headquarters city of Fyrartrix Works?', 'Fyrartrix Works')).toBe('headquarters city');
+    expect(governingRelation('Who is the oldest living mayor of Westmoor?', 'Westmoor')).toBeUndefined();
+    expect(governingRelation('Who founded Westmoor?', 'Westmoor')).toBeUndefined();
+    expect(governingRelation('Who is a friend of Ann?', 'Ann')).toBeUndefined();
+    expect(governingRelation('Who is the Mayor of Ann?', 'Ann')).toBeUndefined();
+    expect(governingRelation('Who is the mayor of Ann?', 'Bo')).toBeUndefined();
+    // It reads a bounded window before the name, so a long text costs no more than its length.
+    expect(governingRelation(`${'the of '.repeat(20_000)}the mayor of Ann`, 'Ann')).toBe('mayor');
+  });
+
+  it("rates a name's popularity against the mean of the names its relation governs", () => {
+    const counts = new Map([
+      ['Westmoor', 4],
+      ['Eastmoor', 4],
+      ['Ann', 4],
+      ['Bo', 1],
+      ['Cy', 1],
+    ]);
+    expect(bestKnownName(['Bo', 'Ann'], counts)).toBe('Ann');
+    expect(bestKnownName([], counts)).toBeUndefined();
+    const texts = ['Who is the mayor of Westmoor?', 'Who is the mayor of Eastmoor?', 'Who is the mayor of Eastmoor?', 'Where was the mentor of Ann born?', 'Where was the mentor of Bo born?', 'Where was the mentor of Cy born?', 'Who founded Westmoor?'];
+    // Each distinct text once; the most frequent relations first, at most `limit`.
+    const means = relationMeans(texts, counts, 8);
+    expect([...means]).toEqual([
+      ['mentor', 2],
+      ['mayor', 4],
+    ]);
+    expect([...relationMeans(texts, counts, 1)]).toEqual([['mentor', 2]]);
+    // A city named in four texts is an ordinary city; a person named in four is twice as popular as people are.
+    expect(relativePopularityBucket('Who is the mayor of Westmoor?', counts, means)).toBe('relative_popularity=1-2');
+    expect(relativePopularityBucket('Where was the mentor of Ann born?', counts, means)).toBe('relative_popularity=2-4');
+    expect(relativePopularityBucket('Where was the mentor of Bo born?', counts, means)).toBe('relative_popularity=0.5-1');
+    expect(relativePopularityBucket('Who founded Westmoor?', counts, means)).toBeUndefined();
+    expect(relativePopularityBucket('Who is the founder of Westmoor?', counts, means)).toBeUndefined();
   });
 
   it('learns from train-split texts only when training fits it, and routes a new task about a popular name away from search (saved and loaded intact)', async () => {

@@ -96,6 +96,79 @@ export function createPopularityEncoder(mask: number, table: PopularityTable | u
   });
 }
 
+/** How far before a name `governingRelation` looks for "the <relation> of ". @unit characters */
+const RELATION_LOOKBACK = 64;
+/** A relation is one or two lowercase words ("mayor", "headquarters city"). */
+const RELATION_WORD = /^[a-z]+$/;
+
+/**
+ * The relation that governs a name in a question: the one or two lowercase words between "the" and
+ * "of" right before the name's first mention ("the mayor of Mount Denton" -> "mayor"); undefined
+ * otherwise. It reads at most `RELATION_LOOKBACK` characters before the name, so it is linear in the
+ * question's length whatever the text holds.
+ */
+export function governingRelation(question: string, name: string): string | undefined {
+  const at = question.indexOf(name);
+  if (at < 0) return undefined;
+  const before = question.slice(Math.max(0, at - RELATION_LOOKBACK), at);
+  if (!before.endsWith(' of ')) return undefined;
+  const words = before.slice(0, -' of '.length).split(' ');
+  const the = words.lastIndexOf('the');
+  const relation = the < 0 ? [] : words.slice(the + 1);
+  return relation.length >= 1 && relation.length <= 2 && relation.every((word) => RELATION_WORD.test(word)) ? relation.join(' ') : undefined;
+}
+
+/** The task's best-known name: the one the most training tasks mention (the first on a tie); undefined for a task that names nothing. */
+export function bestKnownName(names: readonly string[], counts: ReadonlyMap<string, number>): string | undefined {
+  let best: string | undefined;
+  let most = -1;
+  for (const name of names) {
+    const count = counts.get(name) ?? 0;
+    if (count > most) [best, most] = [name, count];
+  }
+  return best;
+}
+
+/**
+ * Per relation (`governingRelation`), the mean count (`counts`) of the best-known names it governs
+ * over the given task texts (each distinct text once): what a name in that place is mentioned on
+ * average. Cities are mentioned more often than people for being cities; a name is popular for its
+ * kind when it is mentioned more than its relation's mean. Relations longer than
+ * `MAX_POPULARITY_NAME_LENGTH` characters are skipped, and at most `limit` are kept, the most
+ * frequent first.
+ */
+export function relationMeans(taskTexts: Iterable<string>, counts: ReadonlyMap<string, number>, limit: number): Map<string, number> {
+  const sums = new Map<string, { mentions: number; names: number }>();
+  const seen = new Set<string>();
+  for (const text of taskTexts) {
+    if (seen.has(text)) continue;
+    seen.add(text);
+    const name = bestKnownName(taskNames(text), counts);
+    const relation = name === undefined ? undefined : governingRelation(text, name);
+    if (relation === undefined || relation.length > MAX_POPULARITY_NAME_LENGTH) continue;
+    const entry = sums.get(relation) ?? { mentions: 0, names: 0 };
+    entry.mentions += counts.get(name!) ?? 0;
+    entry.names += 1;
+    sums.set(relation, entry);
+  }
+  const kept = [...sums].sort(([a, x], [b, y]) => y.names - x.names || (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit);
+  return new Map(kept.map(([relation, entry]) => [relation, entry.mentions / entry.names]));
+}
+
+/**
+ * How popular the task's best-known name is for its kind: its mentions over the mean of its
+ * relation's names (`relationMeans`), bucketed below 0.5, 0.5-1, 1-2, 2-4, 4 and above. Undefined
+ * when the name has no governing relation, or one without a mean above 0.
+ */
+export function relativePopularityBucket(question: string, counts: ReadonlyMap<string, number>, means: ReadonlyMap<string, number>): string | undefined {
+  const name = bestKnownName(taskNames(question), counts);
+  const relation = name === undefined ? undefined : governingRelation(question, name);
+  const mean = relation === undefined ? undefined : means.get(relation);
+  if (mean === undefined || !(mean > 0)) return undefined;
+  const ratio = (counts.get(name!) ?? 0) / mean;
+  return `relative_popularity=${ratio < 0.5 ? '<0.5' : ratio < 1 ? '0.5-1' : ratio < 2 ? '1-2' : ratio < 4 ? '2-4' : '4+'}`;
+}
+
 /** A popularity table as a lookup from name to mentions (empty without a table). */
 export function popularityCounts(table: PopularityTable | undefined): Map<string, number> {
   return new Map(table === undefined ? [] : table.names.map((name, index) => [name, table.counts[index]!]));
