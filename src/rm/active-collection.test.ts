@@ -139,9 +139,11 @@ describe('collectActively', () => {
       const secondTokens = tokensOf(whole, full[1]!.runId);
       const wholeChoice = templatesByTask(whole, full[1]!.runId);
       whole.close();
-      // Round 1 alone spends the budget: no later round.
+      // Round 1 alone spends the budget: no later round; the texts of the tasks it never ran are kept (the router counts names in them).
       const spent = collect('router-spent.db', { budget: firstTokens + 1 });
       expect((await spent.rounds).map((round) => round.round)).toEqual([1]);
+      expect([...spent.store.iterateTaskTexts()].map((task) => task.id)).toEqual(environment.tasks('train', 40).map((task) => task.id));
+      expect(new Set([...spent.store.iterateEpisodes({}, { withCalls: false })].map((episode) => episode.task.id)).size).toBe(20);
       spent.store.close();
       // Half of round 2 left: a prefix of its tasks, with the same templates as unbudgeted.
       const half = collect('router-half.db', { budget: firstTokens + secondTokens / 2 });

@@ -144,6 +144,9 @@ export async function collectActively(options: ActiveCollectOptions): Promise<Ac
   const orchestrator = options.orchestrator ?? options.environment.orchestrator();
   // The heads read the task only to rank templates; when the router chooses them, they rank sampled plans alone.
   const training: BtConfigInput = { tune: false, ensembleSize: 5, seed, ...(templates !== undefined && !byRouter && { encoder: TEMPLATE_CHOICE_ENCODER }), ...options.training };
+  // Every task's text is kept, run or not: a budget may end the collection before a round reaches
+  // it, and the router counts names in every text it was given (`loadTaskTexts`).
+  store.upsertTasks(tasks);
   const results: ActiveRound[] = [];
   const ledger = new EarlierRounds();
   for (let round = 1; round <= rounds; round++) {

@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { type EventSink, type Pair, UserError } from '../core/index.js';
 import { insertModel, type RunRecord, type Store } from '../store/index.js';
-import { loadPlanOutcomes, loadTrainingPairs } from './eval/index.js';
+import { loadPlanOutcomes, loadTaskTexts, loadTrainingPairs } from './eval/index.js';
 import { formatEncoderSpec } from './features/encoder-spec.js';
 import type { BtConfigInput } from './bt-config.js';
 import { saveRewardModel } from './model-file.js';
@@ -45,7 +45,7 @@ export async function trainStoredRewardModel(store: Store, datasetId: string, co
   const pairs = loadTrainingPairs(store, datasetId);
   if (!pairs.some((pair) => pair.split === 'train' || pair.split === undefined)) throw new UserError(`pair dataset ${datasetId} has no training pairs; mine more episodes or change its split fractions`);
   options.events?.({ type: 'training-pairs-loaded', datasetId, pairs: pairs.length });
-  const trained = await trainRewardModel(pairs, config, { planOutcomes: loadPlanOutcomes(store, datasetId), ...trainOptions });
+  const trained = await trainRewardModel(pairs, config, { planOutcomes: loadPlanOutcomes(store, datasetId), taskTexts: loadTaskTexts(store, datasetId), ...trainOptions });
   const { model } = trained;
   model.provenance.metrics = { ...model.provenance.metrics, datasetId };
   model.provenance.trainedOn = trainingSource(store, datasetId);

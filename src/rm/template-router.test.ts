@@ -80,6 +80,13 @@ describe('the template router', () => {
     const plain = new TemplateRouter(TemplateRouterDataSchema.parse(older));
     expect(plain.probabilities(famousTask, 'mh', ['recall', 'search'])).toEqual(plain.probabilities(cityTask, 'mh', ['recall', 'search']));
     expect(TemplateRouterDataSchema.safeParse({ ...router.data, relations: [...router.data.relations!, router.data.relations![0]] }).success).toBe(false);
+    // Texts of tasks it was given and did not run count too (a budget-cut collection), test-split ones never.
+    const given = [...asked('mayor', 'Gorham'), ...asked('mayor', 'Gorham').map((question) => `${question} `)];
+    const withTexts = trainTemplateRouter(outcomes, [...given.map((question) => ({ question, split: 'train' as const })), { question: 'Who is the mayor of Hollin?', split: 'test' }, { question: 'Where was the mayor of Hollin born?', split: 'test' }])!.router;
+    const counted = new Map(withTexts.data.popularity.names.map((name, index) => [name, withTexts.data.popularity.counts[index]]));
+    expect(counted.get('Gorham')).toBe(8);
+    expect(counted.has('Hollin')).toBe(false);
+    expect(router.data.popularity.names).not.toContain('Gorham');
   });
 
   it('keeps suites apart: the same text in two suites routes to each suite\'s own winner', () => {

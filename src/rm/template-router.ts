@@ -394,7 +394,7 @@ interface Example {
  * episodes (a label-free dataset has none). Deterministic: full-batch gradient descent from zero
  * weights.
  */
-export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router: TemplateRouter; report: TemplateRouterReport } | undefined {
+export function trainTemplateRouter(outcomes: readonly PlanOutcome[], taskTexts: readonly { question: string; split: PairSplit }[] = []): { router: TemplateRouter; report: TemplateRouterReport } | undefined {
   const graded = (split: PairSplit) => outcomes.filter((outcome) => outcome.split === split && outcome.template !== undefined && outcome.correct !== undefined);
   const train = graded('train');
   const perTemplate = new Map<string, number>();
@@ -402,8 +402,9 @@ export function trainTemplateRouter(outcomes: readonly PlanOutcome[]): { router:
   const names = [...perTemplate].filter(([name, count]) => count >= MIN_ROUTER_EPISODES && name.length <= MAX_NAME_LENGTH).map(([name]) => name);
   if (names.length < 2) return undefined;
   const known = new Set(names.slice(0, MAX_ROUTER_TEMPLATES));
-  // Popularity reads every task text outside the test split (no grade), not only the tasks templates ran on.
-  const texts = outcomes.filter((outcome) => outcome.split !== 'test').map((outcome) => outcome.question);
+  // Popularity reads every task text outside the test split (no grade), not only the tasks templates
+  // ran on: the outcomes' and `taskTexts`, those of tasks the collection was given and did not run.
+  const texts = [...outcomes, ...taskTexts].filter((entry) => entry.split !== 'test').map((entry) => entry.question);
   const popularity = fitPopularity(texts);
   const counts = popularityCounts(popularity);
   // Rounded as the file stores them, so that a loaded router reads every task as the fitted one did.

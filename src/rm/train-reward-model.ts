@@ -1,4 +1,4 @@
-import type { EventSink, Pair, ProgressEvent } from '../core/index.js';
+import type { EventSink, Pair, PairSplit, ProgressEvent } from '../core/index.js';
 import { defaultBlockCatalog, type BlockCatalog } from '../plan/index.js';
 import { parseBtConfig, type BtConfig, type BtConfigInput } from './bt-config.js';
 import { trainBradleyTerry, type BtTrainingResult, type BtTrainOptions, type EpochEndEvent } from './bt-trainer.js';
@@ -48,6 +48,11 @@ export interface TrainRewardModelOptions extends Omit<BtTrainOptions, 'resume' |
    * the template router (`trainTemplateRouter`). @default none: no cost head, no calibration, no router
    */
   planOutcomes?: readonly PlanOutcome[];
+  /**
+   * Texts of tasks outside the test split that no plan outcome covers, run or not (`loadTaskTexts`):
+   * the template router counts names in them too. Test-split texts are never read. @default none
+   */
+  taskTexts?: readonly { question: string; split: PairSplit }[];
   /** Train the template router when the plan outcomes hold graded template episodes. @default true */
   templateRouter?: boolean;
 }
@@ -153,7 +158,7 @@ export async function trainRewardModel(pairs: readonly Pair[], configInput: BtCo
   const catalog = options.catalog ?? defaultBlockCatalog();
   const cost = outcomes.length === 0 ? undefined : await trainCostHead(chosen.pipeline, (text) => analyzePlan(text, catalog), outcomes, { seed: config.seed }, options.signal);
   const calibration = await calibrate(new TrainedRewardModel(chosen.pipeline, chosen.head, { catalog }), outcomes);
-  const routed = options.templateRouter === false ? undefined : trainTemplateRouter(outcomes);
+  const routed = options.templateRouter === false ? undefined : trainTemplateRouter(outcomes, options.taskTexts);
   const modelOf = (templateRouter: TemplateRouter | undefined) => new TrainedRewardModel(chosen.pipeline, chosen.head, {
     ensemble: ensemble.map((member) => member.head),
     ...(templateRouter !== undefined && { templateRouter }),

@@ -159,6 +159,14 @@ export class Store {
     this.db.transaction(() => parsed.forEach((task) => this.tasks.upsert(task))).immediate();
   }
 
+  /**
+   * Every stored task's id, suite and question, in insertion order, one row at a time: the texts a
+   * collection was given, run or not (`collect` stores its tasks before it runs them).
+   */
+  *iterateTaskTexts(): Generator<{ id: string; suite: string; question: string }, void, undefined> {
+    yield* this.db.prepare<[], { id: string; suite: string; question: string }>('SELECT id, suite, question FROM tasks ORDER BY rowid').iterate();
+  }
+
   /** A stored task by id, or undefined. */
   getTask(id: string): Task | undefined {
     return getTask(this.db, id);

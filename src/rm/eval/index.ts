@@ -21,7 +21,7 @@ export {
 } from './evaluate-model.js';
 export { baselineEncoder, evaluateWithBaselines, type BaselineEpochEndEvent, type EvaluateWithBaselinesOptions } from './evaluate-with-baselines.js';
 export { formatBaselineReport } from './format-baseline-report.js';
-export { collectionTokenSplitsByTask, collectionTokensByTask, loadEvaluationData, loadPairs, loadPlanOutcomes, loadTrainingPairs, resolvePairDataset, taskTokenTotals, type TaskTokenSplit } from './load-evaluation-data.js';
+export { collectionTokenSplitsByTask, collectionTokensByTask, loadEvaluationData, loadPairs, loadPlanOutcomes, loadTaskTexts, loadTrainingPairs, resolvePairDataset, taskTokenTotals, type TaskText, type TaskTokenSplit } from './load-evaluation-data.js';
 export { curveFlattensAt, curveShareTasks, curveTaskOrder, DEFAULT_CURVE_SHARES, formatLearningCurve, learningCurve, type CollectionKind, type LearningCurveOptions, type LearningCurvePoint } from './learning-curve.js';
 export { pairwiseAccuracy, rankedCorrectly, type AccuracyEstimate, type PairwiseAccuracy, type ScoredPair } from './pairwise-accuracy.js';
 export { groupedAuc, rocAuc } from './roc-auc.js';

@@ -6,7 +6,7 @@ import type { Episode } from '../../core/episode.js';
 import { assignSplit } from '../../pairs/assign-split.js';
 import { openStore, type Store } from '../../store/index.js';
 import { createRichEpisode } from '../../testing/episode-factory.js';
-import { loadEvaluationData, resolvePairDataset } from './load-evaluation-data.js';
+import { loadEvaluationData, loadTaskTexts, resolvePairDataset } from './load-evaluation-data.js';
 
 const SPLITS = { train: 0.5, validation: 0, test: 0.5 };
 const SEED = 3;
@@ -90,6 +90,22 @@ describe('loadEvaluationData', () => {
     store.insertEpisode(storedEpisode(1, 0));
     expect(loadEvaluationData(store, { datasetId: 'imported-1' }).episodes).toStrictEqual([]);
     expect(() => resolvePairDataset(store, 'nope')).toThrow(/no pair dataset "nope" in .*orchrm.db \(datasets: imported-1\); mine one with orchrm pairs mine/);
+  });
+
+  it("reads every stored task's text outside the test split, run or not, for a dataset of the whole store only", () => {
+    const tasks = Array.from({ length: 12 }, (_, index) => ({ id: `task-${index}`, suite: 'multihop', question: `Who is the mayor of Town${String.fromCharCode(97 + index)}?`, metadata: {} }));
+    store.upsertTasks(tasks);
+    store.insertEpisode(storedEpisode(0, 0));
+    store.savePairDataset({ id: 'whole', kind: 'mined', config: { seed: SEED, splits: SPLITS }, report: {} });
+    const kept = tasks.filter((task) => assignSplit(task.id, SEED, SPLITS) !== 'test');
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(tasks.length);
+    // task-0 ran (its episode keeps its own copy of the task); the others never did.
+    expect(loadTaskTexts(store, 'whole')).toStrictEqual(kept.map((task) => ({ taskId: task.id, question: task.question, suite: 'multihop', split: 'train' })));
+    store.savePairDataset({ id: 'one-run', kind: 'mined', config: { seed: SEED, splits: SPLITS, filter: { runId: 'run-a' } }, report: {} });
+    expect(loadTaskTexts(store, 'one-run')).toStrictEqual([]);
+    store.savePairDataset({ id: 'imported-2', kind: 'imported', config: { file: 'pairs.jsonl' }, report: {} });
+    expect(loadTaskTexts(store, 'imported-2')).toStrictEqual([]);
   });
 
   it('asks for a mined dataset when the store has none', () => {

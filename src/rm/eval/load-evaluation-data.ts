@@ -168,3 +168,31 @@ export function loadPlanOutcomes(store: Store, datasetId: string): PlanOutcome[]
   }
   return outcomes;
 }
+
+/** A task's text outside the test split, as the template router's popularity reads it (`loadTaskTexts`). */
+export interface TaskText {
+  taskId: string;
+  question: string;
+  suite: string;
+  split: PairSplit;
+}
+
+/**
+ * The texts of every task the store holds outside the dataset's test split, run or not: what the
+ * template router counts names in (`trainTemplateRouter`'s `taskTexts`). Reading a text costs
+ * nothing, and an active collection with a budget runs a third of the tasks it is given (docs/rm.md,
+ * "Learning curves and active collection"). Only for a mined dataset of the whole store (no episode
+ * filter): a filtered dataset's scope is its episodes, and then none. No grade is read.
+ */
+export function loadTaskTexts(store: Store, datasetId: string): TaskText[] {
+  const dataset = resolvePairDataset(store, datasetId);
+  const mined = MinedConfigSchema.safeParse(dataset.config);
+  if (dataset.kind !== 'mined' || !mined.success || Object.keys(mined.data.filter).length > 0) return [];
+  const { seed, splits } = mined.data;
+  const texts: TaskText[] = [];
+  for (const task of store.iterateTaskTexts()) {
+    const split = assignSplit(task.id, seed, splits);
+    if (split !== 'test') texts.push({ taskId: task.id, question: task.question, suite: task.suite, split });
+  }
+  return texts;
+}
