@@ -280,6 +280,7 @@ export {
   trainRewardModel,
   trainTemplateRouter,
   loadPlanOutcomes,
+  loadTaskTexts,
   routerFacts,
   TemplateRouter,
   type PlanOutcome,
