@@ -177,7 +177,7 @@ async function bon(flags: BonFlags): Promise<void> {
     const readingGain = routerData?.readingGain === undefined ? undefined : readingGainLine(routerData.readingGain, routerData.sampleSwitching);
     const frontierText = (entry: BonFrontier) => [...formatFrontierLines(entry, frontierTitle(entry), { withFixedPlans: true }), ...(entry.strategy === 'rm+templates' && readingGain !== undefined ? [readingGain] : [])];
     const frontiers = [frontier, routerFrontier].flatMap((entry) => (entry === undefined ? [] : [`\n${frontierText(entry).join('\n')}\n`])).join('');
-    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontiers}\n${templateChoiceLine(run, routerData?.sampleSwitching)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
+    process.stdout.write(`${tables.map(formatBonTable).join('\n')}${frontiers}\n${templateChoiceLine(run, run.config.strategies.includes('rm+templates') ? routerData?.sampleSwitching : undefined)}stored as run ${recorded.runId} (result ${recorded.resultId}) in ${flags.db}\n`);
   } finally {
     environment.close();
     store.close();

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { sampleSwitchingLine } from '../../select/index.js';
 import { InvalidUtf8Error, type Pair, readTextFile, UserError } from '../../core/index.js';
 import { ablateSources, type BaselineEpochEndEvent, type EncoderChoice, type EncoderSpec, BtConfigSchema, compareExplanations, explainScore, formatExplanationComparison, formatScoreExplanation, DEFAULT_ENCODER_SPEC_TEXT, ENCODER_SPEC_GRAMMAR, type EpochLog, evaluateWithBaselines, formatAblationReport, formatBaselineReport, LinearHeadConfigSchema, loadEvaluationData, loadRewardModel, loadTrainingPairs, MlpHeadConfigSchema, parseBtConfig, parseEncoderSpec, removeBtTrainingState, resolvePairDataset, type StoredRmTrainingEvent, type TrainedRewardModel, trainRewardModel, trainStoredRewardModel, collectionTokensByTask, DEFAULT_CURVE_SHARES, formatLearningCurve, learningCurve, type CalibrationSummary, type CostHeadReport, type TemplateRouterReport, MIN_ROUTER_EPISODES } from '../../rm/index.js';
+import { sampleSwitchingLine } from '../../select/index.js';
 import { createCliEvents } from '../progress.js';
 import { openStore, type Store } from '../../store/index.js';
 import { processStreams, type CommandStreams } from '../command-streams.js';
