@@ -1,6 +1,6 @@
 import type { PlanOutcome } from './cost-head.js';
 import { headDifference } from './bootstrap-heads.js';
-import type { ReadingGain, TemplateRouter } from './template-router.js';
+import { routerAccuracyPick, type ReadingGain, type TemplateRouter } from './template-router.js';
 import type { TrainedRewardModel } from './trained-reward-model.js';
 
 /**
@@ -52,10 +52,10 @@ export async function estimateReadingGain(
     if (samples.length === 0 || templates.size === 0) continue;
     const probabilities = router.probabilities(question, suite, names);
     const tokens = router.executionTokens(question, suite, names);
-    if (probabilities.some((value) => value === undefined) || tokens.some((value) => value === undefined)) continue;
-    // The router's accuracy pick (the first in its order on a tie), as bon's bar.
-    const pick = names[probabilities.reduce<number>((best, value, index) => (value! > probabilities[best]! ? index : best), 0)]!;
-    const barText = templates.get(pick);
+    // The router's accuracy pick, as bon's bar.
+    const pick = routerAccuracyPick(probabilities);
+    if (pick === undefined || tokens.some((value) => value === undefined)) continue;
+    const barText = templates.get(names[pick]!);
     if (barText === undefined) continue;
     const texts = [...samples, barText];
     const [scores, members, estimates] = await Promise.all([model.score(question, texts, { signal }), model.scoreMembers(question, texts, { signal }), model.estimate(question, texts, { signal })]);

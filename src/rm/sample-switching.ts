@@ -1,6 +1,6 @@
 import type { PlanOutcome } from './cost-head.js';
 import { headDifference } from './bootstrap-heads.js';
-import type { SampleSwitching, TemplateRouter } from './template-router.js';
+import { routerAccuracyPick, type SampleSwitching, type TemplateRouter } from './template-router.js';
 import type { TrainedRewardModel } from './trained-reward-model.js';
 
 /** One validation task's graded plans: the template plans that ran (the first episode of each) and the sampled plans. */
@@ -42,10 +42,8 @@ export async function replaySampleSwitches(model: Pick<TrainedRewardModel, 'scor
   for (const { question, suite, templates, samples } of tasks.values()) {
     signal?.throwIfAborted();
     if (samples.length === 0) continue;
-    const probabilities = router.probabilities(question, suite, names);
-    if (probabilities.some((value) => value === undefined)) continue;
-    // The router's accuracy pick, the first in its order on a tie, as bon takes it.
-    const pick = templates.get(names[probabilities.reduce<number>((best, value, index) => (value! > probabilities[best]! ? index : best), 0)]!);
+    const at = routerAccuracyPick(router.probabilities(question, suite, names));
+    const pick = at === undefined ? undefined : templates.get(names[at]!);
     if (pick === undefined) continue;
     const ran = [...templates.values()];
     const texts = [...samples.map((sample) => sample.planText), ...ran.map((template) => template.planText)];

@@ -96,6 +96,15 @@ export function switchesPaid(entry: { wins: number; losses: number }): boolean {
   return entry.wins - entry.losses > Math.sqrt(entry.wins + entry.losses);
 }
 
+/**
+ * The router's accuracy pick among its probabilities (`TemplateRouter.probabilities`): the position
+ * of the highest, the first on a tie, as bon takes it; undefined when it rates some template not at all.
+ */
+export function routerAccuracyPick(probabilities: readonly (number | undefined)[]): number | undefined {
+  if (probabilities.length === 0 || probabilities.some((value) => value === undefined)) return undefined;
+  return probabilities.reduce<number>((best, value, index) => (value! > probabilities[best]! ? index : best), 0);
+}
+
 /** A template router as a model file stores it (metadata `template_router`, JSON). */
 export const TemplateRouterDataSchema = z
   .strictObject({
@@ -214,9 +223,10 @@ export interface TemplateRouterReport {
  */
 export function routerFacts(question: string, suite: string, popularity: ReadonlyMap<string, number>, means?: ReadonlyMap<string, number>): string[] {
   const facts = routeFacts(analyzeTask(question, TASK_SHAPE_VERSION));
-  const bucket = popularityBucket(taskNames(question), popularity);
+  const names = taskNames(question);
+  const bucket = popularityBucket(names, popularity);
   if (bucket !== undefined) facts.push(bucket);
-  const relative = means === undefined ? undefined : relativePopularityBucket(question, popularity, means);
+  const relative = means === undefined ? undefined : relativePopularityBucket(question, names, popularity, means);
   if (relative !== undefined) facts.push(relative);
   return [`${SUITE_FACT}${suite}`, ...facts.map((fact) => `${suite}:${fact}`)];
 }

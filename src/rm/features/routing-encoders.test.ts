@@ -9,6 +9,7 @@ import { fitEncoderSpec, trainRewardModel } from '../train-reward-model.js';
 import { MAX_POPULARITY_NAMES, parseEncoderSpec, planOnlySpec } from './encoder-spec.js';
 import { FeaturePipeline } from './feature-pipeline.js';
 import { analyzePlan } from './plan-analysis.js';
+import { taskNames } from './task-encoders.js';
 import { bestKnownName, fitPopularity, governingRelation, popularityBucket, relationMeans, relativePopularityBucket } from './routing-encoders.js';
 
 const catalog = defaultBlockCatalog();
@@ -104,11 +105,11 @@ describe('popularity encoder', () => {
     ]);
     expect([...relationMeans(texts, counts, 1)]).toEqual([['mentor', 2]]);
     // A city named in four texts is an ordinary city; a person named in four is twice as popular as people are.
-    expect(relativePopularityBucket('Who is the mayor of Westmoor?', counts, means)).toBe('relative_popularity=1-2');
-    expect(relativePopularityBucket('Where was the mentor of Ann born?', counts, means)).toBe('relative_popularity=2-4');
-    expect(relativePopularityBucket('Where was the mentor of Bo born?', counts, means)).toBe('relative_popularity=0.5-1');
-    expect(relativePopularityBucket('Who founded Westmoor?', counts, means)).toBeUndefined();
-    expect(relativePopularityBucket('Who is the founder of Westmoor?', counts, means)).toBeUndefined();
+    expect(relativePopularityBucket('Who is the mayor of Westmoor?', taskNames('Who is the mayor of Westmoor?'), counts, means)).toBe('relative_popularity=1-2');
+    expect(relativePopularityBucket('Where was the mentor of Ann born?', taskNames('Where was the mentor of Ann born?'), counts, means)).toBe('relative_popularity=2-4');
+    expect(relativePopularityBucket('Where was the mentor of Bo born?', taskNames('Where was the mentor of Bo born?'), counts, means)).toBe('relative_popularity=0.5-1');
+    expect(relativePopularityBucket('Who founded Westmoor?', taskNames('Who founded Westmoor?'), counts, means)).toBeUndefined();
+    expect(relativePopularityBucket('Who is the founder of Westmoor?', taskNames('Who is the founder of Westmoor?'), counts, means)).toBeUndefined();
   });
 
   it('learns from train-split texts only when training fits it, and routes a new task about a popular name away from search (saved and loaded intact)', async () => {

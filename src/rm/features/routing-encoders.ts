@@ -156,12 +156,12 @@ export function relationMeans(taskTexts: Iterable<string>, counts: ReadonlyMap<s
 }
 
 /**
- * How popular the task's best-known name is for its kind: its mentions over the mean of its
+ * How popular the task's best-known name (among `names`, the question's `taskNames`) is for its kind: its mentions over the mean of its
  * relation's names (`relationMeans`), bucketed below 0.5, 0.5-1, 1-2, 2-4, 4 and above. Undefined
  * when the name has no governing relation, or one without a mean above 0.
  */
-export function relativePopularityBucket(question: string, counts: ReadonlyMap<string, number>, means: ReadonlyMap<string, number>): string | undefined {
-  const name = bestKnownName(taskNames(question), counts);
+export function relativePopularityBucket(question: string, names: readonly string[], counts: ReadonlyMap<string, number>, means: ReadonlyMap<string, number>): string | undefined {
+  const name = bestKnownName(names, counts);
   const relation = name === undefined ? undefined : governingRelation(question, name);
   const mean = relation === undefined ? undefined : means.get(relation);
   if (mean === undefined || !(mean > 0)) return undefined;
