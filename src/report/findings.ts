@@ -1,5 +1,6 @@
 import { deriveSeed, Rng } from '../core/index.js';
 import { meanInterval, MIN_VERDICT_TASKS, tooFewToJudge, wilsonInterval } from '../rm/index.js';
+import { describeTaskBlindMix } from '../select/index.js';
 import { percent, points, pointsInterval, tokens as formatTokens } from './format-values.js';
 import type { BonFrontierResult, DemoResults } from './results-schema.js';
 
@@ -74,6 +75,22 @@ function frontierTargets(frontier: BonFrontierResult, what: string, scenario: st
           `On the control scenario, ${what} saves no more than the cheapest fixed plan per family that is as accurate as best-fixed-per-family on every family: its tokens at that accuracy are not below that plan's.`,
           `${atText} The cheapest fixed plan per family as accurate on every family is ${Object.entries(perFamilyFixed.perSuite).map(([suite, name]) => `${name} for ${suite}`).join(', ')}, at ${Math.round(perFamilyFixed.executionPlusVerification).toLocaleString('en-US')}.`,
           at === null || at >= perFamilyFixed.executionPlusVerification,
+          tooFew,
+        ),
+      );
+    }
+    // Declared in issue 22's thirteenth round before any run of its held-out control worlds: the two
+    // rules above hold a fixed plan to best-fixed-per-family's accuracy, while the point only has to
+    // reach it within its interval; at the same tokens, a task-blind mix makes the same trade.
+    const mix = frontier.taskBlindMixAtBestFixedAccuracy;
+    if (mix !== undefined) {
+      list.push(
+        judged(
+          `On the control scenario, ${what} saves no more than reading no task can: where it first matches best-fixed-per-family, it is not more accurate than the best task-blind mix of fixed plans per family spending the same tokens (the paired interval of the point minus the mix reaches 0 or below).`,
+          mix === null
+            ? `${atText} Nothing to compare.`
+            : `${atText} The best task-blind mix at ${Math.round(mix.executionPlusVerification).toLocaleString('en-US')} tokens (${describeTaskBlindMix(mix.perSuite)}) reaches ${percent(mix.accuracy)}; the point minus the mix: ${measuredDifference(mix.pointMinusMix)}`,
+          mix === null || mix.pointMinusMix.ci[0] <= 0,
           tooFew,
         ),
       );

@@ -226,11 +226,11 @@ describe('findings', () => {
     expect(control([-0.002, 0.025])).toEqual(['did not hold', 'held']);
   });
 
-  test("on control, a router's saving is judged against the cheapest single fixed plan and, apart, against the cheapest fixed plan per family", () => {
+  test("on control, a router's saving is judged against the cheapest single fixed plan, the cheapest fixed plan per family and, at the same tokens, the best task-blind mix", () => {
     const results = parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
     const row = (tokens: number) => ({ accuracy: 0.555, ci: [0.5, 0.6] as [number, number], tokens: { executionPlusVerification: tokens, total: tokens } });
     // The router matches best-fixed-per-family (8.4k) at 4.8k; the cheapest single fixed plan that matches costs 8.1k.
-    const routerFrontier = (perFamilyTokens: number) => ({
+    const routerFrontier = (perFamilyTokens: number, pointMinusMix: [number, number] = [-0.0075, 0.005]) => ({
       n: 8,
       tasks: 400,
       strategy: 'rm-templates-only' as const,
@@ -243,16 +243,22 @@ describe('findings', () => {
       shareOfBestFixedPerFamilyTokens: 4800 / 8400,
       cheapestFixedAtBestFixedAccuracy: { name: 'search', executionPlusVerification: 8100, versusBestFixedPerFamily: { diff: 0, ci: [0, 0] as [number, number] } },
       cheapestFixedPerFamilyAtBestFixedAccuracy: { perSuite: { arith: 'direct', multihop: 'search' }, executionPlusVerification: perFamilyTokens, versusBestFixedPerFamily: { diff: 0, ci: [0, 0] as [number, number] } },
+      // At 4.8k a task-blind mix sends a random 4% of multi-hop tasks to direct.
+      taskBlindMixAtBestFixedAccuracy: { perSuite: { arith: { direct: 1 }, multihop: { search: 0.96, direct: 0.04 } }, accuracy: 0.5538, executionPlusVerification: 4800, pointMinusMix: { diff: (pointMinusMix[0] + pointMinusMix[1]) / 2, ci: pointMinusMix } },
       undominated: true,
     });
-    const verdicts = (perFamilyTokens: number) =>
-      findings({ ...results, scenario: 'control', bon: { ...results.bon, routerFrontier: routerFrontier(perFamilyTokens) } })
+    const verdicts = (perFamilyTokens: number, pointMinusMix?: [number, number]) =>
+      findings({ ...results, scenario: 'control', bon: { ...results.bon, routerFrontier: routerFrontier(perFamilyTokens, pointMinusMix) } })
         .filter((finding) => finding.hope.startsWith('On the control scenario, cost-aware template choice'))
-        .map((finding) => [finding.hope.includes('per family') ? 'per family' : 'single', finding.verdict]);
-    // Direct for arithmetic and search for multi-hop cost 4.6k: the router saves nothing beyond that fixed choice.
-    expect(verdicts(4600)).toEqual([['single', 'did not hold'], ['per family', 'held']]);
+        .map((finding) => [finding.hope.includes('task-blind') ? 'task-blind mix' : finding.hope.includes('per family') ? 'per family' : 'single', finding.verdict]);
+    // Direct for arithmetic and search for multi-hop cost 4.6k: the router saves nothing beyond that fixed choice, nor beyond the mix.
+    expect(verdicts(4600)).toEqual([['single', 'did not hold'], ['per family', 'held'], ['task-blind mix', 'held']]);
     // Were that fixed choice dearer than the router, the router would save beyond it.
-    expect(verdicts(6000)).toEqual([['single', 'did not hold'], ['per family', 'did not hold']]);
+    expect(verdicts(6000)).toEqual([['single', 'did not hold'], ['per family', 'did not hold'], ['task-blind mix', 'held']]);
+    // More accurate than the mix at the same tokens, the whole interval above 0: a saving that reading the task made.
+    expect(verdicts(4600, [0.0025, 0.02])).toEqual([['single', 'did not hold'], ['per family', 'held'], ['task-blind mix', 'did not hold']]);
+    const mixFinding = findings({ ...results, scenario: 'control', bon: { ...results.bon, routerFrontier: routerFrontier(4600) } }).find((finding) => finding.hope.includes('task-blind'))!;
+    expect(mixFinding.measured).toContain('(direct for arith; search on 96.0%, direct on 4.0% of multihop\'s tasks) reaches 55.4%');
   });
 
   test('the share of the gap closed and GRPO over seeds are judged by their intervals', () => {

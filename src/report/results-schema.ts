@@ -258,6 +258,14 @@ export const BonFrontierSchema = z.object({
   cheapestFixedAtBestFixedAccuracy: z.object({ name: z.string(), executionPlusVerification: tokenCount, versusBestFixedPerFamily: PairedDifferenceSchema }).nullable(),
   /** The cheapest fixed plan per family as accurate as best-fixed-per-family on every family (eighth round; optional, without a schema bump). */
   cheapestFixedPerFamilyAtBestFixedAccuracy: z.object({ perSuite: z.record(z.string(), z.string()), executionPlusVerification: tokenCount, versusBestFixedPerFamily: PairedDifferenceSchema }).optional(),
+  /**
+   * The best task-blind mix of fixed plans per family at the matching point's tokens, and the point
+   * against it (thirteenth round; optional, without a schema bump); null when no point matches.
+   */
+  taskBlindMixAtBestFixedAccuracy: z
+    .object({ perSuite: z.record(z.string(), z.record(z.string(), fraction)), accuracy: fraction, executionPlusVerification: tokenCount, pointMinusMix: PairedDifferenceSchema })
+    .nullable()
+    .optional(),
   /** No fixed plan is both cheaper and more accurate than some operating point. */
   undominated: z.boolean(),
 });

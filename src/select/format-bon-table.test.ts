@@ -33,6 +33,13 @@ describe('formatFrontierLines', () => {
     ]);
   });
 
+  it('says what the best task-blind mix of fixed plans per family reaches at the matching point\'s tokens', () => {
+    const mix = { perSuite: { arith: { direct: 1 }, multihop: { search: 0.955, direct: 0.045 } }, accuracy: 0.554, executionPlusVerification: 4_395, pointMinusMix: { diff: -0.0015, ci: [-0.009, 0.006] as const } };
+    expect(formatFrontierLines(frontier({ taskBlindMixAtBestFixedAccuracy: mix }), 'title').at(-1)).toBe(
+      "  the best task-blind mix of fixed plans per family at 4.4k tokens (direct for arith; search on 95.5%, direct on 4.5% of multihop's tasks) reaches 55.4%; accuracy minus the mix -0.1 [-0.9, +0.6]",
+    );
+  });
+
   it('adds every fixed plan and the oracle when asked, and says when no point matches', () => {
     const lines = formatFrontierLines(frontier({ tokensAtBestFixedAccuracy: null, pointAtBestFixedAccuracy: null, shareOfBestFixedPerFamilyTokens: null, cheapestFixedAtBestFixedAccuracy: null }), 'title', { withFixedPlans: true });
     expect(lines.slice(3)).toEqual(['  fixed:search              42.8%     8.2k', '  best-fixed-per-family     52.0%    18.2k', '  oracle                    73.3%   125.2k', '  no operating point matches best-fixed-per-family (every paired interval below 0)']);

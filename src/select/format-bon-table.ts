@@ -68,6 +68,17 @@ export interface FrontierForText {
   pointAtBestFixedAccuracy: string | null;
   shareOfBestFixedPerFamilyTokens: number | null;
   cheapestFixedAtBestFixedAccuracy?: { name: string; executionPlusVerification: number } | null;
+  taskBlindMixAtBestFixedAccuracy?: { perSuite: Record<string, Record<string, number>>; accuracy: number; executionPlusVerification: number; pointMinusMix: { diff: number; ci: readonly [number, number] } } | null;
+}
+
+/** A task-blind mix of fixed plans per family in words: `direct for arith; search on 95.5% of multihop's tasks, direct on 4.5%`. */
+export function describeTaskBlindMix(perSuite: Record<string, Record<string, number>>): string {
+  return Object.entries(perSuite)
+    .map(([suite, shares]) => {
+      const plans = Object.entries(shares).sort((a, b) => b[1] - a[1]);
+      return plans.length === 1 ? `${plans[0]![0]} for ${suite}` : `${plans.map(([name, share]) => `${name} on ${percent(share)}%`).join(', ')} of ${suite}'s tasks`;
+    })
+    .join('; ');
 }
 
 /**
@@ -95,6 +106,11 @@ export function formatFrontierLines(frontier: FrontierForText, title: string, { 
       ? '  no operating point matches best-fixed-per-family (every paired interval below 0)'
       : `  matches best-fixed-per-family at ${compactTokens(at)} tokens (${frontier.pointAtBestFixedAccuracy}): ${percent(frontier.shareOfBestFixedPerFamilyTokens ?? 0)}% of its tokens${cheapestFixed ? `; the cheapest fixed plan that matches it, ${cheapestFixed.name}, costs ${compactTokens(cheapestFixed.executionPlusVerification)}` : ''}`,
   );
+  const mix = frontier.taskBlindMixAtBestFixedAccuracy;
+  if (mix) {
+    const { diff, ci } = mix.pointMinusMix;
+    lines.push(`  the best task-blind mix of fixed plans per family at ${compactTokens(mix.executionPlusVerification)} tokens (${describeTaskBlindMix(mix.perSuite)}) reaches ${percent(mix.accuracy)}%; ${frontier.pointAtBestFixedAccuracy} minus the mix ${signed(diff)} [${signed(ci[0])}, ${signed(ci[1])}]`);
+  }
   return lines;
 }
 

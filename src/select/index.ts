@@ -4,9 +4,9 @@
  */
 export { BonConfigSchema, DEFAULT_FRONTIER_MARGINS, DEFAULT_FRONTIER_PRICES, DEFAULT_NS, frontierObjectives, objectiveOf, parseBonConfig, type BonConfig, type BonConfigInput } from './bon-config.js';
 export { chooseByObjective, OBJECTIVE_NAMES, objectiveLabel, SelectionObjectiveSchema, type SelectionObjective } from './selection-objective.js';
-export { summarizeFrontier, type BonFrontier, type FrontierPoint, type FrontierRow, type FrontierStrategy } from './summarize-frontier.js';
+export { summarizeFrontier, type BonFrontier, type FrontierPoint, type FrontierRow, type FrontierStrategy, type TaskBlindMix } from './summarize-frontier.js';
 export { CandidatePool, type CandidatePoolOptions, type SampledPlans } from './candidate-pool.js';
-export { formatBonTable, formatFrontierLines, readingGainLine, sampleSwitchingLine, type FrontierForText } from './format-bon-table.js';
+export { describeTaskBlindMix, formatBonTable, formatFrontierLines, readingGainLine, sampleSwitchingLine, type FrontierForText } from './format-bon-table.js';
 export {
   buildPlanJudgeMessages,
   buildTrajectoryJudgeMessages,

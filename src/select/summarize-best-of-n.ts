@@ -206,11 +206,23 @@ export function pairedSeed(runSeed: number, n: number): number {
  * (drawn in task-id order, so the draws depend on the seed and the set of tasks only).
  */
 export function pairedDifference(a: readonly Pick<TaskOutcome, 'taskId' | 'correct'>[], b: readonly Pick<TaskOutcome, 'taskId' | 'correct'>[], seed: number, resamples: number): PairedDifference {
-  const other = new Map(b.map((outcome) => [outcome.taskId, outcome.correct]));
+  const score = (outcome: Pick<TaskOutcome, 'taskId' | 'correct'>) => ({ taskId: outcome.taskId, score: outcome.correct ? 1 : 0 });
+  return pairedScoreDifference(a.map(score), b.map(score), seed, resamples);
+}
+
+/**
+ * `pairedDifference` over scores in [0, 1] per task: a strategy's expected correctness on a task,
+ * such as a random mix of fixed plans (`correct` counts 1).
+ */
+export function pairedScoreDifference(a: readonly { taskId: string; score: number }[], b: readonly { taskId: string; score: number }[], seed: number, resamples: number): PairedDifference {
+  const other = new Map(b.map((outcome) => [outcome.taskId, outcome.score]));
   const shared = a.filter((outcome) => other.has(outcome.taskId)).sort((x, y) => (x.taskId < y.taskId ? -1 : x.taskId > y.taskId ? 1 : 0));
-  const left = shared.map((outcome) => (outcome.correct ? 1 : 0));
-  const right = shared.map((outcome) => (other.get(outcome.taskId) ? 1 : 0));
-  const result = pairedClusterBootstrap(left, right, shared.map((outcome) => outcome.taskId), { seed, resamples });
+  const result = pairedClusterBootstrap(
+    shared.map((outcome) => outcome.score),
+    shared.map((outcome) => other.get(outcome.taskId)!),
+    shared.map((outcome) => outcome.taskId),
+    { seed, resamples },
+  );
   return { diff: round(result.difference, 4), ci: [round(result.ci.low, 4), round(result.ci.high, 4)] };
 }
 

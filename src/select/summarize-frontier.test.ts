@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBonConfig } from './bon-config.js';
 import type { BestOfNRun, FrontierOutcome, TaskOutcome } from './run-best-of-n.js';
-import { summarizeFrontier } from './summarize-frontier.js';
+import { summarizeFrontier, taskBlindMix } from './summarize-frontier.js';
 
 const TASKS = Array.from({ length: 10 }, (_, index) => `t${index}`);
 const correctOn = (count: number) => (index: number) => index < count;
@@ -88,6 +88,42 @@ describe('summarizeFrontier', () => {
     expect(summarizeFrontier(run(), 'rm-templates-only')).toBeUndefined();
     both.frontier!.outcomes = both.frontier!.outcomes.filter((outcome) => !(outcome.strategy === 'rm-templates-only' && outcome.taskId === 't0'));
     expect(summarizeFrontier(both, 'rm-templates-only')).toBeUndefined();
+  });
+
+  it('weighs the matching point against the best task-blind mix of fixed plans at its tokens', () => {
+    const frontier = summarizeFrontier(run())!;
+    // At 5,000 tokens a random 4/9 of tasks go to strong (10,000) and 5/9 to cheap (1,000): 0.2 + 0.6 x 4/9.
+    expect(frontier.taskBlindMixAtBestFixedAccuracy).toMatchObject({ perSuite: { arith: { cheap: 0.5556, strong: 0.4444 } }, accuracy: 0.4667, executionPlusVerification: 5000 });
+    // Right on t0-t7 where the mix expects 1, 1 and 4/9 six times: +1/3, every resample above 0 (reading the task paid).
+    const { diff, ci } = frontier.taskBlindMixAtBestFixedAccuracy!.pointMinusMix;
+    expect(diff).toBeCloseTo(0.3333, 4);
+    expect(ci[0]).toBeGreaterThan(0);
+    // No point matches: nothing to weigh.
+    const weak = run();
+    weak.frontier!.outcomes = weak.frontier!.outcomes.map((outcome) => ({ ...outcome, correct: Number(outcome.taskId.slice(1)) < 3 }));
+    expect(summarizeFrontier(weak)!.taskBlindMixAtBestFixedAccuracy).toBeNull();
+  });
+
+  it('mixes along each family\'s upper hull, buying the steepest step first and the last in part', () => {
+    const tasks = (suite: string) => Array.from({ length: 10 }, (_, index) => `${suite}-${index}`);
+    const plan = (name: string, spec: Record<string, [right: number, execution: number]>) => ({
+      name,
+      outcomes: Object.entries(spec).flatMap(([suite, [right, execution]]) =>
+        tasks(suite).map((taskId, index): TaskOutcome => ({ taskId, suite, n: 8, strategy: `fixed:${name}`, correct: index < right, executions: 1, tokens: { orchestrator: 0, execution, verification: 0 } })),
+      ),
+    });
+    // arith: cheap 2 right at 1,000, mid 3 at 3,000 (under the line from cheap to strong: never mixed), strong 8 at 10,000.
+    // qa: cheap 5 right at 1,000, strong 6 at 10,000: a step of 1/90,000 per token against arith's 6/90,000.
+    const fixed = [plan('cheap', { arith: [2, 1000], qa: [5, 1000] }), plan('mid', { arith: [3, 3000], qa: [0, 3000] }), plan('strong', { arith: [8, 10_000], qa: [6, 10_000] })];
+    // 7,000 a task over 20 tasks: 120,000 above the cheap plans; arith's step costs 90,000 and is bought whole, then a third of qa's.
+    const mix = taskBlindMix(fixed, 7000);
+    expect(mix.perSuite).toEqual({ arith: { strong: 1 }, qa: { cheap: 0.6667, strong: 0.3333 } });
+    expect(mix.executionPlusVerification).toBe(7000);
+    expect(mix.scores.get('arith-7')).toBe(1);
+    expect(mix.scores.get('qa-5')).toBeCloseTo(1 / 3, 6);
+    expect(mix.scores.get('qa-4')).toBe(1);
+    // Below the cheapest plans' cost the mix is theirs, and says what it spends.
+    expect(taskBlindMix(fixed, 500)).toMatchObject({ perSuite: { arith: { cheap: 1 }, qa: { cheap: 1 } }, executionPlusVerification: 1000 });
   });
 
   it('is undefined for a run without the sweep', () => {

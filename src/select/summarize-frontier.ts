@@ -2,7 +2,7 @@ import { wilsonInterval } from '../rm/index.js';
 import type { BestOfNRun, FrontierOutcome, TaskOutcome } from './run-best-of-n.js';
 import { objectiveLabel, type SelectionObjective } from './selection-objective.js';
 import type { OutcomeName } from './selection-strategy.js';
-import { addBestFixed, pairedDifference, pairedSeed, round, type PairedDifference } from './summarize-best-of-n.js';
+import { addBestFixed, pairedDifference, pairedScoreDifference, pairedSeed, round, type PairedDifference } from './summarize-best-of-n.js';
 
 /** Accuracy and mean tokens per task of one row of the frontier chart. */
 export interface FrontierRow {
@@ -69,8 +69,34 @@ export interface BonFrontier {
    * the control scenario's second target judges a router against.
    */
   cheapestFixedPerFamilyAtBestFixedAccuracy: { perSuite: Record<string, string>; executionPlusVerification: number; versusBestFixedPerFamily: PairedDifference };
+  /**
+   * The best task-blind mix of fixed plans per family that spends the tokens of the point at
+   * `pointAtBestFixedAccuracy`, and that point against it; null when no point matches. A router's
+   * saving beyond this mix comes from reading the task: the control scenario's target is that
+   * there is none (the point minus the mix has an interval reaching 0 or below).
+   */
+  taskBlindMixAtBestFixedAccuracy: TaskBlindMix | null;
   /** Whether no fixed plan is both cheaper and more accurate than some operating point. */
   undominated: boolean;
+}
+
+/**
+ * The most accurate task-blind policy over the fixed plans at a token budget: per family, a random
+ * share of the family's tasks goes to one fixed plan and the rest to another (as RouteLLM,
+ * arXiv 2406.18665, mixes a strong and a weak model at random), so its cost and accuracy lie on the
+ * upper hull of the fixed plans' (tokens, accuracy) points, and the budget goes first to the family
+ * whose next step up buys the most accuracy per token. It reads no task. Like
+ * best-fixed-per-family, it is chosen on the same test tasks, with the plans' measured accuracies.
+ */
+export interface TaskBlindMix {
+  /** Per suite, the share of its tasks each fixed plan takes (one plan, or two that sum to 1). */
+  perSuite: Record<string, Record<string, number>>;
+  /** Expected accuracy over the tasks. */
+  accuracy: number;
+  /** Expected mean execution plus verification tokens per task: the budget, or the cheapest fixed plans' when they cost more. */
+  executionPlusVerification: number;
+  /** The operating point's correctness minus the mix's expected correctness, paired on the same tasks. */
+  pointMinusMix: PairedDifference;
 }
 
 /**
@@ -147,7 +173,101 @@ export function summarizeFrontier(run: BestOfNRun, strategy: FrontierStrategy = 
       executionPlusVerification: rowOf(perFamilyCheapest.outcomes).tokens.executionPlusVerification,
       versusBestFixedPerFamily: versus(perFamilyCheapest.outcomes),
     },
+    taskBlindMixAtBestFixedAccuracy: cheapestPoint === undefined ? null : mixAgainst(taskBlindMix(fixed, cheapestPoint.tokens.executionPlusVerification), swept.filter((outcome) => outcome.point === points.indexOf(cheapestPoint)), pairedSeed(seed, n), bootstrapResamples),
     undominated: points.every((point) => point.dominatedBy.length === 0),
+  };
+}
+
+interface MixShares {
+  perSuite: Record<string, Record<string, number>>;
+  /** Expected correctness per task id. */
+  scores: Map<string, number>;
+  executionPlusVerification: number;
+}
+
+/**
+ * The most accurate mix of fixed plans per family whose expected mean execution plus verification
+ * tokens per task is at most `budget` (`TaskBlindMix`). A fractional knapsack: each family starts at
+ * its cheapest fixed plan (the most accurate of the cheapest), its upper hull's steps are bought in
+ * order of accuracy per token across families, and the last step bought is bought in part. Greedy
+ * is exact here because each family's hull has falling slopes.
+ */
+export function taskBlindMix(fixed: readonly { name: string; outcomes: readonly TaskOutcome[] }[], budget: number): MixShares {
+  const suites = [...new Set(fixed.flatMap((entry) => entry.outcomes.map((outcome) => outcome.suite)))].sort();
+  const hulls = suites.map((suite) => {
+    const plans = fixed.map((entry) => {
+      const outcomes = entry.outcomes.filter((outcome) => outcome.suite === suite);
+      return { name: entry.name, outcomes, ...rowOf(outcomes) };
+    });
+    const tasks = plans[0]!.outcomes.length;
+    return { suite, tasks, hull: upperHull(plans) };
+  });
+  const totalTasks = hulls.reduce((sum, entry) => sum + entry.tasks, 0);
+  // Bought whole steps per suite, and the fraction of the next one.
+  const reached = hulls.map(() => ({ steps: 0, fraction: 0 }));
+  let remaining = budget * totalTasks - hulls.reduce((sum, entry) => sum + entry.tasks * entry.hull[0]!.tokens.executionPlusVerification, 0);
+  const steps = hulls.flatMap((entry, suite) =>
+    entry.hull.slice(1).map((plan, step) => {
+      const from = entry.hull[step]!;
+      const cost = entry.tasks * (plan.tokens.executionPlusVerification - from.tokens.executionPlusVerification);
+      return { suite, step, cost, slope: (plan.accuracy - from.accuracy) / (plan.tokens.executionPlusVerification - from.tokens.executionPlusVerification) };
+    }),
+  );
+  // Steepest first; within a suite the hull's slopes fall, so its steps keep their order.
+  steps.sort((a, b) => b.slope - a.slope || a.suite - b.suite || a.step - b.step);
+  for (const step of steps) {
+    if (remaining <= 0) break;
+    const at = reached[step.suite]!;
+    if (at.steps !== step.step) continue;
+    if (step.cost <= remaining) {
+      at.steps++;
+      remaining -= step.cost;
+    } else {
+      at.fraction = remaining / step.cost;
+      remaining = 0;
+    }
+  }
+  const perSuite: Record<string, Record<string, number>> = {};
+  const scores = new Map<string, number>();
+  let tokens = 0;
+  hulls.forEach((entry, index) => {
+    const { steps: bought, fraction } = reached[index]!;
+    const shares: [typeof entry.hull[number], number][] = fraction > 0 ? [[entry.hull[bought]!, 1 - fraction], [entry.hull[bought + 1]!, fraction]] : [[entry.hull[bought]!, 1]];
+    perSuite[entry.suite] = Object.fromEntries(shares.map(([plan, share]) => [plan.name, round(share, 4)]));
+    for (const [plan, share] of shares) {
+      tokens += entry.tasks * share * plan.tokens.executionPlusVerification;
+      for (const outcome of plan.outcomes) scores.set(outcome.taskId, (scores.get(outcome.taskId) ?? 0) + share * (outcome.correct ? 1 : 0));
+    }
+  });
+  return { perSuite, scores, executionPlusVerification: round(totalTasks === 0 ? 0 : tokens / totalTasks, 1) };
+}
+
+/** The upper hull of plans' (tokens, accuracy) from the cheapest: each next plan costs more and is more accurate, at a falling rate. */
+function upperHull<T extends { name: string } & FrontierRow>(plans: readonly T[]): T[] {
+  const sorted = [...plans].sort((a, b) => a.tokens.executionPlusVerification - b.tokens.executionPlusVerification || b.accuracy - a.accuracy || (a.name < b.name ? -1 : 1));
+  const hull: T[] = [];
+  const slope = (from: T, to: T) => (to.accuracy - from.accuracy) / (to.tokens.executionPlusVerification - from.tokens.executionPlusVerification);
+  for (const plan of sorted) {
+    if (hull.length > 0 && plan.accuracy <= hull[hull.length - 1]!.accuracy) continue;
+    while (hull.length >= 2 && slope(hull[hull.length - 2]!, hull[hull.length - 1]!) <= slope(hull[hull.length - 1]!, plan)) hull.pop();
+    hull.push(plan);
+  }
+  return hull;
+}
+
+function mixAgainst(mix: MixShares, point: readonly FrontierOutcome[], seed: number, resamples: number): TaskBlindMix {
+  const mixScores = [...mix.scores].map(([taskId, score]) => ({ taskId, score }));
+  const accuracy = mixScores.reduce((sum, entry) => sum + entry.score, 0) / Math.max(1, mixScores.length);
+  return {
+    perSuite: mix.perSuite,
+    accuracy: round(accuracy, 4),
+    executionPlusVerification: mix.executionPlusVerification,
+    pointMinusMix: pairedScoreDifference(
+      point.map((outcome) => ({ taskId: outcome.taskId, score: outcome.correct ? 1 : 0 })),
+      mixScores,
+      seed,
+      resamples,
+    ),
   };
 }
 

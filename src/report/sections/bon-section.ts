@@ -4,6 +4,7 @@ import { decimal, percent, percentInterval, points, pointsInterval, tokens } fro
 import { htmlTable, type TableCell } from '../html-table.js';
 import { renderChartFigure } from '../render-chart.js';
 import type { BonFrontierResult, BonTableResult, DemoResults } from '../results-schema.js';
+import { describeTaskBlindMix } from '../../select/index.js';
 import { paragraph, section } from './section.js';
 
 /** Best-of-N: the accuracy-vs-tokens chart, the table at the headline N, paired differences, and every N. */
@@ -104,12 +105,17 @@ function frontierVerdicts(frontier: BonFrontierResult): string {
   const fixedAlone = cheapestFixed === null ? 'No fixed plan alone matches it.' : `The cheapest fixed plan that matches it by the same rule is ${cheapestFixed.name}, at ${tokens(cheapestFixed.executionPlusVerification)}.`;
   const perFamilyFixed = frontier.cheapestFixedPerFamilyAtBestFixedAccuracy;
   const fixedPerFamily = perFamilyFixed === undefined ? '' : ` The cheapest fixed plan per family as accurate on every family is ${Object.entries(perFamilyFixed.perSuite).map(([suite, name]) => `${name} for ${suite}`).join(', ')}, at ${tokens(perFamilyFixed.executionPlusVerification)}.`;
+  const mix = frontier.taskBlindMixAtBestFixedAccuracy;
+  const taskBlind =
+    mix === undefined || mix === null
+      ? ''
+      : ` At that point's tokens the best task-blind mix of fixed plans per family (${describeTaskBlindMix(mix.perSuite)}, chosen on the same tasks; it reads no task) reaches ${percent(mix.accuracy)}: the point minus the mix is ${points(mix.pointMinusMix.diff)} points ${pointsInterval(mix.pointMinusMix.ci)}, the saving that reading the task adds.`;
   const dominated = frontier.points.filter((point) => point.dominatedBy.length > 0);
   const dominance =
     dominated.length === 0
       ? 'No fixed plan is both cheaper and more accurate than any operating point.'
       : `${dominated.length} of ${frontier.points.length} operating points have a fixed plan both cheaper and more accurate (${dominated.map((point) => `${point.label}: ${point.dominatedBy.join(', ')}`).join('; ')}).`;
-  return `${matched} ${fixedAlone}${fixedPerFamily} ${dominance}`;
+  return `${matched} ${fixedAlone}${fixedPerFamily}${taskBlind} ${dominance}`;
 }
 
 function frontierTable(frontier: BonFrontierResult, what: string): string {
