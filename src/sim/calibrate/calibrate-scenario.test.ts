@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSimEnvironment } from '../environment.js';
 import { loadScenario } from '../scenario/load-scenario.js';
+import { ScenarioSchema } from '../scenario/scenario-schema.js';
 import { calibrateScenario } from './calibrate-scenario.js';
 import { FIXED_PLAN_KINDS } from './fixed-plan-kinds.js';
 
@@ -21,6 +22,19 @@ describe('calibrateScenario within-family buckets (issue 21)', () => {
     }
     // One execution per kind leaves nothing to judge a router on.
     expect(report.routingBound).toBeUndefined();
+  }, 120_000);
+
+  it('on control every kind solves the same tasks, since a failed hop never lands on the answer by chance', async () => {
+    const accuracies = async (failuresAvoidAnswer: boolean) => {
+      const control = loadScenario('control');
+      const scenario = ScenarioSchema.parse({ ...control, families: { ...control.families, multihop: { ...control.families.multihop, failuresAvoidAnswer } } });
+      const report = await calibrateScenario(await createSimEnvironment(scenario), { tasks: 60, plansPerTask: 1 });
+      return Object.values(report.withinFamily).flatMap((entry) => entry.buckets.map((bucket) => new Set(Object.values(bucket.kindAccuracy)).size));
+    };
+    // One accuracy per bucket: every kind ties everywhere.
+    expect(new Set(await accuracies(true))).toEqual(new Set([1]));
+    // Without the rule, search's documents name the answer and a failed hop can land on it (docs/sim.md §10).
+    expect(Math.max(...(await accuracies(false)))).toBeGreaterThan(1);
   }, 120_000);
 
   it('bounds what routing by the family, the task type and size, or the task could save, judged on other executions than it estimates from', async () => {

@@ -31,7 +31,8 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, ScenarioInput>> = {
     description:
       'Control: one success latent per task shared by every call; no difficulty, fatigue, hand-off, distraction, temperature or evidence effects and equal tiers, so every plan is equally accurate.',
     // No famous questions and no rumours: the multihop questions and corpus are those of before issue 21.
-    families: { arith: { weight: 1 }, multihop: { weight: 1, famousShare: 0, rumours: 0 } },
+    // A failed hop never lands on the answer by chance (search's leak, docs/sim.md §10, before the thirteenth round of issue 22).
+    families: { arith: { weight: 1 }, multihop: { weight: 1, famousShare: 0, rumours: 0, failuresAvoidAnswer: true } },
     worker: {
       // Every tier equally able, so model choice cannot matter either; 0 puts accuracy near 50%.
       tiers: { 'sim-worker-small': { skill: 0 }, 'sim-worker': { skill: 0 }, 'sim-worker-large': { skill: 0 } },

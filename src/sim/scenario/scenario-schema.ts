@@ -44,6 +44,13 @@ export const MultihopFamilySchema = z.strictObject({
    * that reads it (knowledge conflicts, arXiv 2305.13300). 0: no rumours.
    */
   rumours: z.number().min(0).max(1).default(0.3),
+  /**
+   * A failed hop never lands on the question's right answer by chance: not on a value of a document
+   * it read (search retrieves the true chain's documents, which name the answer), nor in a small
+   * answer space (8 countries, a year within 15 of the truth). Off by default, as real models do get
+   * lucky; `control` turns it on, so that a task is solved by every plan or by none there.
+   */
+  failuresAvoidAnswer: z.boolean().default(false),
 });
 
 /** `hotpot`: real HotpotQA questions with BM25 over their real paragraphs (only when the file exists). */

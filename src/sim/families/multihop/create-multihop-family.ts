@@ -18,7 +18,7 @@ import { createMultihopReader } from './read-multihop.js';
 export function createMultihopFamily(config: MultihopFamilyConfig, seed: number): SimFamily {
   const world = buildMultihopWorld(config.entities, seed, config);
   const { kb, corpus } = world;
-  const read = createMultihopReader(world);
+  const read = createMultihopReader(world, { failuresAvoidAnswer: config.failuresAvoidAnswer });
   return {
     name: 'multihop',
     generate: (options) => generateMultihopTasks(kb, config, options, world.famous),

@@ -21,7 +21,7 @@ const MAX_CACHED_QUESTIONS = 10_000;
  * is `famous` (recalled well without search); a hop whose rumour document is among the prompt's
  * documents is `misled`, and its failure gives the rumour's value.
  */
-export function createMultihopReader(world: MultihopWorld): (view: PromptView) => SimProblem | undefined {
+export function createMultihopReader(world: MultihopWorld, { failuresAvoidAnswer = false }: { failuresAvoidAnswer?: boolean } = {}): (view: PromptView) => SimProblem | undefined {
   const { kb, corpus, famous, rumours } = world;
   const cache = new Map<string, ParsedQuestion | null>();
   const parse = (text: string): ParsedQuestion | undefined => {
@@ -64,7 +64,7 @@ export function createMultihopReader(world: MultihopWorld): (view: PromptView) =
       steps,
       distractorCount: view.documents.filter((document) => !needed.has(document.id)).length,
       correctAnswer: answer === undefined ? UNKNOWN_ANSWER : valueName(kb, answer),
-      solve: (outcome) => solveChain(world, view, asked, subjects[0], steps, outcome),
+      solve: (outcome) => solveChain(world, view, asked, subjects[0], steps, outcome, failuresAvoidAnswer ? walkChain(kb, original)[original.chain.length] : undefined),
       nextQuery() {
         const hop = steps.findIndex((step) => step.evidence === 'absent');
         const relation = asked.chain[hop];
@@ -86,6 +86,8 @@ function solveChain(
   anchor: KbValue | undefined,
   steps: readonly SimStep[],
   outcome: (step: SimStep, index: number) => StepOutcome,
+  /** The original question's right answer, which no failed hop may land on (`failuresAvoidAnswer`); undefined: no such rule. */
+  answer: KbValue | undefined,
 ) {
   const { kb, corpus, rumours } = world;
   const reasoning: string[] = [];
@@ -102,7 +104,7 @@ function solveChain(
     else {
       // With no fact to find (an entity the base does not hold), even a sound hop can only guess.
       const seed = result.ok ? deriveSeed(fnv1a32(step.key), 'no-fact') : result.wrongSeed;
-      next = pickWrongValue(kb, corpus.mentions, RELATIONS[relation].target, truth, seed, view.documents);
+      next = pickWrongValue(kb, corpus.mentions, RELATIONS[relation].target, truth, seed, view.documents, answer);
     }
     const nextName = valueName(kb, next);
     reasoning.push(fillTemplate(RELATIONS[relation].reasoning, currentName, nextName));
