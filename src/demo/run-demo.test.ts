@@ -48,6 +48,14 @@ describe('runDemo --quick', () => {
     // The template router chose, so it has a frontier of its own: the same objectives, verification only the task's tokens.
     expect(results.bon.routerFrontier?.points.map((point) => point.label)).toEqual(results.bon.frontier?.points.map((point) => point.label));
     expect(results.bon.routerFrontier?.fixed).toEqual(results.bon.frontier?.fixed);
+    // Where a point matches best-fixed-per-family, the best task-blind mix spends no more than it (or is the cheapest fixed plans').
+    const { frontier } = results.bon;
+    if (frontier?.tokensAtBestFixedAccuracy != null) {
+      const mix = frontier.taskBlindMixAtBestFixedAccuracy!;
+      const cheapestOnly = Object.values(mix.perSuite).every((shares) => Object.keys(shares).length === 1);
+      if (!cheapestOnly) expect(mix.executionPlusVerification).toBeLessThanOrEqual(frontier.tokensAtBestFixedAccuracy + 0.1);
+      expect(mix.pointMinusMix.ci[0]).toBeLessThanOrEqual(mix.pointMinusMix.diff);
+    } else expect(frontier?.taskBlindMixAtBestFixedAccuracy).toBeNull();
     expect(results.bon.picks?.[0]?.strategies['rm+templates']?.pick).toMatchObject({ source: expect.stringMatching(/^(sample|template)$/), kind: expect.any(String), score: expect.any(Number) });
     expect(Object.keys(results.bon.picks?.[0]?.fixed ?? {}).length).toBe((results.config.templates as string[]).length);
     for (const row of results.families) expect(row.switching?.map((entry) => entry.strategy)).toEqual(['rm', 'rm+templates', 'rm-templates-only']);

@@ -138,6 +138,11 @@ describe('bon.frontier and costModel (issue 22)', () => {
     const routerFrontier = { ...frontier, strategy: 'rm-templates-only' };
     expect(DemoResultsSchema.parse(fixture((value) => Object.assign(value, { bon: { ...value.bon, frontier, routerFrontier } }))).bon.routerFrontier).toEqual(routerFrontier);
     expect(issues(fixture((value) => Object.assign(value, { bon: { ...value.bon, routerFrontier: { ...frontier, strategy: 'rm' } } }))).map((issue) => issue.path)).toEqual(['bon.routerFrontier.strategy']);
+    // The task-blind mix at the matching point's tokens is optional (results written before it), null when no point matched, and bounded.
+    const taskBlindMixAtBestFixedAccuracy = { perSuite: { arith: { direct: 0.25, 'reflexion-3': 0.75 }, multihop: { search: 1 } }, accuracy: 0.55, executionPlusVerification: 12_000, pointMinusMix: { diff: 0.05, ci: [0.01, 0.09] } };
+    expect(DemoResultsSchema.parse(fixture((value) => (value.bon.frontier = { ...frontier, taskBlindMixAtBestFixedAccuracy }))).bon.frontier?.taskBlindMixAtBestFixedAccuracy).toEqual(taskBlindMixAtBestFixedAccuracy);
+    expect(DemoResultsSchema.parse(fixture((value) => (value.bon.frontier = { ...frontier, taskBlindMixAtBestFixedAccuracy: null }))).bon.frontier?.taskBlindMixAtBestFixedAccuracy).toBeNull();
+    expect(issues(fixture((value) => (value.bon.frontier = { ...frontier, taskBlindMixAtBestFixedAccuracy: { ...taskBlindMixAtBestFixedAccuracy, perSuite: { arith: { direct: 1.5 } } } }))).map((issue) => issue.path)).toEqual(['bon.frontier.taskBlindMixAtBestFixedAccuracy.perSuite.arith.direct']);
     // A frontier that never matched best-fixed-per-family records null, not a number.
     expect(DemoResultsSchema.parse(fixture((value) => (value.bon.frontier = { ...frontier, tokensAtBestFixedAccuracy: null, pointAtBestFixedAccuracy: null, shareOfBestFixedPerFamilyTokens: null }))).bon.frontier?.tokensAtBestFixedAccuracy).toBeNull();
   });

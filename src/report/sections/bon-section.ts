@@ -109,7 +109,7 @@ function frontierVerdicts(frontier: BonFrontierResult): string {
   const taskBlind =
     mix === undefined || mix === null
       ? ''
-      : ` At that point's tokens the best task-blind mix of fixed plans per family (${describeTaskBlindMix(mix.perSuite)}, chosen on the same tasks; it reads no task) reaches ${percent(mix.accuracy)}: the point minus the mix is ${points(mix.pointMinusMix.diff)} points ${pointsInterval(mix.pointMinusMix.ci)}, the saving that reading the task adds.`;
+      : ` At that point's tokens the best task-blind mix of fixed plans per family (${describeTaskBlindMix(mix.perSuite)}, chosen on the same tasks; it reads no task) reaches ${percent(mix.accuracy)}: the point minus the mix is ${points(mix.pointMinusMix.diff)} points ${pointsInterval(mix.pointMinusMix.ci)}: what reading the task adds at those tokens.`;
   const dominated = frontier.points.filter((point) => point.dominatedBy.length > 0);
   const dominance =
     dominated.length === 0
