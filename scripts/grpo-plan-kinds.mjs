@@ -10,9 +10,13 @@
 // validation pairs; the chosen L2 is printed). --share-kinds prints, per family, how often the
 // policy's plans of each kind (node count, answer block) were right on the share's tasks and on the
 // whole collection's, before any GRPO run. --share s trains the GRPO model on another share of the
-// collection's training tasks than the demo's (the first s of the learning curve's order).
+// collection's training tasks than the demo's (the first s of the learning curve's order). --seed s
+// reproduces the demo of seed s (its reward-model seed, the learning curve's order, the GRPO
+// evaluation seed, and GRPO seeds s to s+9 unless --seeds says otherwise); --demo may also be a
+// folder holding a copy of another collection's store as demo.db, such as an active collection's
+// (with --share 1: the GRPO model reads all of it).
 //
-//   npm run build && node scripts/grpo-plan-kinds.mjs --demo <demo dir> [--scenario <name|file>] [--seeds 0,1,2] [--config '{}'] [--lcb 1] [--sources outcome] [--rm-config '{}'] [--share-kinds] [--share 0.25]
+//   npm run build && node scripts/grpo-plan-kinds.mjs --demo <demo dir> [--seed 0] [--scenario <name|file>] [--seeds 0,1,2] [--config '{}'] [--lcb 1] [--sources outcome] [--rm-config '{}'] [--share-kinds] [--share 0.25]
 //
 // The demo's own store is never written: the script trains on a copy in a temporary folder.
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -27,9 +31,11 @@ import { analyzePlan } from '../dist/rm/features/plan-analysis.js';
 import { openStore } from '../dist/store/index.js';
 import { runGrpo } from '../dist/train/index.js';
 
-const { values } = parseArgs({ options: { demo: { type: 'string' }, scenario: { type: 'string', default: 'default' }, seeds: { type: 'string', default: '0,1,2,3,4,5,6,7,8,9' }, config: { type: 'string', default: '{}' }, lcb: { type: 'string', default: '0' }, sources: { type: 'string', default: '' }, 'rm-config': { type: 'string', default: '{}' }, 'share-kinds': { type: 'boolean', default: false }, share: { type: 'string' } } });
+const { values } = parseArgs({ options: { demo: { type: 'string' }, scenario: { type: 'string', default: 'default' }, seed: { type: 'string', default: '0' }, seeds: { type: 'string' }, config: { type: 'string', default: '{}' }, lcb: { type: 'string', default: '0' }, sources: { type: 'string', default: '' }, 'rm-config': { type: 'string', default: '{}' }, 'share-kinds': { type: 'boolean', default: false }, share: { type: 'string' } } });
 if (values.demo === undefined || !existsSync(join(values.demo, 'demo.db'))) throw new Error('pass --demo <the --out folder of a finished orchrm demo>');
 const sizes = FULL_SIZES;
+const demoSeed = Number(values.seed);
+const grpoSeeds = values.seeds === undefined ? Array.from({ length: sizes.grpo.seeds }, (_, index) => demoSeed + index) : values.seeds.split(',').map(Number);
 const share = values.share === undefined ? sizes.grpo.rewardShare : Number(values.share);
 if (!(share > 0 && share <= 1)) throw new Error(`--share must be a number in (0, 1], got ${values.share}`);
 const work = mkdtempSync(join(tmpdir(), 'orchrm-grpo-kinds-'));
@@ -39,10 +45,10 @@ try {
   const dataset = store.listPairDatasets().find((entry) => entry.kind === 'mined' && entry.config.labelFree === false);
   if (dataset === undefined) throw new Error(`${values.demo}/demo.db has no mined dataset that reads grades`);
   // As the demo: the main model chooses the encoder and settings; the GRPO model reads the curve's share with them.
-  const config = parseBtConfig({ seed: 0, maxEpochs: sizes.rmEpochs, encoderCandidates: [...DEMO_ENCODER_CANDIDATES] });
+  const config = parseBtConfig({ seed: demoSeed, maxEpochs: sizes.rmEpochs, encoderCandidates: [...DEMO_ENCODER_CANDIDATES] });
   const { config: chosen, pairs } = await trainStoredRewardModel(store, dataset.id, config, { out: join(work, 'rm.safetensors'), name: 'orchrm-bt-linear' });
   const heldOut = loadEvaluationData(store, { datasetId: dataset.id });
-  const shareTasks = curveShareTasks(curveTaskOrder(collectionTokenSplitsByTask(store, dataset.id).keys(), heldOut, 0), share);
+  const shareTasks = curveShareTasks(curveTaskOrder(collectionTokenSplitsByTask(store, dataset.id).keys(), heldOut, demoSeed), share);
   if (values['share-kinds']) {
     // The policy's own plans (not the templates) on every collected task, by family and kind.
     const tally = new Map();
@@ -83,17 +89,21 @@ try {
   const evaluationTasks = environment.tasks('test', sizes.grpo.evalTasks);
   const overrides = JSON.parse(values.config);
   const accuracies = [];
-  for (const seed of values.seeds.split(',').map(Number)) {
+  const trainingTokens = [];
+  let base;
+  for (const seed of grpoSeeds) {
     const { steps, tasksPerStep, groupSize, evalInterval } = sizes.grpo;
     const result = await runGrpo(environment, {
       reward: 'rm',
       rewardModel: model,
       config: { steps, tasksPerStep, groupSize, evalInterval, seed, name: `grpo-rm-seed${seed}`, ...overrides },
       trainTaskOffset: sizes.collect.tasks,
-      evaluation: { tasks: sizes.grpo.evalTasks, samplesPerTask: sizes.grpo.evalSamples, seed: 0 },
+      evaluation: { tasks: sizes.grpo.evalTasks, samplesPerTask: sizes.grpo.evalSamples, seed: demoSeed },
     });
     const accuracy = result.evaluations.at(-1).accuracy;
     accuracies.push(accuracy);
+    base = result.evaluations[0].accuracy;
+    trainingTokens.push(result.history.at(-1).tokens.total);
     const orchestrator = (await environment.withCheckpoints([result.checkpoint])).orchestrator(result.checkpoint.name);
     const kinds = new Map();
     for (const task of evaluationTasks) {
@@ -106,6 +116,7 @@ try {
     console.log(`seed ${seed}: held-out accuracy ${(accuracy * 100).toFixed(1)}%; plans: ${top.join('; ')}`);
   }
   console.log(`mean ${((accuracies.reduce((sum, value) => sum + value, 0) / accuracies.length) * 100).toFixed(1)}% over ${accuracies.length} seeds`);
+  console.log(JSON.stringify({ seeds: grpoSeeds, baseAccuracy: base, accuracies, meanTrainingTokens: trainingTokens.reduce((sum, value) => sum + value, 0) / trainingTokens.length }));
 } finally {
   store.close();
   rmSync(work, { recursive: true, force: true });
