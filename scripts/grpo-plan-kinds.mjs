@@ -14,7 +14,8 @@
 // reproduces the demo of seed s (its reward-model seed, the learning curve's order, the GRPO
 // evaluation seed, and GRPO seeds s to s+9 unless --seeds says otherwise); --demo may also be a
 // folder holding a copy of another collection's store as demo.db, such as an active collection's
-// (with --share 1: the GRPO model reads all of it).
+// (with --share 1: the GRPO model reads all of it). --reward hybrid [--hybrid-fraction p] trains
+// with the reward model on every plan and execution on a share p of them (docs/train.md).
 //
 //   npm run build && node scripts/grpo-plan-kinds.mjs --demo <demo dir> [--seed 0] [--scenario <name|file>] [--seeds 0,1,2] [--config '{}'] [--lcb 1] [--sources outcome] [--rm-config '{}'] [--share-kinds] [--share 0.25]
 //
@@ -31,7 +32,7 @@ import { analyzePlan } from '../dist/rm/features/plan-analysis.js';
 import { openStore } from '../dist/store/index.js';
 import { runGrpo } from '../dist/train/index.js';
 
-const { values } = parseArgs({ options: { demo: { type: 'string' }, scenario: { type: 'string', default: 'default' }, seed: { type: 'string', default: '0' }, seeds: { type: 'string' }, config: { type: 'string', default: '{}' }, lcb: { type: 'string', default: '0' }, sources: { type: 'string', default: '' }, 'rm-config': { type: 'string', default: '{}' }, 'share-kinds': { type: 'boolean', default: false }, share: { type: 'string' } } });
+const { values } = parseArgs({ options: { demo: { type: 'string' }, scenario: { type: 'string', default: 'default' }, seed: { type: 'string', default: '0' }, seeds: { type: 'string' }, reward: { type: 'string', default: 'rm' }, 'hybrid-fraction': { type: 'string', default: '0.1' }, config: { type: 'string', default: '{}' }, lcb: { type: 'string', default: '0' }, sources: { type: 'string', default: '' }, 'rm-config': { type: 'string', default: '{}' }, 'share-kinds': { type: 'boolean', default: false }, share: { type: 'string' } } });
 if (values.demo === undefined || !existsSync(join(values.demo, 'demo.db'))) throw new Error('pass --demo <the --out folder of a finished orchrm demo>');
 const sizes = FULL_SIZES;
 const demoSeed = Number(values.seed);
@@ -94,9 +95,10 @@ try {
   for (const seed of grpoSeeds) {
     const { steps, tasksPerStep, groupSize, evalInterval } = sizes.grpo;
     const result = await runGrpo(environment, {
-      reward: 'rm',
+      reward: values.reward,
       rewardModel: model,
-      config: { steps, tasksPerStep, groupSize, evalInterval, seed, name: `grpo-rm-seed${seed}`, ...overrides },
+      executedFraction: Number(values['hybrid-fraction']),
+      config: { steps, tasksPerStep, groupSize, evalInterval, seed, name: `grpo-${values.reward}-seed${seed}`, ...overrides },
       trainTaskOffset: sizes.collect.tasks,
       evaluation: { tasks: sizes.grpo.evalTasks, samplesPerTask: sizes.grpo.evalSamples, seed: demoSeed },
     });
