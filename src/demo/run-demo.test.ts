@@ -39,6 +39,8 @@ describe('runDemo --quick', () => {
     // Issue 21: the templates ran on a share of the train tasks; every test task keeps each strategy's pick;
     // the switching table per family; GRPO over three seeds with an interval around their mean.
     expect(results.config.templateCollection).toMatchObject({ tasks: expect.any(Number), episodes: expect.any(Number) });
+    // Not a control scenario, so the findings are the default targets.
+    expect(results.scenarioControl).toBe(false);
     expect(results.bon.picks).toHaveLength(results.bon.tasks);
     // Issue 22: the model's cost head and calibration, and the frontier of cost-aware rm+templates.
     expect(results.costModel?.calibration.test.examples).toBeGreaterThan(0);

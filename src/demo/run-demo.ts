@@ -226,6 +226,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       schemaVersion: RESULTS_SCHEMA_VERSION,
       scenario: scenario.name,
       scenarioSeed: scenario.seed,
+      scenarioControl: scenario.control,
       seed,
       version: ORCHRM_VERSION,
       durationMs: performance.now() - startedAt,

@@ -41,12 +41,12 @@ export function findings(results: DemoResults): Finding[] {
 function frontierFindings(results: DemoResults): Finding[] {
   const { frontier, routerFrontier } = results.bon;
   return [
-    ...(frontier === undefined ? [] : frontierTargets(frontier, 'cost-aware rm+templates', results.scenario)),
-    ...(routerFrontier === undefined ? [] : frontierTargets(routerFrontier, 'cost-aware template choice by the template router alone (rm-templates-only, each template priced by the execution tokens the router expects on the task)', results.scenario)),
+    ...(frontier === undefined ? [] : frontierTargets(frontier, 'cost-aware rm+templates', isControl(results))),
+    ...(routerFrontier === undefined ? [] : frontierTargets(routerFrontier, 'cost-aware template choice by the template router alone (rm-templates-only, each template priced by the execution tokens the router expects on the task)', isControl(results))),
   ];
 }
 
-function frontierTargets(frontier: BonFrontierResult, what: string, scenario: string): Finding[] {
+function frontierTargets(frontier: BonFrontierResult, what: string, control: boolean): Finding[] {
   const What = what.charAt(0).toUpperCase() + what.slice(1);
   const tooFew = tooFewToJudge({ tasks: frontier.tasks });
   const perFamily = frontier.bestFixedPerFamily.tokens.executionPlusVerification;
@@ -58,7 +58,7 @@ function frontierTargets(frontier: BonFrontierResult, what: string, scenario: st
   const dominated = frontier.points.filter((point) => point.dominatedBy.length > 0);
   const list: Finding[] = [];
   const cheapest = frontier.cheapestFixedAtBestFixedAccuracy;
-  if (scenario === 'control') {
+  if (control) {
     list.push(
       judged(
         `On the control scenario, ${what} saves no more than the cheapest fixed plan that matches best-fixed-per-family's accuracy: its tokens at that accuracy are not below that plan's.`,
@@ -107,6 +107,11 @@ function frontierTargets(frontier: BonFrontierResult, what: string, scenario: st
     ),
   );
   return list;
+}
+
+/** Whether the run's scenario is a control (`scenarioControl`; before it was recorded, the scenario named `control`). */
+function isControl(results: DemoResults): boolean {
+  return results.scenarioControl ?? results.scenario === 'control';
 }
 
 /** A finding from its hope, what was measured, whether it held and, when too small, why. */
@@ -190,7 +195,7 @@ function familyFindings(results: DemoResults): Finding[] {
     ),
   ];
   const switching = rows.flatMap((row) => (row.switching ?? []).filter((entry) => entry.strategy === 'rm-templates-only').map((entry) => ({ family: row.family, ...entry })));
-  if (switching.length > 0 && results.scenario !== 'control') {
+  if (switching.length > 0 && !isControl(results)) {
     list.push(
       judged(
         'Choosing among the templates alone (rm-templates-only), the model’s switches away from each family’s best fixed template win at least twice as often as they lose, on the same tasks (and more often than not: the interval of the winning share above one half).',
@@ -209,14 +214,14 @@ function familyFindings(results: DemoResults): Finding[] {
 }
 
 function bonFindings(results: DemoResults): Finding[] {
-  const { bon, scenario } = results;
+  const { bon } = results;
   const { strategies, paired, n } = bon;
   const { rm, majority, judge } = strategies;
   const tooFew = tooFewToJudge({ tasks: bon.tasks });
   const list: Finding[] = [];
   const pool = paired['rm+templates-vs-best-fixed-per-family'];
   const rmVsFirstValid = paired['rm-vs-first-valid'];
-  if (scenario === 'control') {
+  if (isControl(results)) {
     if (rmVsFirstValid !== undefined) {
       list.push(judged('On the control scenario, where plan choice cannot matter, rm is within 2 points of executing the first valid plan (the whole interval).', measuredDifference(rmVsFirstValid), within(rmVsFirstValid.ci, 0.02), tooFew));
     }

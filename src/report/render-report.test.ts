@@ -226,6 +226,16 @@ describe('findings', () => {
     expect(control([-0.002, 0.025])).toEqual(['did not hold', 'held']);
   });
 
+  test('a scenario marked as a control is judged by the control targets, whatever its name', () => {
+    const results = parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
+    const controlHopes = (overrides: Partial<typeof results>) => findings({ ...results, ...overrides }).filter((finding) => finding.hope.startsWith('On the control scenario')).length;
+    expect(controlHopes({ scenario: 'heldout-control-world-3.json', scenarioControl: true })).toBeGreaterThan(0);
+    expect(controlHopes({ scenario: 'control', scenarioControl: false })).toBe(0);
+    // Results written before the mark: the scenario named control is one.
+    expect(controlHopes({ scenario: 'control' })).toBe(controlHopes({ scenario: 'x', scenarioControl: true }));
+    expect(controlHopes({ scenario: 'default' })).toBe(0);
+  });
+
   test("on control, a router's saving is judged against the cheapest single fixed plan, the cheapest fixed plan per family and, at the same tokens, the best task-blind mix", () => {
     const results = parseResults(readFileSync(new URL('./test-fixtures/results-v2.json', import.meta.url), 'utf8'), 'v2 fixture');
     const row = (tokens: number) => ({ accuracy: 0.555, ci: [0.5, 0.6] as [number, number], tokens: { executionPlusVerification: tokens, total: tokens } });

@@ -572,6 +572,12 @@ export const DemoResultsSchema = z.object({
    * written before it was recorded.
    */
   scenarioSeed: z.number().int().optional(),
+  /**
+   * Whether the scenario is a control (its `control` knob): plan choice cannot change accuracy, so
+   * the findings are the control targets. Absent in files written before it was recorded, where a
+   * scenario named `control` is one.
+   */
+  scenarioControl: z.boolean().optional(),
   seed: z.number().int(),
   /** orchrm version that wrote the file. */
   version: z.string().optional(),

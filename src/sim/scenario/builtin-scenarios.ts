@@ -28,6 +28,7 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, ScenarioInput>> = {
   },
   control: {
     name: 'control',
+    control: true,
     description:
       'Control: one success latent per task shared by every call; no difficulty, fatigue, hand-off, distraction, temperature or evidence effects and equal tiers, so every plan is equally accurate.',
     // No famous questions and no rumours: the multihop questions and corpus are those of before issue 21.

@@ -168,6 +168,12 @@ export const ScenarioSchema = z.strictObject({
   description: z.string().default(''),
   /** Seed of everything the scenario generates (knowledge base, tasks, latent draws). */
   seed: z.number().int().default(1),
+  /**
+   * A scientific control: its knobs make plan choice unable to change accuracy (as `control`'s do).
+   * It changes nothing in the world; `orchrm demo` judges such a run by the control targets (a
+   * router saves nothing beyond fixed plans, stays within 2 points of them) instead of the others.
+   */
+  control: z.boolean().default(false),
   families: z.strictObject({
     arith: ArithFamilySchema.optional(),
     multihop: MultihopFamilySchema.optional(),
