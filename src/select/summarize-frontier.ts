@@ -213,12 +213,11 @@ export function taskBlindMix(fixed: readonly { name: string; outcomes: readonly 
       return { suite, step, cost, slope: (plan.accuracy - from.accuracy) / (plan.tokens.executionPlusVerification - from.tokens.executionPlusVerification) };
     }),
   );
-  // Steepest first; within a suite the hull's slopes fall, so its steps keep their order.
+  // Steepest first; within a suite the hull's slopes fall strictly, so its steps come in order.
   steps.sort((a, b) => b.slope - a.slope || a.suite - b.suite || a.step - b.step);
   for (const step of steps) {
     if (remaining <= 0) break;
     const at = reached[step.suite]!;
-    if (at.steps !== step.step) continue;
     if (step.cost <= remaining) {
       at.steps++;
       remaining -= step.cost;
